@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+    testEnvironment: "node",
+    roots: ["<rootDir>/test"],
+    testMatch: ["**/*.test.ts"],
+    // Type-checking is tsc's job (`npm run build`, run before the tests); jest only transpiles.
+    transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+    testTimeout: 60000,
+    // Host-driven tests spawn processes; two workers keep a 2-core machine responsive.
+    maxWorkers: 2,
+};

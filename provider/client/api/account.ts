@@ -1,0 +1,57 @@
+import { ApiKeyCreateRequest, ApiKeyRecord, apiKeyCreateRequestSchema, apiKeyCreateResponseSchema, apiKeyListResponseSchema } from "../../schemas/apiKey";
+import { MachineRecord, machineListResponseSchema } from "../../schemas/machine";
+import { successResponseSchema } from "../../schemas/template";
+import { CurrentUser, currentUserSchema } from "../../schemas/user";
+import { ENDPOINTS } from "../endpoints";
+import { VastNotFoundError } from "../errors";
+import { Transport } from "../transport";
+import { checkRequest } from "./checkRequest";
+
+/** The account: its user record, its host machines and its API keys. */
+export class AccountApi {
+    constructor(private readonly transport: Transport) {}
+
+    /** The current user. The `api_key` the service puts in this body is dropped by the schema. */
+    async currentUser(): Promise<CurrentUser> {
+        return this.transport.call(ENDPOINTS.currentUser, {}, currentUserSchema);
+    }
+
+    /** Host machines of `userId` (contract §4.1); `gpu_ram` in bytes here. */
+    async machines(userId: number | string): Promise<MachineRecord[]> {
+        const answer = await this.transport.call(
+            ENDPOINTS.listMachines,
+            { query: { user_id: String(userId) }, target: `of user ${userId}` },
+            machineListResponseSchema,
+        );
+        return answer.machines;
+    }
+
+    /** Creates a key; the secret is in this answer only. */
+    async createApiKey(request: ApiKeyCreateRequest): Promise<{ id: number; key: string }> {
+        const endpoint = ENDPOINTS.createApiKey;
+        const body = checkRequest(endpoint, apiKeyCreateRequestSchema, request);
+        const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, apiKeyCreateResponseSchema);
+        return { id: answer.id, key: answer.key };
+    }
+
+    /** The account's keys, without their secrets. */
+    async listApiKeys(): Promise<ApiKeyRecord[]> {
+        const answer = await this.transport.call(ENDPOINTS.listApiKeys, {}, apiKeyListResponseSchema);
+        return answer.apikeys;
+    }
+
+    /** Revokes a key; one already gone is reported, not thrown. */
+    async deleteApiKey(keyId: number): Promise<{ alreadyGone: boolean }> {
+        try {
+            await this.transport.call(
+                ENDPOINTS.deleteApiKey,
+                { params: { id: keyId }, target: String(keyId) },
+                successResponseSchema,
+            );
+            return { alreadyGone: false };
+        } catch (e) {
+            if (e instanceof VastNotFoundError) return { alreadyGone: true };
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import {
+    InstanceCreateRequest,
+    InstanceListFilters,
+    InstanceRecord,
+    instanceCreateRequestSchema,
+    instanceCreateResponseSchema,
+    instanceListFiltersSchema,
+    instanceListResponseSchema,
+    instanceRecordSchema,
+    instanceShowResponseSchema,
+} from "../../schemas/instance";
+import { INSTANCE_LIMITS } from "../../schemas/limits";
+import { successResponseSchema } from "../../schemas/template";
+import { z } from "zod";
+import { ENDPOINTS } from "../endpoints";
+import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
+import { Transport } from "../transport";
+import { checkRequest } from "./checkRequest";
+
+/** The v1 list answers at most this many instances a page. */
+export const INSTANCE_PAGE_SIZE = 25;
+
+export interface InstancePage {
+    instances: InstanceRecord[];
+    /** Pass as `afterToken` for the next page; absent on the last one. */
+    nextToken?: string;
+}
+
+/** Instances: create from an offer (contract §4.7) and the paths real-api-notes adds. */
+export class InstancesApi {
+    constructor(private readonly transport: Transport) {}
+
+    /**
+     * Accepts offer `offerId`. Returns the new instance id (`new_contract`). The `instance_api_key`
+     * the service may add to the answer is dropped here: it is a credential.
+     */
+    async create(offerId: number, request: InstanceCreateRequest): Promise<{ instanceId: number }> {
+        const endpoint = ENDPOINTS.createInstance;
+        const body = checkRequest(endpoint, instanceCreateRequestSchema, request);
+        const answer = await this.transport.call(
+            endpoint,
+            { params: { offerId }, body: { client_id: "me", ...body }, target: `on offer ${offerId}` },
+            instanceCreateResponseSchema,
+        );
+        return { instanceId: answer.new_contract };
+    }
+
+    /** The instance, or undefined when it is gone (`instances: null`, `{}`, or a 404 that is not an auth error). */
+    async show(instanceId: number): Promise<InstanceRecord | undefined> {
+        const endpoint = ENDPOINTS.showInstance;
+        const target = String(instanceId);
+        let answer;
+        try {
+            answer = await this.transport.call(
+                endpoint,
+                { params: { id: instanceId }, query: { owner: "me" }, target },
+                instanceShowResponseSchema,
+            );
+        } catch (e) {
+            if (e instanceof VastNotFoundError) return undefined;
+            throw e;
+        }
+        const found = answer.instances;
+        if (!found || found.id === undefined || found.id === null) return undefined;
+        const parsed = instanceRecordSchema.safeParse(found);
+        if (!parsed.success) {
+            const problems = parsed.error.issues.map((i) => `instances.${i.path.join(".")}: ${i.message}`).join("; ");
+            throw new VastUnexpectedResponseError({ operation: endpoint.operation, target }, `unexpected answer: ${problems}`);
+        }
+        return parsed.data;
+    }
+
+    /** Destroys the instance; one already gone is reported, not thrown. */
+    async destroy(instanceId: number): Promise<{ alreadyGone: boolean }> {
+        try {
+            await this.transport.call(
+                ENDPOINTS.destroyInstance,
+                { params: { id: instanceId }, body: {}, target: String(instanceId) },
+                successResponseSchema,
+            );
+            return { alreadyGone: false };
+        } catch (e) {
+            if (e instanceof VastNotFoundError) return { alreadyGone: true };
+            throw e;
+        }
+    }
+
+    async label(instanceId: number, label: string): Promise<void> {
+        const endpoint = ENDPOINTS.labelInstance;
+        const body = checkRequest(endpoint, z.strictObject({ label: z.string().max(INSTANCE_LIMITS.labelOnEditMax) }), { label });
+        await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
+    }
+
+    /** One page of the v1 list, filtered on `id`, `label` or `actual_status`. */
+    async list(
+        options: { filters?: InstanceListFilters; afterToken?: string; limit?: number } = {},
+    ): Promise<InstancePage> {
+        const endpoint = ENDPOINTS.listInstances;
+        const filters = checkRequest(endpoint, instanceListFiltersSchema, options.filters ?? {}, "filters");
+        const answer = await this.transport.call(
+            endpoint,
+            {
+                query: {
+                    select_filters: JSON.stringify(filters),
+                    limit: options.limit ?? INSTANCE_PAGE_SIZE,
+                    after_token: options.afterToken,
+                },
+            },
+            instanceListResponseSchema,
+        );
+        return { instances: answer.instances, nextToken: answer.next_token ?? undefined };
+    }
+
+    /** Every instance matching `filters`, following `next_token` through all pages. */
+    async listAll(filters: InstanceListFilters = {}): Promise<InstanceRecord[]> {
+        const all: InstanceRecord[] = [];
+        let afterToken: string | undefined;
+        do {
+            const page = await this.list({ filters, afterToken });
+            all.push(...page.instances);
+            afterToken = page.nextToken;
+        } while (afterToken);
+        return all;
+    }
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import {
+    TemplateCreateRequest,
+    TemplateEditRequest,
+    TemplateRecord,
+    successResponseSchema,
+    templateCreateRequestSchema,
+    templateCreateResponseSchema,
+    templateEditRequestSchema,
+    templateEditResponseSchema,
+    templateSearchResponseSchema,
+} from "../../schemas/template";
+import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFilters";
+import { ENDPOINTS } from "../endpoints";
+import { VastNotFoundError } from "../errors";
+import { Transport } from "../transport";
+import { checkRequest } from "./checkRequest";
+
+/** Templates (contract §4.3–4.6). */
+export class TemplatesApi {
+    constructor(private readonly transport: Transport) {}
+
+    /**
+     * Templates matching every condition in `filters`. The answer includes other users' public
+     * templates, as the service's does.
+     */
+    async search(filters: TemplateFilters = {}): Promise<TemplateRecord[]> {
+        const endpoint = ENDPOINTS.searchTemplates;
+        const checked = checkRequest(endpoint, templateFiltersSchema, filters, "filters");
+        const answer = await this.transport.call(
+            endpoint,
+            { query: { select_filters: JSON.stringify(checked) } },
+            templateSearchResponseSchema,
+        );
+        return answer.templates;
+    }
+
+    /** The template with this numeric id, or undefined; found among public ones too, so match on id. */
+    async get(templateId: number): Promise<TemplateRecord | undefined> {
+        const found = await this.search({ id: { eq: templateId } });
+        return found.find((t) => t.id === templateId);
+    }
+
+    async create(request: TemplateCreateRequest): Promise<TemplateRecord> {
+        const endpoint = ENDPOINTS.createTemplate;
+        const body = checkRequest(endpoint, templateCreateRequestSchema, request);
+        const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
+        return answer.template;
+    }
+
+    /** Edits the template whose current hash is `request.hash_id`; the answer carries the new hash. */
+    async edit(request: TemplateEditRequest): Promise<z.infer<typeof templateEditResponseSchema>["template"]> {
+        const endpoint = ENDPOINTS.editTemplate;
+        const body = checkRequest(endpoint, templateEditRequestSchema, request);
+        const answer = await this.transport.call(
+            endpoint,
+            { body, target: `with hash ${request.hash_id}` },
+            templateEditResponseSchema,
+        );
+        return answer.template;
+    }
+
+    /** Deletes by numeric id (the service rejects hash ids here). A template already gone is reported, not thrown. */
+    async delete(templateId: number): Promise<{ alreadyGone: boolean }> {
+        const endpoint = ENDPOINTS.deleteTemplate;
+        try {
+            await this.transport.call(
+                endpoint,
+                { body: { template_id: templateId }, target: String(templateId) },
+                successResponseSchema,
+            );
+            return { alreadyGone: false };
+        } catch (e) {
+            if (e instanceof VastNotFoundError) return { alreadyGone: true };
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import type { PermissionName } from "../schemas/permissions";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * Everything the client knows about one route: where it is, what it is called in messages, the
+ * permission a scoped key needs for it, the service's minimum interval between calls, and whether
+ * sending it twice is harmless.
+ */
+export interface Endpoint {
+    method: HttpMethod;
+    /** Path with `{name}` placeholders. */
+    path: string;
+    /** Words for error messages: "create template". */
+    operation: string;
+    scope: PermissionName;
+    /** Minimum interval per key the live service enforces, in ms at live speed. */
+    minIntervalMs: number;
+    /** True when a second identical request has no further effect. */
+    idempotent: boolean;
+}
+
+/**
+ * Intervals: documented ones from real-api-notes (create instance 4.5 s, show instance 2 s,
+ * destroy 3 s, template search 3 s); the rest are a guess the pacer corrects on a 429.
+ * Scopes: real-api-notes' scope table.
+ */
+export const ENDPOINTS = {
+    listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 1000, idempotent: true },
+    currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 1000, idempotent: true },
+    searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 3000, idempotent: true },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1000, idempotent: false },
+    editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1000, idempotent: false },
+    deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 1000, idempotent: true },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false },
+    showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
+    labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
+    destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },
+    listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
+    listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
+    createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 1000, idempotent: false },
+    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 1000, idempotent: true },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Fills `{name}` placeholders, encoding each value. */
+export function endpointPath(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
+    return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const value = params[name];
+        if (value === undefined) throw new Error(`missing path parameter ${name} for ${endpoint.operation}`);
+        return encodeURIComponent(String(value));
+    });
+}

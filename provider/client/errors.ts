@@ -1,0 +1,245 @@
+/**
+ * One error class per kind of failure, all built here. Messages name the operation and what it
+ * acted on ("vastai: show instance 42 failed: ..."), and never carry the API key: service text is
+ * passed through `redact` before it becomes part of a message.
+ */
+
+export type VastErrorKind =
+    | "auth"
+    | "not-found"
+    | "rate-limited"
+    | "invalid-args"
+    | "rejected"
+    | "server"
+    | "network"
+    | "unexpected-response"
+    | "outcome-unknown"
+    | "config";
+
+export interface VastErrorContext {
+    /** What was being done, in words: "create template", "show instance". */
+    operation: string;
+    /** What it was done to: "instance 42", "offer 7", "template \"base\"". */
+    target?: string;
+    status?: number;
+    /** The service's own error code (`auth_error`, `invalid_args`, ...), when it sent one. */
+    code?: string;
+    /** The service's message, already redacted. */
+    serviceMessage?: string;
+}
+
+export abstract class VastError extends Error {
+    abstract readonly kind: VastErrorKind;
+    readonly operation: string;
+    readonly target?: string;
+    readonly status?: number;
+    readonly code?: string;
+    readonly serviceMessage?: string;
+
+    constructor(ctx: VastErrorContext, reason: string, options?: { cause?: unknown }) {
+        super(`vastai: ${ctx.operation}${ctx.target ? ` ${ctx.target}` : ""} failed: ${reason}`, options);
+        this.name = new.target.name;
+        this.operation = ctx.operation;
+        this.target = ctx.target;
+        this.status = ctx.status;
+        this.code = ctx.code;
+        this.serviceMessage = ctx.serviceMessage;
+    }
+}
+
+/** 401/403, or an `auth_error` body under any status: the key is wrong, revoked or lacks a scope. */
+export class VastAuthError extends VastError {
+    readonly kind = "auth";
+    /** The permission the route needs, when the refusal was a 403 and the route's scope is known. */
+    readonly missingPermission?: string;
+    constructor(ctx: VastErrorContext, reason: string, missingPermission?: string) {
+        super(ctx, reason);
+        this.missingPermission = missingPermission;
+    }
+}
+
+export class VastNotFoundError extends VastError {
+    readonly kind = "not-found";
+}
+
+export class VastRateLimitError extends VastError {
+    readonly kind = "rate-limited";
+    /** From `Retry-After`, when the service sent one (the live one does not). */
+    readonly retryAfterMs?: number;
+    constructor(ctx: VastErrorContext, reason: string, retryAfterMs?: number) {
+        super(ctx, reason);
+        this.retryAfterMs = retryAfterMs;
+    }
+}
+
+export class VastInvalidArgsError extends VastError {
+    readonly kind = "invalid-args";
+}
+
+/** A refusal that fits no other kind: a 409, a 410, `success: false` with an unfamiliar code. */
+export class VastRequestRejectedError extends VastError {
+    readonly kind = "rejected";
+}
+
+export class VastServerError extends VastError {
+    readonly kind = "server";
+}
+
+/** No HTTP answer: refused, reset, timed out. `sent` is false only when the request never left. */
+export class VastNetworkError extends VastError {
+    readonly kind = "network";
+    readonly sent: boolean;
+    readonly errorCode?: string;
+    constructor(ctx: VastErrorContext, reason: string, sent: boolean, errorCode?: string) {
+        super(ctx, reason);
+        this.sent = sent;
+        this.errorCode = errorCode;
+    }
+}
+
+/** The answer was not what the service promises: not JSON, or a required field missing or mistyped. */
+export class VastUnexpectedResponseError extends VastError {
+    readonly kind = "unexpected-response";
+}
+
+/**
+ * A create that may or may not have happened: the request was sent and the answer was lost (a
+ * timeout, a reset, a 5xx). It is never re-sent blindly; the caller looks for what it may have
+ * created, using what it put in the request (a label, a name), before trying again.
+ */
+export class VastOutcomeUnknownError extends VastError {
+    readonly kind = "outcome-unknown";
+    constructor(readonly underlying: VastError) {
+        super(
+            underlying,
+            `the request was sent but its outcome is unknown (${underlying.message.replace(/^vastai: .*? failed: /, "")}); ` +
+                "it was not sent again, to avoid creating a duplicate",
+            { cause: underlying },
+        );
+    }
+}
+
+/** Bad or missing provider configuration; raised before any request is made. */
+export class VastConfigError extends Error {
+    readonly kind = "config";
+    constructor(message: string) {
+        super(`vastai: ${message}`);
+        this.name = "VastConfigError";
+    }
+}
+
+export interface HttpAnswer {
+    status: number;
+    /** Parsed JSON when the body was JSON, else the raw text. */
+    body: unknown;
+    retryAfterHeader?: string;
+}
+
+export interface ErrorFactoryInput extends HttpAnswer {
+    operation: string;
+    target?: string;
+    /** The permission the route needs, if known (real-api-notes, scope table). */
+    scope?: string;
+    redact: (text: string) => string;
+}
+
+const MAX_MESSAGE_CHARS = 500;
+
+/** The service's message: `msg`, then `detail`, then `error`, then the body itself. */
+export function serviceMessageOf(body: unknown): string {
+    if (body && typeof body === "object" && !Array.isArray(body)) {
+        const b = body as Record<string, unknown>;
+        for (const key of ["msg", "detail", "error"]) {
+            const value = b[key];
+            if (typeof value === "string" && value.trim() !== "") return value.trim();
+        }
+        return JSON.stringify(body);
+    }
+    if (typeof body === "string") return body.trim();
+    return body === undefined ? "" : JSON.stringify(body);
+}
+
+function errorCodeOf(body: unknown): string | undefined {
+    if (body && typeof body === "object" && !Array.isArray(body)) {
+        const code = (body as Record<string, unknown>).error;
+        if (typeof code === "string" && /^[a-z_]+$/i.test(code)) return code;
+    }
+    return undefined;
+}
+
+function truncate(text: string): string {
+    return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+}
+
+/**
+ * Whether an answer is a failure: any non-2xx status, or a 2xx whose body says `success: false`
+ * (many endpoints answer that way).
+ */
+export function isFailure(answer: HttpAnswer): boolean {
+    if (answer.status < 200 || answer.status >= 300) return true;
+    const b = answer.body;
+    return !!b && typeof b === "object" && (b as Record<string, unknown>).success === false;
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+    if (!header) return undefined;
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const at = Date.parse(header);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
+export function errorFromAnswer(input: ErrorFactoryInput): VastError {
+    const { status, body, operation, target, scope, redact } = input;
+    const code = errorCodeOf(body);
+    const serviceMessage = truncate(redact(serviceMessageOf(body)));
+    const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
+    const said = serviceMessage ? `: ${serviceMessage}` : "";
+    const statusText = status >= 200 && status < 300 ? `HTTP ${status} with success=false` : `HTTP ${status}`;
+    const noSuch = /no_such_|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
+
+    // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
+    if (status === 401 || status === 403 || code === "auth_error") {
+        if (status === 403 && scope) {
+            return new VastAuthError(
+                ctx,
+                `${statusText} forbidden${said}. This call needs the "${scope}" permission; ` +
+                    `use a key that has it (a scoped key without "${scope}" is refused here)`,
+                scope,
+            );
+        }
+        return new VastAuthError(
+            ctx,
+            `${statusText} unauthorized${said}. The API key was refused: it is wrong, expired or revoked ` +
+                "(set vastai:apiKey or VAST_API_KEY to a valid key)",
+        );
+    }
+    if (status === 429) {
+        return new VastRateLimitError(ctx, `${statusText} rate limited${said}`, retryAfterMs(input.retryAfterHeader));
+    }
+    if (status === 404 || status === 410 || noSuch) {
+        return new VastNotFoundError(ctx, `${statusText} not found${said}`);
+    }
+    if (status >= 500) {
+        return new VastServerError(ctx, `${statusText} server error${said}`);
+    }
+    if (status === 400 || status === 422 || code === "invalid_args") {
+        return new VastInvalidArgsError(ctx, `${statusText} invalid arguments${said}`);
+    }
+    return new VastRequestRejectedError(ctx, `${statusText} rejected${said}`);
+}
+
+/** Connection-level failures where the request is known not to have reached the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+export function errorFromNetwork(
+    ctx: { operation: string; target?: string },
+    errorCode: string | undefined,
+    detail: string,
+): VastNetworkError {
+    const sent = !(errorCode && NOT_SENT_CODES.has(errorCode));
+    const reason = errorCode === "ECONNABORTED" || errorCode === "ETIMEDOUT" ? "timed out" : "network error";
+    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}`, sent, errorCode);
+}

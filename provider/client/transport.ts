@@ -1,0 +1,202 @@
+import axios, { AxiosInstance } from "axios";
+import { createHash } from "crypto";
+import * as http from "http";
+import * as https from "https";
+import { z } from "zod";
+import { Endpoint, endpointPath } from "./endpoints";
+import {
+    HttpAnswer,
+    VastConfigError,
+    VastError,
+    VastOutcomeUnknownError,
+    VastRateLimitError,
+    VastUnexpectedResponseError,
+    errorFromAnswer,
+    errorFromNetwork,
+    isFailure,
+} from "./errors";
+import { Pacer, sharedPacer } from "./pacer";
+import { DEFAULT_RETRY, RetryOptions, decideRetry } from "./retryPolicy";
+
+export interface TransportOptions {
+    apiKey: string;
+    /** `https://console.vast.ai`, or the emulator's loopback address. */
+    baseUrl: string;
+    /** Per request; the pacer's wait does not count. */
+    timeoutMs?: number;
+    retry?: Partial<RetryOptions>;
+    /** Multiplies every minimum interval: 1 at live speed; the emulator's tests run faster. */
+    paceScale?: number;
+    pacer?: Pacer;
+    /** One line per HTTP exchange: method, path, status, time. Never headers, bodies or the key. */
+    log?: (line: string) => void;
+}
+
+export interface CallRequest {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | number | undefined>;
+    body?: unknown;
+    /** What the call acts on, for messages: "instance 42". */
+    target?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** A 429 on an endpoint with no documented interval teaches the pacer at least this, at live speed. */
+const LEARNED_INTERVAL_FLOOR_MS = 1000;
+const LEARNED_INTERVAL_MAX_FACTOR = 4;
+
+/** True for `localhost`, 127.0.0.0/8 and ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+    const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The key goes over TLS, or over plain http only to this machine (the emulator). */
+export function assertSafeBaseUrl(baseUrl: string): URL {
+    let url: URL;
+    try {
+        url = new URL(baseUrl);
+    } catch {
+        throw new VastConfigError(`baseUrl ${JSON.stringify(baseUrl)} is not a URL (expected e.g. https://console.vast.ai)`);
+    }
+    if (url.protocol === "https:") return url;
+    if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url;
+    throw new VastConfigError(
+        `refusing to send the API key to ${url.protocol}//${url.host}: use https://, or plain http:// only to a loopback address`,
+    );
+}
+
+function zodIssues(error: z.ZodError): string {
+    return error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.length ? issue.path.join(".") : "(body)"}: ${issue.message}`)
+        .join("; ");
+}
+
+/**
+ * The core of the client: one place for the wire. It paces, sends with the key, maps failures to
+ * typed errors, retries under the one policy and checks the answer against a schema.
+ */
+export class Transport {
+    readonly #apiKey: string;
+    readonly #http: AxiosInstance;
+    readonly #keyLane: string;
+    readonly baseUrl: string;
+    private readonly retry: RetryOptions;
+    private readonly paceScale: number;
+    private readonly pacer: Pacer;
+    private readonly log?: (line: string) => void;
+
+    constructor(options: TransportOptions) {
+        if (!options.apiKey) throw new VastConfigError("no API key given to the client");
+        const url = assertSafeBaseUrl(options.baseUrl);
+        this.#apiKey = options.apiKey;
+        this.#keyLane = createHash("sha256").update(options.apiKey).digest("hex").slice(0, 16);
+        this.baseUrl = url.toString().replace(/\/+$/, "");
+        this.retry = { ...DEFAULT_RETRY, ...options.retry };
+        this.paceScale = options.paceScale ?? 1;
+        this.pacer = options.pacer ?? sharedPacer;
+        this.log = options.log;
+        this.#http = axios.create({
+            baseURL: this.baseUrl,
+            timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            // Redirects could carry the Authorization header elsewhere; the API does not use them.
+            maxRedirects: 0,
+            validateStatus: () => true,
+            // Bodies are parsed here, so a malformed one is our typed error rather than axios' guess.
+            responseType: "text",
+            transformResponse: [(data: unknown) => data],
+            // No keep-alive: a reused socket the server already closed fails as a reset, and for a
+            // create that reads as "outcome unknown". Calls are seconds apart anyway.
+            httpAgent: new http.Agent({ keepAlive: false }),
+            httpsAgent: new https.Agent({ keepAlive: false }),
+            proxy: false,
+        });
+    }
+
+    /** Replaces every occurrence of the key, so service text can go into messages. */
+    redact = (text: string): string => text.split(this.#apiKey).join("[redacted]");
+
+    async call<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
+        const path = endpointPath(endpoint, request.params);
+        const lane = `${endpoint.method} ${endpoint.path} ${this.#keyLane}`;
+        const intervalMs = endpoint.minIntervalMs * this.paceScale;
+        const ctx = { operation: endpoint.operation, target: request.target };
+
+        for (let attempt = 1; ; attempt++) {
+            await this.pacer.wait(lane, intervalMs);
+            const started = Date.now();
+            let error: VastError;
+            try {
+                const answer = await this.send(endpoint, path, request);
+                this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
+                if (!isFailure(answer)) return this.parse(endpoint, ctx, answer, schema);
+                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, redact: this.redact });
+            } catch (e) {
+                if (e instanceof VastError) throw e;
+                const err = e as { code?: string; message?: string };
+                this.log?.(`${endpoint.method} ${path} -> ${err.code ?? "error"} in ${Date.now() - started} ms (try ${attempt})`);
+                error = errorFromNetwork(ctx, err.code, this.redact(String(err.message ?? e)));
+            }
+
+            if (error instanceof VastRateLimitError) {
+                const floor = LEARNED_INTERVAL_FLOOR_MS * this.paceScale;
+                this.pacer.penalize(lane, intervalMs, floor, Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR);
+            }
+            const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry);
+            if (!decision.retry) throw decision.error;
+            await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+        }
+    }
+
+    private async send(endpoint: Endpoint, path: string, request: CallRequest): Promise<HttpAnswer> {
+        const response = await this.#http.request<string>({
+            method: endpoint.method,
+            url: path,
+            params: request.query,
+            data: request.body === undefined ? undefined : JSON.stringify(request.body),
+            headers: {
+                Authorization: `Bearer ${this.#apiKey}`,
+                Accept: "application/json",
+                ...(request.body === undefined ? {} : { "Content-Type": "application/json" }),
+            },
+        });
+        const text = typeof response.data === "string" ? response.data : "";
+        let body: unknown = text;
+        try {
+            body = text.trim() === "" ? undefined : JSON.parse(text);
+        } catch {
+            // Not JSON: 429s come as plain text. Whether that is acceptable is decided by the caller.
+        }
+        const retryAfter = response.headers["retry-after"];
+        return { status: response.status, body, retryAfterHeader: typeof retryAfter === "string" ? retryAfter : undefined };
+    }
+
+    private parse<S extends z.ZodType>(
+        endpoint: Endpoint,
+        ctx: { operation: string; target?: string },
+        answer: HttpAnswer,
+        schema: S,
+    ): z.infer<S> {
+        let error: VastUnexpectedResponseError;
+        // An empty 2xx body is read as `{}`: the schema then says which field is missing, if any.
+        const body = answer.body === undefined ? {} : answer.body;
+        if (typeof body !== "object" || body === null) {
+            const shown = this.redact(String(answer.body ?? "")).slice(0, 120);
+            error = new VastUnexpectedResponseError(
+                { ...ctx, status: answer.status },
+                `unexpected answer: HTTP ${answer.status} body is not a JSON object (${JSON.stringify(shown)})`,
+            );
+        } else {
+            const parsed = schema.safeParse(body);
+            if (parsed.success) return parsed.data;
+            error = new VastUnexpectedResponseError(
+                { ...ctx, status: answer.status },
+                `unexpected answer from ${endpoint.method} ${endpoint.path}: ${zodIssues(parsed.error)}`,
+            );
+        }
+        // A create that succeeded but whose answer we cannot read may still have created something.
+        throw endpoint.idempotent ? error : new VastOutcomeUnknownError(error);
+    }
+}

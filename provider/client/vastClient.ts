@@ -1,0 +1,28 @@
+import { AccountApi } from "./api/account";
+import { InstancesApi } from "./api/instances";
+import { TemplatesApi } from "./api/templates";
+import { Transport, TransportOptions } from "./transport";
+
+export type VastClientOptions = TransportOptions;
+
+/**
+ * The Vast.ai REST client: thin typed groups over one transport that owns pacing, retries, errors
+ * and response checking.
+ *
+ *     const vast = new VastClient({ apiKey, baseUrl: "https://console.vast.ai" });
+ *     const templates = await vast.templates.search({ name: { eq: "pytorch" } });
+ */
+export class VastClient {
+    readonly templates: TemplatesApi;
+    readonly instances: InstancesApi;
+    readonly account: AccountApi;
+    readonly baseUrl: string;
+
+    constructor(options: VastClientOptions) {
+        const transport = new Transport(options);
+        this.baseUrl = transport.baseUrl;
+        this.templates = new TemplatesApi(transport);
+        this.instances = new InstancesApi(transport);
+        this.account = new AccountApi(transport);
+    }
+}

@@ -1,0 +1,28 @@
+/**
+ * pulumi-vastai: Pulumi resources and a typed REST client for Vast.ai.
+ */
+export { VastClient } from "./client/vastClient";
+export type { VastClientOptions } from "./client/vastClient";
+export { TemplatesApi } from "./client/api/templates";
+export { InstancesApi, INSTANCE_PAGE_SIZE } from "./client/api/instances";
+export type { InstancePage } from "./client/api/instances";
+export { AccountApi } from "./client/api/account";
+export { Pacer, sharedPacer } from "./client/pacer";
+export { DEFAULT_RETRY } from "./client/retryPolicy";
+export type { RetryOptions } from "./client/retryPolicy";
+export { ENDPOINTS } from "./client/endpoints";
+export type { Endpoint, EndpointName } from "./client/endpoints";
+export { DEFAULT_TIMEOUT_MS } from "./client/transport";
+export type { TransportOptions } from "./client/transport";
+export * from "./client/errors";
+export { resolveConfig, DEFAULT_BASE_URL, CONFIG_KEYS, ENV_VARS } from "./config/providerConfig";
+export type { ProviderConfig } from "./config/providerConfig";
+
+export * from "./schemas/template";
+export * from "./schemas/templateFilters";
+export * from "./schemas/instance";
+export * from "./schemas/machine";
+export * from "./schemas/user";
+export * from "./schemas/apiKey";
+export * from "./schemas/permissions";
+export * from "./schemas/limits";

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { permissionsSchema } from "./permissions";
+
+export const apiKeyCreateRequestSchema = z.strictObject({
+    name: z.string().min(1),
+    permissions: permissionsSchema,
+    key_params: z.record(z.string(), z.unknown()).optional(),
+});
+export type ApiKeyCreateRequest = z.infer<typeof apiKeyCreateRequestSchema>;
+
+/** The secret `key` is in this answer only; the service never shows it again. */
+export const apiKeyCreateResponseSchema = z.looseObject({
+    id: z.number().int(),
+    key: z.string().min(1),
+    permissions: z.unknown().optional(),
+});
+
+/** A key as listed: never the secret. A stripping object, so a listing that did carry it drops it. */
+export const apiKeyRecordSchema = z.object({
+    id: z.number().int(),
+    name: z.string().nullish(),
+    permissions: z.unknown().optional(),
+    created_at: z.number().nullish(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
+
+export const apiKeyListResponseSchema = z.looseObject({
+    apikeys: z.array(apiKeyRecordSchema),
+});

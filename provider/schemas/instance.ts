@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { INSTANCE_LIMITS } from "./limits";
+import { extraFiltersSchema, volumeInfoSchema } from "./template";
+
+/**
+ * Body of `PUT /asks/{offer_id}/` (contract §4.7, fields as the vendor CLI sends them). Strict, and
+ * `template_id` is not a field: the contract rejects it in favour of `template_hash_id`.
+ */
+export const instanceCreateRequestSchema = z
+    .strictObject({
+        client_id: z.literal("me").optional(),
+        template_hash_id: z.string().min(1).optional(),
+        image: z.string().min(1).max(INSTANCE_LIMITS.imageMax).optional(),
+        /** Variables by name; a port mapping is the key `-p host:container` with value `"1"`. */
+        env: z.record(z.string(), z.string().max(INSTANCE_LIMITS.envValueMax)).optional(),
+        onstart: z.string().max(INSTANCE_LIMITS.onstartMax).optional(),
+        args: z.array(z.string()).optional(),
+        args_str: z.string().optional(),
+        runtype: z.string().min(1).optional(),
+        /** GB. */
+        disk: z.number().min(INSTANCE_LIMITS.diskMinGb).optional(),
+        label: z.string().max(INSTANCE_LIMITS.labelOnCreateMax).optional(),
+        /** Interruptible bid in $/hour; the service calls it `price`. */
+        price: z.number().positive().optional(),
+        /** `-u user -p pass registry`. */
+        image_login: z.string().optional(),
+        volume_info: volumeInfoSchema.optional(),
+        extra_filters: extraFiltersSchema.optional(),
+        jupyter_dir: z.string().optional(),
+        use_jupyter_lab: z.boolean().optional(),
+    })
+    .superRefine((body, ctx) => {
+        const total = (body.args ?? []).join(" ").length + (body.args_str ?? "").length + (body.onstart ?? "").length;
+        if (total > INSTANCE_LIMITS.commandTotalMax) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["onstart"],
+                message: `args + args_str + onstart is ${total} characters; the service accepts at most ${INSTANCE_LIMITS.commandTotalMax}`,
+            });
+        }
+        const envTotal = Object.entries(body.env ?? {}).reduce((n, [k, v]) => n + k.length + v.length, 0);
+        if (envTotal > INSTANCE_LIMITS.envTotalMax) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["env"],
+                message: `env is ${envTotal} characters; the service accepts at most ${INSTANCE_LIMITS.envTotalMax}`,
+            });
+        }
+    });
+export type InstanceCreateRequest = z.infer<typeof instanceCreateRequestSchema>;
+
+/** The create answer carries the instance id as `new_contract`; `id` is not used for this. */
+export const instanceCreateResponseSchema = z.looseObject({
+    new_contract: z.number().int(),
+});
+
+/** `ports` as Docker reports them: `{"22/tcp": [{"HostIp": "0.0.0.0", "HostPort": "20000"}]}`. */
+export const portBindingsSchema = z.record(
+    z.string(),
+    z.array(z.looseObject({ HostIp: z.string().nullish(), HostPort: z.union([z.string(), z.number()]).nullish() })).nullable(),
+);
+
+/** An instance as the service returns it. Lenient; only `id` is required. */
+export const instanceRecordSchema = z.looseObject({
+    id: z.number().int(),
+    machine_id: z.number().int().nullish(),
+    actual_status: z.string().nullish(),
+    intended_status: z.string().nullish(),
+    cur_state: z.string().nullish(),
+    status_msg: z.string().nullish(),
+    label: z.string().nullish(),
+    template_hash_id: z.string().nullish(),
+    image_uuid: z.string().nullish(),
+    ssh_host: z.string().nullish(),
+    ssh_port: z.number().int().nullish(),
+    /** May carry surrounding whitespace on the live service. */
+    public_ipaddr: z.string().nullish(),
+    ports: portBindingsSchema.nullish(),
+    dph_total: z.number().nullish(),
+    is_bid: z.boolean().nullish(),
+    /** `[[key, value], ...]`. */
+    extra_env: z.array(z.tuple([z.string(), z.string()])).nullish(),
+    disk_space: z.number().nullish(),
+    start_date: z.number().nullish(),
+});
+export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
+
+/**
+ * `GET /instances/{id}/`: one object; `null`, or `{}` without an id, means the instance is gone. The
+ * object itself is checked against `instanceRecordSchema` once it is known to be there.
+ */
+export const instanceShowResponseSchema = z.looseObject({
+    instances: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** `GET /api/v1/instances/`: a page of at most `limit` instances and the token for the next one. */
+export const instanceListResponseSchema = z.looseObject({
+    instances: z.array(instanceRecordSchema),
+    next_token: z.string().nullish(),
+});
+
+/** Fields the v1 list can filter on (real-api-notes). */
+export const instanceListFiltersSchema = z.strictObject({
+    id: z.record(z.string(), z.unknown()).optional(),
+    label: z.record(z.string(), z.unknown()).optional(),
+    actual_status: z.record(z.string(), z.unknown()).optional(),
+});
+export type InstanceListFilters = {
+    id?: { eq?: number; in?: number[] };
+    label?: { eq?: string; in?: string[] };
+    actual_status?: { eq?: string; neq?: string; in?: string[]; notin?: string[] };
+};

@@ -1,0 +1,116 @@
+import { z } from "zod";
+
+/** Run types a template or instance can use (contract §2.2). */
+export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
+
+/** `{field: {op: value}}`: default machine search filters kept on a template. */
+export const extraFiltersSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+/** Volume attachment (contract §2.3). */
+export const volumeInfoSchema = z.strictObject({
+    create_new: z.boolean(),
+    volume_id: z.number().int(),
+    size: z.number().positive().optional(),
+    mount_path: z.string().min(1),
+});
+export type VolumeInfo = z.infer<typeof volumeInfoSchema>;
+
+/**
+ * Template fields as sent on create (contract §2.2). Strict: a misspelt field is an error here,
+ * not a value the service silently ignores.
+ */
+export const templateFieldsSchema = z.strictObject({
+    name: z.string().min(1),
+    image: z.string().min(1),
+    tag: z.string().min(1).optional(),
+    desc: z.string().optional(),
+    readme: z.string().optional(),
+    /** Flag string: `-e NAME=value -p 8080:8080`. */
+    env: z.string().optional(),
+    onstart: z.string().optional(),
+    runtype: z.enum(RUNTYPES).optional(),
+    args_str: z.string().optional(),
+    ssh_direct: z.boolean().optional(),
+    use_ssh: z.boolean().optional(),
+    jup_direct: z.boolean().optional(),
+    jupyter_dir: z.string().nullable().optional(),
+    use_jupyter_lab: z.boolean().optional(),
+    /** The service requires the three login fields; unused ones are sent as empty strings. */
+    docker_login_repo: z.string(),
+    docker_login_user: z.string(),
+    docker_login_pass: z.string(),
+    href: z.string().optional(),
+    repo: z.string().optional(),
+    extra_filters: extraFiltersSchema.optional(),
+    recommended_disk_space: z.number().positive().optional(),
+    private: z.boolean().optional(),
+    /** An interface hint only; it has no effect on instance creation. */
+    volume_info: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type TemplateFields = z.infer<typeof templateFieldsSchema>;
+
+export const templateCreateRequestSchema = templateFieldsSchema;
+export type TemplateCreateRequest = TemplateFields;
+
+/** Edit: the current `hash_id` plus the fields to change; omitted fields keep their values. */
+export const templateEditRequestSchema = templateFieldsSchema.partial().extend({
+    hash_id: z.string().min(1),
+});
+export type TemplateEditRequest = z.infer<typeof templateEditRequestSchema>;
+
+/**
+ * A template as the service returns it. Lenient: fields the service adds never break a read, and
+ * only `id` and `hash_id` are required.
+ */
+export const templateRecordSchema = z.looseObject({
+    id: z.number().int(),
+    hash_id: z.string().min(1),
+    name: z.string().nullish(),
+    image: z.string().nullish(),
+    tag: z.string().nullish(),
+    desc: z.string().nullish(),
+    readme: z.string().nullish(),
+    env: z.string().nullish(),
+    onstart: z.string().nullish(),
+    runtype: z.string().nullish(),
+    args_str: z.string().nullish(),
+    ssh_direct: z.boolean().nullish(),
+    use_ssh: z.boolean().nullish(),
+    jup_direct: z.boolean().nullish(),
+    jupyter_dir: z.string().nullish(),
+    use_jupyter_lab: z.boolean().nullish(),
+    docker_login_repo: z.string().nullish(),
+    docker_login_user: z.string().nullish(),
+    href: z.string().nullish(),
+    repo: z.string().nullish(),
+    extra_filters: z.unknown().optional(),
+    recommended_disk_space: z.number().nullish(),
+    private: z.boolean().nullish(),
+    volume_info: z.unknown().optional(),
+    creator_id: z.number().int().nullish(),
+    created_at: z.number().nullish(),
+    count_created: z.number().int().nullish(),
+    default_tag: z.string().nullish(),
+    recent_create_date: z.number().nullish(),
+    recommended: z.boolean().nullish(),
+});
+export type TemplateRecord = z.infer<typeof templateRecordSchema>;
+
+export const templateCreateResponseSchema = z.looseObject({
+    template: templateRecordSchema,
+});
+
+/** The edit answer may leave out `id`; the new `hash_id` is the one thing it must carry. */
+export const templateEditResponseSchema = z.looseObject({
+    template: templateRecordSchema.partial({ id: true }),
+});
+
+export const templateSearchResponseSchema = z.looseObject({
+    templates_found: z.number().int().nullish(),
+    templates: z.array(templateRecordSchema),
+});
+
+export const successResponseSchema = z.looseObject({
+    success: z.boolean().optional(),
+    msg: z.string().nullish(),
+});

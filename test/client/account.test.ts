@@ -1,0 +1,47 @@
+import { VastAuthError } from "../../provider/client/errors";
+import { Emulator } from "../emulator/server";
+import { clientFor, startEmulator } from "../support/fixtures";
+
+describe("account API against the emulator", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+    beforeEach(() => emu.clearLog());
+
+    it("reads the current user without the api_key the service puts in the body", async () => {
+        const user = await clientFor(emu).account.currentUser();
+        expect(user).toEqual({ id: emu.demoUser.id, email: "demo@example.com", credit: 25, ssh_key: expect.any(String) });
+        expect(JSON.stringify(user)).not.toContain(emu.demoKey);
+        expect(emu.requestsTo("GET", "/api/v0/users/current/")).toHaveLength(1);
+    });
+
+    it("lists host machines by user_id, gpu_ram in bytes", async () => {
+        const machines = await clientFor(emu).account.machines(emu.demoUser.id);
+        const [req] = emu.requestsTo("GET", "/api/v0/machines");
+        expect(req.query).toEqual({ user_id: String(emu.demoUser.id) });
+        expect(machines).toHaveLength(2);
+        expect(machines[0]).toMatchObject({ gpu_name: "RTX 4090", gpu_ram: 24 * 1024 ** 3, gpu_occupancy: "R R I x", timeout: 0 });
+    });
+
+    it("creates, lists and deletes API keys; the list never holds a secret", async () => {
+        const vast = clientFor(emu);
+        const created = await vast.account.createApiKey({ name: "ci", permissions: { api: { user_read: {} } } });
+        const [req] = emu.requestsTo("POST", "/api/v0/auth/apikeys/");
+        expect(req.body).toEqual({ name: "ci", permissions: { api: { user_read: {} } } });
+        expect(created.key).toMatch(/^vastemu_/);
+
+        const listed = await vast.account.listApiKeys();
+        expect(listed.find((k) => k.id === created.id)).toMatchObject({ name: "ci", permissions: { api: { user_read: {} } } });
+        expect(JSON.stringify(listed)).not.toContain(created.key);
+
+        const scoped = clientFor(emu, { apiKey: created.key });
+        expect((await scoped.account.currentUser()).id).toBe(emu.demoUser.id);
+
+        expect(await vast.account.deleteApiKey(created.id)).toEqual({ alreadyGone: false });
+        expect(emu.requestsTo("DELETE", `/api/v0/auth/apikeys/${created.id}/`)).toHaveLength(1);
+        await expect(scoped.account.currentUser()).rejects.toThrow(VastAuthError);
+        expect(await vast.account.deleteApiKey(created.id)).toEqual({ alreadyGone: true });
+    });
+});

@@ -1,0 +1,106 @@
+import { VastInvalidArgsError, VastNotFoundError } from "../../provider/client/errors";
+import { InstanceCreateRequest } from "../../provider/schemas/instance";
+import { Emulator } from "../emulator/server";
+import { clientFor, eventually, startEmulator } from "../support/fixtures";
+
+describe("instances API against the emulator", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+    beforeEach(() => emu.clearLog());
+
+    it("creates on an offer with PUT /asks/{id}/ and returns new_contract, never the instance key", async () => {
+        const vast = clientFor(emu);
+        const offer = emu.addOffer();
+        const request: InstanceCreateRequest = {
+            image: "nvidia/cuda:12.4.1-base-ubuntu22.04",
+            env: { HF_HOME: "/data/hf", "-p 8080:8080": "1" },
+            disk: 32,
+            label: "trainer-1",
+            onstart: "echo hello",
+            runtype: "ssh",
+        };
+        const created = await vast.instances.create(offer.id, request);
+
+        const [req] = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`);
+        expect(req.body).toEqual({ client_id: "me", ...request });
+        expect(created).toEqual({ instanceId: expect.any(Number) });
+        expect(JSON.stringify(created)).not.toMatch(/instkey/);
+    });
+
+    it("shows an instance as its status moves from null through loading to running", async () => {
+        const vast = clientFor(emu);
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+
+        const first = await vast.instances.show(instanceId);
+        expect(first).toMatchObject({ id: instanceId, intended_status: "running" });
+        expect([null, "loading", "running"]).toContain(first?.actual_status);
+        const [req] = emu.requestsTo("GET", `/api/v0/instances/${instanceId}/`);
+        expect(req.query).toEqual({ owner: "me" });
+
+        const running = await eventually(async () => {
+            const i = await vast.instances.show(instanceId);
+            return i?.actual_status === "running" ? i : undefined;
+        });
+        expect(running.ssh_port).toEqual(expect.any(Number));
+        expect(running.ports?.["22/tcp"]?.[0].HostPort).toEqual(expect.any(String));
+        const seen = emu.requestsTo("GET", `/api/v0/instances/${instanceId}/`).length;
+        expect(seen).toBeGreaterThan(1);
+    });
+
+    it("labels an instance with PUT /instances/{id}/", async () => {
+        const vast = clientFor(emu);
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        await vast.instances.label(instanceId, "renamed");
+        const [req] = emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`);
+        expect(req.body).toEqual({ label: "renamed" });
+        expect((await vast.instances.show(instanceId))?.label).toBe("renamed");
+    });
+
+    it("destroys with DELETE and an empty JSON body; gone reads as undefined; again is already gone", async () => {
+        const vast = clientFor(emu);
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: false });
+        const [req] = emu.requestsTo("DELETE", `/api/v0/instances/${instanceId}/`);
+        expect(req.body).toEqual({});
+        expect(await vast.instances.show(instanceId)).toBeUndefined();
+        expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: true });
+    });
+
+    it("reads `instances: {}` as gone too", async () => {
+        const other = await startEmulator({ goneInstanceShape: "empty" });
+        try {
+            expect(await clientFor(other).instances.show(424242)).toBeUndefined();
+        } finally {
+            await other.stop();
+        }
+    });
+
+    it("lists through the v1 list, filtered, 25 a page, following next_token", async () => {
+        const vast = clientFor(emu);
+        const ids: number[] = [];
+        for (let i = 0; i < 30; i++) {
+            ids.push((await vast.instances.create(emu.addOffer().id, { image: "busybox", label: "fleet-a" })).instanceId);
+        }
+        emu.clearLog();
+        const first = await vast.instances.list({ filters: { label: { eq: "fleet-a" } } });
+        expect(first.instances).toHaveLength(25);
+        expect(first.nextToken).toBeDefined();
+        const [req] = emu.requestsTo("GET", "/api/v1/instances/");
+        expect(req.query).toEqual({ select_filters: JSON.stringify({ label: { eq: "fleet-a" } }), limit: "25" });
+
+        const all = await vast.instances.listAll({ id: { in: ids } });
+        expect(all.map((i) => i.id)).toEqual(ids);
+        expect(emu.requestsTo("GET", "/api/v1/instances/").at(-1)?.query.after_token).toBeDefined();
+    });
+
+    it("refuses template_id client-side and reports an unknown offer as not found", async () => {
+        const vast = clientFor(emu);
+        const bad = { image: "busybox", template_id: 5 } as unknown as InstanceCreateRequest;
+        await expect(vast.instances.create(emu.addOffer().id, bad)).rejects.toThrow(VastInvalidArgsError);
+        await expect(vast.instances.create(1, { image: "busybox" })).rejects.toThrow(VastNotFoundError);
+        await expect(vast.instances.create(1, { image: "busybox" })).rejects.toThrow(/create instance on offer 1 failed.*no_such_ask/);
+    });
+});

@@ -1,0 +1,92 @@
+import { VastInvalidArgsError } from "../../provider/client/errors";
+import { TemplateCreateRequest } from "../../provider/schemas/template";
+import { Emulator } from "../emulator/server";
+import { clientFor, startEmulator } from "../support/fixtures";
+
+const base: TemplateCreateRequest = {
+    name: "trainer",
+    image: "ghcr.io/acme/trainer",
+    tag: "1.4",
+    env: "-e MODE=train -p 8080:8080",
+    runtype: "ssh",
+    docker_login_repo: "",
+    docker_login_user: "",
+    docker_login_pass: "",
+    recommended_disk_space: 40,
+    extra_filters: { gpu_ram: { gte: 24000 } },
+};
+
+describe("templates API against the emulator", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+    beforeEach(() => emu.clearLog());
+
+    it("creates a template: POST body as given, answer parsed with id and hash_id", async () => {
+        const vast = clientFor(emu);
+        const created = await vast.templates.create(base);
+
+        const [req] = emu.requestsTo("POST", "/api/v0/template/");
+        expect(req.body).toEqual(base);
+        expect(typeof created.id).toBe("number");
+        expect(created.hash_id).toMatch(/^[0-9a-f]{32}$/);
+        expect(created).toMatchObject({ name: "trainer", image: "ghcr.io/acme/trainer", tag: "1.4", recommended_disk_space: 40 });
+        expect(created).not.toHaveProperty("docker_login_pass");
+    });
+
+    it("searches with select_filters serialised as JSON, and includes other users' public templates", async () => {
+        const vast = clientFor(emu);
+        const mine = await vast.templates.create({ ...base, name: "search-me" });
+
+        const byName = await vast.templates.search({ name: { eq: "search-me" } });
+        const [req] = emu.requestsTo("GET", "/api/v0/template/");
+        expect(JSON.parse(req.query.select_filters)).toEqual({ name: { eq: "search-me" } });
+        expect(byName.map((t) => t.id)).toEqual([mine.id]);
+
+        const everything = await vast.templates.search();
+        const creators = new Set(everything.map((t) => t.creator_id));
+        expect(creators).toContain(emu.otherUser.id);
+        expect(everything.some((t) => t.name === "someone else's private template")).toBe(false);
+    });
+
+    it("gets by numeric id, matching the id itself among public templates", async () => {
+        const vast = clientFor(emu);
+        const mine = await vast.templates.create({ ...base, name: "get-me" });
+        expect((await vast.templates.get(mine.id))?.hash_id).toBe(mine.hash_id);
+        expect(await vast.templates.get(999_999)).toBeUndefined();
+    });
+
+    it("edits by hash_id: same numeric id, new hash_id, changed fields", async () => {
+        const vast = clientFor(emu);
+        const created = await vast.templates.create({ ...base, name: "edit-me" });
+        const edited = await vast.templates.edit({ hash_id: created.hash_id, tag: "1.5" });
+
+        const [req] = emu.requestsTo("PUT", "/api/v0/template/");
+        expect(req.body).toEqual({ hash_id: created.hash_id, tag: "1.5" });
+        expect(edited.id).toBe(created.id);
+        expect(edited.hash_id).not.toBe(created.hash_id);
+        expect((await vast.templates.get(created.id))?.tag).toBe("1.5");
+    });
+
+    it("deletes by template_id, and reports a second delete as already gone", async () => {
+        const vast = clientFor(emu);
+        const created = await vast.templates.create({ ...base, name: "delete-me" });
+
+        expect(await vast.templates.delete(created.id)).toEqual({ alreadyGone: false });
+        const [req] = emu.requestsTo("DELETE", "/api/v0/template/");
+        expect(req.body).toEqual({ template_id: created.id });
+        expect(await vast.templates.get(created.id)).toBeUndefined();
+        expect(await vast.templates.delete(created.id)).toEqual({ alreadyGone: true });
+    });
+
+    it("refuses a malformed request before sending it, naming the field", async () => {
+        const vast = clientFor(emu);
+        const bad = { ...base, recomended_disk_space: 10 } as unknown as TemplateCreateRequest;
+        await expect(vast.templates.create(bad)).rejects.toThrow(VastInvalidArgsError);
+        await expect(vast.templates.create(bad)).rejects.toThrow(/recomended_disk_space/);
+        await expect(vast.templates.search({ id: { eq: "7" as unknown as number } })).rejects.toThrow(/id\.eq/);
+        expect(emu.requests).toHaveLength(0);
+    });
+});

@@ -1,0 +1,34 @@
+import { Answer, fail } from "./answer";
+import { EmuKey, EmuUser, EmulatorModel } from "./model";
+
+export interface Caller {
+    key: EmuKey;
+    user: EmuUser;
+}
+
+const INVALID_KEY = "Invalid user key";
+
+/** Finds the caller from `Authorization: Bearer <key>`, answering as the live service does when it cannot. */
+export function authenticate(header: string | undefined, model: EmulatorModel): Caller | Answer {
+    const match = /^Bearer\s+(\S+)$/.exec(header ?? "");
+    const key = match ? model.keys.get(match[1]) : undefined;
+    if (!key) return fail(401, "auth_error", INVALID_KEY);
+    if (key.revokedAnswer) return fail(key.revokedAnswer, "auth_error", INVALID_KEY);
+    const user = model.users.get(key.userId);
+    if (!user) return fail(401, "auth_error", INVALID_KEY);
+    return { key, user };
+}
+
+/** A scoped key needs the route's permission category; a full-access key has them all. */
+export function authorize(caller: Caller, scope: string): Answer | undefined {
+    const granted = caller.key.permissions?.api;
+    if (!granted || scope in granted) return undefined;
+    // The live body does not say which permission was missing; the client has to know.
+    return fail(403, "permission_denied", "This API key does not have permission to access this endpoint");
+}
+
+/** Whether `requested` grants nothing beyond what `holder` has (a key cannot widen its own rights). */
+export function withinGrant(holder: EmuKey, requested: Record<string, unknown>): boolean {
+    const granted = holder.permissions?.api;
+    return !granted || Object.keys(requested).every((name) => name in granted);
+}

@@ -1,0 +1,54 @@
+/**
+ * The service's reading of a template's env flag string (`-e K=V -p 8080:8080`) as a dictionary,
+ * as the contract's merge rule needs it (§4.7) and as the vendor CLI's `parse_env` reads it:
+ * split on spaces outside quotes; `-e K=V` (the value may hold `=`, outer quotes stripped);
+ * `-p X` becomes the key `-p X` with value "1"; anything else is dropped.
+ */
+export function envFlagsToDict(flags: string | undefined | null): Record<string, string> {
+    const result: Record<string, string> = {};
+    const tokens = splitOutsideQuotes(flags ?? "");
+    for (let i = 0; i < tokens.length; i++) {
+        const flag = tokens[i];
+        const arg = tokens[i + 1];
+        if (arg === undefined) break;
+        if (flag === "-e") {
+            const unquoted = stripQuotes(arg);
+            const eq = unquoted.indexOf("=");
+            if (eq > 0) result[unquoted.slice(0, eq)] = stripQuotes(unquoted.slice(eq + 1));
+            i++;
+        } else if (flag === "-p" || flag === "-v" || flag === "-n" || flag === "-h") {
+            if (flag !== "-p" || /^[0-9:tcpud/]+$/.test(arg)) result[`${flag} ${arg}`] = "1";
+            i++;
+        }
+    }
+    return result;
+}
+
+function splitOutsideQuotes(text: string): string[] {
+    const tokens: string[] = [];
+    let current = "";
+    let quote: string | null = null;
+    for (const c of text) {
+        if (quote) {
+            if (c === quote) quote = null;
+            current += c;
+        } else if (c === '"' || c === "'") {
+            quote = c;
+            current += c;
+        } else if (/\s/.test(c)) {
+            if (current) tokens.push(current);
+            current = "";
+        } else {
+            current += c;
+        }
+    }
+    if (current) tokens.push(current);
+    return tokens;
+}
+
+function stripQuotes(text: string): string {
+    if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text[text.length - 1] === text[0]) {
+        return text.slice(1, -1);
+    }
+    return text;
+}

@@ -1,0 +1,78 @@
+import { Answer, fail, invalidArgs, ok } from "../answer";
+import { withinGrant } from "../auth";
+import { HandlerContext, isObject } from "./context";
+
+/** Permission categories (docs `permissions.mdx`). */
+const PERMISSION_NAMES = new Set([
+    "instance_read",
+    "instance_write",
+    "user_read",
+    "user_write",
+    "billing_read",
+    "billing_write",
+    "machine_read",
+    "machine_write",
+    "misc",
+    "team_read",
+    "team_write",
+]);
+
+/** Like the live one, this body carries the account's API key. */
+export function currentUser(ctx: HandlerContext): Answer {
+    const u = ctx.caller.user;
+    return ok({
+        id: u.id,
+        username: `user${u.id}`,
+        email: u.email,
+        credit: u.credit,
+        balance: 0,
+        ssh_key: u.ssh_key,
+        api_key: u.apiKey,
+        has_billing: true,
+    });
+}
+
+export function listMachines(ctx: HandlerContext): Answer {
+    const userId = ctx.query.get("user_id");
+    if (!userId) return invalidArgs("user_id is required");
+    // Hosts see their own machines only; asking for someone else's gives an empty list.
+    const own = Number(userId) === ctx.caller.user.id;
+    const machines = own
+        ? [...ctx.emu.model.machines.values()].filter((m) => m.ownerId === ctx.caller.user.id).map(({ ownerId: _o, ...m }) => m)
+        : [];
+    return ok({ machines });
+}
+
+export function listApiKeys(ctx: HandlerContext): Answer {
+    const apikeys = [...ctx.emu.model.keys.values()]
+        .filter((k) => k.userId === ctx.caller.user.id && !k.revokedAnswer)
+        .map((k) => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, created_at: k.createdAt / 1000 }));
+    return ok({ success: true, apikeys });
+}
+
+export function createApiKey(ctx: HandlerContext): Answer {
+    const body = ctx.body;
+    if (!isObject(body) || typeof body.name !== "string" || body.name === "") return invalidArgs("name is required");
+    const permissions = body.permissions;
+    if (!isObject(permissions) || !isObject(permissions.api)) {
+        return invalidArgs('permissions must be an object {"api": {<permission>: {...}}}');
+    }
+    const unknown = Object.keys(permissions.api).find((p) => !PERMISSION_NAMES.has(p));
+    if (unknown) return invalidArgs(`unknown permission ${unknown}`);
+    if (!withinGrant(ctx.caller.key, permissions.api)) {
+        return fail(403, "permission_denied", "a key cannot grant permissions it does not hold");
+    }
+    const record = ctx.emu.model.addKey(ctx.caller.user.id, body.name, {
+        api: permissions.api as Record<string, Record<string, unknown>>,
+    });
+    return ok({ id: record.id, key: record.key, permissions: record.permissions });
+}
+
+export function deleteApiKey(ctx: HandlerContext): Answer {
+    const record = ctx.emu.model.findKeyById(Number(ctx.params[0]));
+    if (!record || record.userId !== ctx.caller.user.id || record.revokedAnswer) {
+        return fail(404, "not_found", `no API key ${ctx.params[0]}`);
+    }
+    record.revokedAnswer = ctx.emu.options.revokedKeyAnswer;
+    return ok({ success: true });
+}

@@ -1,0 +1,215 @@
+import { Answer, fail, invalidArgs, ok } from "../answer";
+import { envFlagsToDict } from "../envFlags";
+import { EmuInstance, newSecret } from "../model";
+import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
+import { HandlerContext, isObject } from "./context";
+import { findVisibleByHash } from "./templates";
+
+/** Limits of the create call (contract §8; docs `create_instance.yaml`). */
+const LIMITS = { onstart: 4048, commandTotal: 4096, label: 256, labelEdit: 1024, envValue: 256, envTotal: 32768, image: 1024 };
+
+const LIST_FILTER_FIELDS: Record<string, FieldType> = { id: "int", label: "string", actual_status: "string" };
+const PAGE_SIZE = 25;
+
+export interface InstanceTimings {
+    /** `actual_status` is null until this long after creation, then `loading`. */
+    loadingAfterMs: number;
+    /** ...and then the offer's scripted end status (normally `running`). */
+    runningAfterMs: number;
+}
+
+export function createInstance(ctx: HandlerContext): Answer {
+    const offerId = Number(ctx.params[0]);
+    const body = ctx.body;
+    if (!isObject(body)) return invalidArgs("body must be a JSON object");
+    if ("template_id" in body) {
+        return invalidArgs("template_id is not accepted for instance creation; pass template_hash_id");
+    }
+    const offer = ctx.emu.model.offers.get(offerId);
+    if (!offer) {
+        return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
+    }
+    if (offer.used) return fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
+
+    const problem = checkCreateBody(body);
+    if (problem) return invalidArgs(problem);
+
+    let template: Record<string, unknown> = {};
+    if (body.template_hash_id !== undefined) {
+        const found = findVisibleByHash(ctx, String(body.template_hash_id));
+        if (!found) return invalidArgs(`no template with hash_id ${String(body.template_hash_id)}`);
+        found.count_created++;
+        template = found.fields;
+    }
+
+    // Precedence with a template (contract §4.7): request scalars win; env merged with the
+    // template's flag string read as a dictionary; extra_filters merged by key; never the
+    // template's volume_info.
+    const templateImage = template.image ? `${template.image}${template.tag ? `:${template.tag}` : ""}` : undefined;
+    const image = (body.image as string | undefined) ?? templateImage;
+    if (!image) return invalidArgs("image is required (in the request or its template)");
+    const effective: EmuInstance["effective"] = {
+        image,
+        env: { ...envFlagsToDict(template.env as string | undefined), ...((body.env as Record<string, string>) ?? {}) },
+        onstart: (body.onstart as string | undefined) ?? (template.onstart as string | undefined),
+        runtype: (body.runtype as string | undefined) ?? (template.runtype as string | undefined),
+        args_str: (body.args_str as string | undefined) ?? (template.args_str as string | undefined),
+        disk: (body.disk as number | undefined) ?? (template.recommended_disk_space as number | undefined) ?? 8,
+        extra_filters: { ...((template.extra_filters as object) ?? {}), ...((body.extra_filters as object) ?? {}) },
+        volume_info: body.volume_info,
+        template_hash_id: body.template_hash_id as string | undefined,
+    };
+
+    const model = ctx.emu.model;
+    const instance: EmuInstance = {
+        id: model.newInstanceId(),
+        ownerId: ctx.caller.user.id,
+        offerId,
+        machineId: offer.machineId,
+        createdAt: ctx.now,
+        destroyed: false,
+        label: typeof body.label === "string" ? body.label : null,
+        request: structuredClone(body),
+        effective,
+        script: offer.script,
+        isBid: typeof body.price === "number",
+        dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
+        sshPort: 20000 + (offerId % 10000),
+    };
+    offer.used = true;
+    model.instances.set(instance.id, instance);
+    return ok({ success: true, new_contract: instance.id, instance_api_key: newSecret("instkey") });
+}
+
+function checkCreateBody(body: Record<string, unknown>): string | undefined {
+    const str = (name: string) => (body[name] === undefined ? "" : String(body[name]));
+    for (const name of ["image", "onstart", "label", "args_str", "runtype", "template_hash_id", "image_login"]) {
+        if (body[name] !== undefined && typeof body[name] !== "string") return `${name} must be a string`;
+    }
+    if (body.env !== undefined) {
+        if (!isObject(body.env)) return "env must be an object of strings";
+        let total = 0;
+        for (const [k, v] of Object.entries(body.env)) {
+            if (typeof v !== "string") return `env.${k} must be a string`;
+            if (v.length > LIMITS.envValue) return `env.${k} is longer than ${LIMITS.envValue} characters`;
+            total += k.length + v.length;
+        }
+        if (total > LIMITS.envTotal) return `env is longer than ${LIMITS.envTotal} characters`;
+    }
+    if (str("image").length > LIMITS.image) return `image is longer than ${LIMITS.image} characters`;
+    if (str("label").length > LIMITS.label) return `label is longer than ${LIMITS.label} characters`;
+    if (str("onstart").length > LIMITS.onstart) return `onstart is longer than ${LIMITS.onstart} characters`;
+    const args = Array.isArray(body.args) ? body.args.join(" ") : "";
+    if (args.length + str("args_str").length + str("onstart").length > LIMITS.commandTotal) {
+        return `args + args_str + onstart is longer than ${LIMITS.commandTotal} characters`;
+    }
+    if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
+    if (body.price !== undefined && (typeof body.price !== "number" || body.price <= 0)) return "price must be a positive number";
+    return undefined;
+}
+
+/** The status an instance shows at `now`: null, then loading, then its offer's scripted end. */
+export function statusAt(instance: EmuInstance, now: number, timings: InstanceTimings): string | null {
+    const elapsed = now - instance.createdAt;
+    if (elapsed < timings.loadingAfterMs) return null;
+    if (elapsed < timings.runningAfterMs) return "loading";
+    return instance.script.status;
+}
+
+/** An instance as `GET /instances/{id}/` shows it. */
+export function instanceView(instance: EmuInstance, now: number, timings: InstanceTimings): Record<string, unknown> {
+    const status = statusAt(instance, now, timings);
+    const running = status === "running";
+    const ports: Record<string, Array<{ HostIp: string; HostPort: string }>> = {
+        "22/tcp": [{ HostIp: "0.0.0.0", HostPort: String(instance.sshPort) }],
+    };
+    for (const key of Object.keys(instance.effective.env)) {
+        const mapping = /^-p (\d+):(\d+)(\/(tcp|udp))?$/.exec(key);
+        if (mapping) ports[`${mapping[2]}/${mapping[4] ?? "tcp"}`] = [{ HostIp: "0.0.0.0", HostPort: String(30000 + Number(mapping[1]) % 30000) }];
+    }
+    const finalMsg = instance.script.statusMsg;
+    return {
+        id: instance.id,
+        machine_id: instance.machineId,
+        actual_status: status,
+        intended_status: "running",
+        cur_state: running ? "running" : status === null ? "created" : "stopped",
+        status_msg: status === null ? null : status === "loading" ? "Pulling image layers" : (finalMsg ?? `${status}`),
+        label: instance.label,
+        template_hash_id: instance.effective.template_hash_id ?? null,
+        image_uuid: instance.effective.image,
+        ssh_host: "ssh5.vast.ai",
+        ssh_port: running ? instance.sshPort : null,
+        // The live service has been seen to pad this field.
+        public_ipaddr: running ? " 203.0.113.10\n" : null,
+        ports: running ? ports : {},
+        dph_total: instance.dphTotal,
+        is_bid: instance.isBid,
+        extra_env: Object.entries(instance.effective.env).filter(([k]) => !k.startsWith("-")),
+        disk_space: instance.effective.disk,
+        start_date: instance.createdAt / 1000,
+        onstart: instance.effective.onstart ?? null,
+    };
+}
+
+function ownLive(ctx: HandlerContext): EmuInstance | undefined {
+    const instance = ctx.emu.model.instances.get(Number(ctx.params[0]));
+    return instance && !instance.destroyed && instance.ownerId === ctx.caller.user.id ? instance : undefined;
+}
+
+export function showInstance(ctx: HandlerContext): Answer {
+    const instance = ownLive(ctx);
+    if (!instance) return ok({ instances: ctx.emu.options.goneInstanceShape === "empty" ? {} : null });
+    return ok({ instances: instanceView(instance, ctx.now, ctx.emu.options.instanceTimings) });
+}
+
+export function labelInstance(ctx: HandlerContext): Answer {
+    const instance = ownLive(ctx);
+    if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
+    const label = isObject(ctx.body) ? ctx.body.label : undefined;
+    if (typeof label !== "string") return invalidArgs("label must be a string");
+    if (label.length > LIMITS.labelEdit) return invalidArgs(`label is longer than ${LIMITS.labelEdit} characters`);
+    instance.label = label;
+    return ok({ success: true });
+}
+
+export function destroyInstance(ctx: HandlerContext): Answer {
+    const instance = ownLive(ctx);
+    if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
+    instance.destroyed = true;
+    return ok({ success: true, msg: `destroying instance ${instance.id}` });
+}
+
+export function listInstancesV0(): Answer {
+    return fail(410, "deprecated_endpoint", "This endpoint is deprecated; use /api/v1/instances/");
+}
+
+/** `GET /api/v1/instances/`: filtered on id, label, actual_status; 25 a page, in id order. */
+export function listInstances(ctx: HandlerContext): Answer {
+    let filters: unknown = {};
+    const raw = ctx.query.get("select_filters");
+    if (raw !== null) {
+        try {
+            filters = JSON.parse(raw);
+        } catch {
+            return invalidArgs("select_filters is not valid JSON");
+        }
+    }
+    const problem = validateFilters(filters, LIST_FILTER_FIELDS);
+    if (problem) return invalidArgs(problem);
+    const limit = Math.min(PAGE_SIZE, Math.max(1, Number(ctx.query.get("limit") ?? PAGE_SIZE) || PAGE_SIZE));
+    const token = ctx.query.get("after_token");
+    const afterId = token ? Number(Buffer.from(token, "base64url").toString()) : 0;
+    if (Number.isNaN(afterId)) return invalidArgs("after_token is not valid");
+
+    const timings = ctx.emu.options.instanceTimings;
+    const matching = [...ctx.emu.model.instances.values()]
+        .filter((i) => !i.destroyed && i.ownerId === ctx.caller.user.id && i.id > afterId)
+        .sort((a, b) => a.id - b.id)
+        .map((i) => instanceView(i, ctx.now, timings))
+        .filter((view) => matchesFilters(view, filters as Record<string, Record<string, unknown>>));
+    const page = matching.slice(0, limit);
+    const more = matching.length > limit;
+    const next = more ? Buffer.from(String(page[page.length - 1].id)).toString("base64url") : null;
+    return ok({ success: true, instances: page, next_token: next });
+}

@@ -1,0 +1,185 @@
+import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuTemplate, templateHash } from "../model";
+import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
+import { HandlerContext, isObject } from "./context";
+
+/** Template fields the service stores, with the JSON type each must have (contract §2.2). */
+const TEMPLATE_FIELDS: Record<string, "string" | "boolean" | "number" | "object" | "string|null" | "object|null"> = {
+    name: "string",
+    image: "string",
+    tag: "string",
+    desc: "string",
+    readme: "string",
+    env: "string",
+    onstart: "string",
+    runtype: "string",
+    args_str: "string",
+    ssh_direct: "boolean",
+    use_ssh: "boolean",
+    jup_direct: "boolean",
+    jupyter_dir: "string|null",
+    use_jupyter_lab: "boolean",
+    docker_login_repo: "string",
+    docker_login_user: "string",
+    docker_login_pass: "string",
+    href: "string",
+    repo: "string",
+    extra_filters: "object",
+    recommended_disk_space: "number",
+    private: "boolean",
+    volume_info: "object|null",
+};
+
+/** Filterable fields and their types (contract §4.3). */
+const FILTER_FIELDS: Record<string, FieldType> = {
+    creator_id: "int",
+    created_at: "float",
+    count_created: "int",
+    default_tag: "string",
+    docker_login_repo: "string",
+    id: "int",
+    image: "string",
+    jup_direct: "bool",
+    hash_id: "string",
+    name: "string",
+    recent_create_date: "float",
+    recommended_disk_space: "float",
+    recommended: "bool",
+    ssh_direct: "bool",
+    tag: "string",
+    use_ssh: "bool",
+};
+
+const REQUIRED_ON_CREATE = ["name", "image", "docker_login_repo", "docker_login_user", "docker_login_pass"];
+
+/** Defaults the contract names: tag latest, runtype args, recommended disk 8 GB. */
+const CREATE_DEFAULTS = { tag: "latest", runtype: "args", recommended_disk_space: 8 };
+
+function typeError(fields: Record<string, unknown>): string | undefined {
+    for (const [name, value] of Object.entries(fields)) {
+        const want = TEMPLATE_FIELDS[name];
+        if (!want) continue;
+        const ok = want.split("|").some((t) =>
+            t === "null" ? value === null : t === "object" ? isObject(value) : typeof value === t,
+        );
+        if (!ok) return `${name} must be ${want.replace("|", " or ")}`;
+    }
+    return undefined;
+}
+
+/** Only the fields the service knows are stored; it ignores the rest. */
+function knownFields(body: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(body).filter(([k]) => k in TEMPLATE_FIELDS));
+}
+
+/** A template as the service shows it: everything but the registry password. */
+export function templateView(t: EmuTemplate): Record<string, unknown> {
+    const { docker_login_pass: _secret, ...fields } = t.fields;
+    return {
+        jup_direct: false,
+        ssh_direct: false,
+        use_ssh: false,
+        ...fields,
+        id: t.id,
+        hash_id: t.hash_id,
+        creator_id: t.creator_id,
+        created_at: t.created_at / 1000,
+        recent_create_date: t.recent_create_date / 1000,
+        count_created: t.count_created,
+        default_tag: t.default_tag,
+        recommended: t.recommended,
+    };
+}
+
+/** Templates the caller can see: its own, and other users' public ones. */
+function visible(ctx: HandlerContext): EmuTemplate[] {
+    return [...ctx.emu.model.templates.values()].filter(
+        (t) => !t.deleted && (t.creator_id === ctx.caller.user.id || t.fields.private !== true),
+    );
+}
+
+export function findVisibleByHash(ctx: HandlerContext, hashId: string): EmuTemplate | undefined {
+    return visible(ctx).find((t) => t.hash_id === hashId);
+}
+
+export function searchTemplates(ctx: HandlerContext): Answer {
+    const raw = ctx.query.get("select_filters");
+    let filters: unknown = {};
+    if (raw !== null) {
+        try {
+            filters = JSON.parse(raw);
+        } catch {
+            return invalidArgs("select_filters is not valid JSON");
+        }
+    }
+    const problem = validateFilters(filters, FILTER_FIELDS);
+    if (problem) return invalidArgs(problem);
+    const templates = visible(ctx)
+        .map(templateView)
+        .filter((view) => matchesFilters(view, filters as Record<string, Record<string, unknown>>))
+        .sort((a, b) => (a.id as number) - (b.id as number));
+    return ok({ success: true, templates_found: templates.length, templates });
+}
+
+export function createTemplate(ctx: HandlerContext): Answer {
+    if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
+    const missing = REQUIRED_ON_CREATE.find((f) => !(f in (ctx.body as object)));
+    if (missing) return invalidArgs(`${missing} is required (use an empty string if unused)`);
+    const fields: Record<string, unknown> = { ...CREATE_DEFAULTS, ...knownFields(ctx.body) };
+    const problem = typeError(fields);
+    if (problem) return invalidArgs(problem);
+    if (!fields.name || !fields.image) return invalidArgs("name and image must not be empty");
+
+    const model = ctx.emu.model;
+    if (ctx.emu.options.dedupeTemplates) {
+        const same = [...model.templates.values()].find(
+            (t) => !t.deleted && t.creator_id === ctx.caller.user.id && sameFields(t.fields, fields),
+        );
+        if (same) return ok({ success: true, msg: "existing template found", template: templateView(same) });
+    }
+    const template = model.addTemplate(ctx.caller.user.id, fields);
+    return ok({ success: true, msg: "template created", template: templateView(template) });
+}
+
+export function editTemplate(ctx: HandlerContext): Answer {
+    if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
+    const hashId = ctx.body.hash_id;
+    if (typeof hashId !== "string") return invalidArgs("hash_id is required");
+    const template = [...ctx.emu.model.templates.values()].find(
+        (t) => !t.deleted && t.hash_id === hashId && t.creator_id === ctx.caller.user.id,
+    );
+    if (!template) return fail(404, "not_found", `no template with hash_id ${hashId}`);
+    const changes = knownFields(ctx.body);
+    const problem = typeError(changes);
+    if (problem) return invalidArgs(problem);
+    applyEdit(template, changes, ctx.now);
+    return ok({ success: true, msg: "template updated", template: templateView(template) });
+}
+
+/** An edit, from the API or "the console": fields change, and so does the hash. */
+export function applyEdit(template: EmuTemplate, changes: Record<string, unknown>, at: number): void {
+    Object.assign(template.fields, changes);
+    if (typeof changes.tag === "string") template.default_tag = changes.tag;
+    template.revision++;
+    template.recent_create_date = at;
+    template.hash_id = templateHash(template);
+}
+
+export function deleteTemplate(ctx: HandlerContext): Answer {
+    const body = isObject(ctx.body) ? ctx.body : {};
+    const templateId = body.template_id;
+    if (typeof templateId !== "number" || !Number.isInteger(templateId)) {
+        return invalidArgs("template_id (the numeric id) is required; hash_id is not accepted here");
+    }
+    const template = ctx.emu.model.templates.get(templateId);
+    if (!template || template.deleted || template.creator_id !== ctx.caller.user.id) {
+        return fail(404, "not_found", `no template with id ${templateId}`);
+    }
+    template.deleted = true;
+    return ok({ success: true, msg: "template deleted" });
+}
+
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}

@@ -1,0 +1,226 @@
+import { createHash, randomBytes } from "crypto";
+
+/**
+ * The emulator's in-memory world: accounts and their keys, templates, host machines, offers and
+ * instances. Field names follow the service's JSON so handlers can return records as they are.
+ */
+
+export type Scopes = { api: Record<string, Record<string, unknown>> };
+
+export interface EmuUser {
+    id: number;
+    email: string;
+    credit: number;
+    ssh_key: string;
+    /** The account's own full-access key; the live `users/current` returns it in the body. */
+    apiKey: string;
+}
+
+export interface EmuKey {
+    id: number;
+    key: string;
+    userId: number;
+    name: string;
+    /** Undefined means full access. */
+    permissions?: Scopes;
+    createdAt: number;
+    /** Set once revoked; how the service answers the key from then on (404 has been seen live). */
+    revokedAnswer?: 401 | 404;
+}
+
+export interface EmuTemplate {
+    id: number;
+    hash_id: string;
+    creator_id: number;
+    /** The fields as set by create and edits (snake_case, as sent). */
+    fields: Record<string, unknown>;
+    revision: number;
+    created_at: number;
+    recent_create_date: number;
+    count_created: number;
+    recommended: boolean;
+    default_tag: string;
+    deleted: boolean;
+}
+
+export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading";
+
+/** How instances created from an offer behave: the status they end in, and its message. */
+export interface OfferScript {
+    status: FinalStatus;
+    statusMsg?: string;
+}
+
+export interface EmuOffer {
+    id: number;
+    machineId: number;
+    dphTotal: number;
+    script: OfferScript;
+    used: boolean;
+}
+
+export interface EmuInstance {
+    id: number;
+    ownerId: number;
+    offerId: number;
+    machineId: number;
+    createdAt: number;
+    destroyed: boolean;
+    label: string | null;
+    /** The body as received, for tests to assert on. */
+    request: Record<string, unknown>;
+    /** Template and request merged as the contract's precedence rules say (§4.7). */
+    effective: {
+        image: string;
+        env: Record<string, string>;
+        onstart?: string;
+        runtype?: string;
+        args_str?: string;
+        disk: number;
+        extra_filters: Record<string, unknown>;
+        volume_info?: unknown;
+        template_hash_id?: string;
+    };
+    script: OfferScript;
+    isBid: boolean;
+    dphTotal: number;
+    sshPort: number;
+}
+
+export type EmuMachine = Record<string, unknown> & { id: number; ownerId: number };
+
+export function newSecret(prefix = "emu"): string {
+    return `${prefix}_${randomBytes(24).toString("hex")}`;
+}
+
+export function sha256(text: string): string {
+    return createHash("sha256").update(text).digest("hex");
+}
+
+export class EmulatorModel {
+    users = new Map<number, EmuUser>();
+    keys = new Map<string, EmuKey>();
+    templates = new Map<number, EmuTemplate>();
+    machines = new Map<number, EmuMachine>();
+    offers = new Map<number, EmuOffer>();
+    instances = new Map<number, EmuInstance>();
+
+    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001 };
+
+    addUser(fields: Partial<Omit<EmuUser, "id" | "apiKey">> = {}): EmuUser {
+        const id = this.nextIds.user++;
+        const user: EmuUser = {
+            id,
+            email: fields.email ?? `user${id}@example.com`,
+            credit: fields.credit ?? 25,
+            ssh_key: fields.ssh_key ?? `ssh-ed25519 AAAAC3NzaEmulator user${id}`,
+            apiKey: newSecret("vastemu"),
+        };
+        this.users.set(id, user);
+        this.keys.set(user.apiKey, { id: this.nextIds.key++, key: user.apiKey, userId: id, name: "account key", createdAt: now() });
+        return user;
+    }
+
+    addKey(userId: number, name: string, permissions?: Scopes): EmuKey {
+        const record: EmuKey = { id: this.nextIds.key++, key: newSecret("vastemu"), userId, name, permissions, createdAt: now() };
+        this.keys.set(record.key, record);
+        return record;
+    }
+
+    findKeyById(id: number): EmuKey | undefined {
+        return [...this.keys.values()].find((k) => k.id === id);
+    }
+
+    addTemplate(creatorId: number, fields: Record<string, unknown>, extra: Partial<EmuTemplate> = {}): EmuTemplate {
+        const id = this.nextIds.template++;
+        const at = now();
+        const template: EmuTemplate = {
+            id,
+            hash_id: "",
+            creator_id: creatorId,
+            fields: { ...fields },
+            revision: 0,
+            created_at: at,
+            recent_create_date: at,
+            count_created: 0,
+            recommended: false,
+            default_tag: String(fields.tag ?? "latest"),
+            deleted: false,
+            ...extra,
+        };
+        template.hash_id = templateHash(template);
+        this.templates.set(id, template);
+        return template;
+    }
+
+    addMachine(ownerId: number, fields: Record<string, unknown> = {}): EmuMachine {
+        const id = this.nextIds.machine++;
+        const machine: EmuMachine = { ...defaultMachine(id), ...fields, id, machine_id: id, ownerId };
+        this.machines.set(id, machine);
+        return machine;
+    }
+
+    addOffer(fields: Partial<Omit<EmuOffer, "id" | "used">> = {}): EmuOffer {
+        const id = this.nextIds.offer++;
+        const machineId = fields.machineId ?? [...this.machines.keys()][0] ?? 0;
+        const offer: EmuOffer = {
+            id,
+            machineId,
+            dphTotal: fields.dphTotal ?? 0.42,
+            script: fields.script ?? { status: "running" },
+            used: false,
+        };
+        this.offers.set(id, offer);
+        return offer;
+    }
+
+    newInstanceId(): number {
+        return this.nextIds.instance++;
+    }
+}
+
+/** Content-derived, and new after every edit: the revision is part of what is hashed. */
+export function templateHash(t: Pick<EmuTemplate, "id" | "creator_id" | "fields" | "revision">): string {
+    const content = JSON.stringify(Object.keys(t.fields).sort().map((k) => [k, t.fields[k]]));
+    return sha256(`${t.creator_id}|${t.id}|${t.revision}|${content}`).slice(0, 32);
+}
+
+export function now(): number {
+    return Date.now();
+}
+
+const GiB = 1024 ** 3;
+
+function defaultMachine(id: number): Record<string, unknown> {
+    return {
+        hostname: `host-${id}`,
+        geolocation: "Oslo, NO",
+        timeout: 0,
+        num_gpus: 4,
+        gpu_name: "RTX 4090",
+        gpu_ram: 24 * GiB,
+        cpu_name: "AMD EPYC 7543",
+        cpu_ram: 256 * GiB,
+        cpu_cores: 64,
+        listed: true,
+        listed_gpu_cost: 0.35,
+        listed_storage_cost: 0.1,
+        listed_volume_cost: 0.08,
+        listed_inet_up_cost: 0.002,
+        listed_inet_down_cost: 0.002,
+        min_bid_price: 0.2,
+        gpu_occupancy: "R R I x",
+        disk_space: 2000 * GiB,
+        inet_up: 900.5,
+        inet_down: 940.2,
+        earn_hour: 0.7,
+        earn_day: 16.8,
+        current_rentals_running: 2,
+        current_rentals_resident: 3,
+        reliability2: 0.9973,
+        public_ipaddr: "203.0.113.10",
+        driver_version: "550.54.14",
+        cuda_max_good: "12.4",
+        hosting_type: 1,
+    };
+}

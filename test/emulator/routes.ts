@@ -1,0 +1,54 @@
+import { Answer } from "./answer";
+import { HandlerContext } from "./handlers/context";
+import * as account from "./handlers/account";
+import * as instances from "./handlers/instances";
+import * as templates from "./handlers/templates";
+
+/**
+ * The service's routes as the emulator knows them: the permission each needs (real-api-notes'
+ * scope table) and its minimum interval per key at live speed (documented ones from the notes;
+ * the others a modest guess). Kept apart from the client's own table on purpose: the emulator
+ * stands in for the service, so the client's knowledge is tested against it, not copied into it.
+ */
+export interface Route {
+    name: string;
+    method: string;
+    pattern: RegExp;
+    scope: string;
+    intervalMs: number;
+    handler: (ctx: HandlerContext) => Answer;
+}
+
+const id = "(\\d+)";
+const path = (p: string) => new RegExp(`^${p}/?$`);
+
+export const ROUTES: Route[] = [
+    { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 500, handler: account.listMachines },
+    { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 500, handler: account.currentUser },
+    { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 3000, handler: templates.searchTemplates },
+    { name: "template-create", method: "POST", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.createTemplate },
+    { name: "template-edit", method: "PUT", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.editTemplate },
+    { name: "template-delete", method: "DELETE", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.deleteTemplate },
+    // The contract's path is PUT; a general remark names POST for the same operation.
+    { name: "instance-create", method: "PUT", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
+    { name: "instance-create", method: "POST", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
+    { name: "instance-show", method: "GET", pattern: path(`/api/v0/instances/${id}`), scope: "instance_read", intervalMs: 2000, handler: instances.showInstance },
+    { name: "instance-label", method: "PUT", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 500, handler: instances.labelInstance },
+    { name: "instance-destroy", method: "DELETE", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 3000, handler: instances.destroyInstance },
+    { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 500, handler: instances.listInstancesV0 },
+    { name: "instance-list", method: "GET", pattern: path("/api/v1/instances"), scope: "instance_read", intervalMs: 1000, handler: instances.listInstances },
+    { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
+    { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
+    { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },
+];
+
+export function findRoute(method: string, pathname: string): { route: Route; params: string[] } | "wrong-method" | undefined {
+    let pathMatched = false;
+    for (const route of ROUTES) {
+        const m = route.pattern.exec(pathname);
+        if (!m) continue;
+        if (route.method === method) return { route, params: m.slice(1) };
+        pathMatched = true;
+    }
+    return pathMatched ? "wrong-method" : undefined;
+}

@@ -1,0 +1,79 @@
+/**
+ * Evaluates `select_filters` (`{field: {op: value}}`) against records, with the contract's eight
+ * operators. `fieldTypes` says which fields may be filtered and what their values must be; a
+ * filter that breaks those rules is an error message, as the service would answer with a 400.
+ */
+export type FieldType = "int" | "float" | "string" | "bool";
+
+const OPERATORS = new Set(["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"]);
+
+function typeOk(value: unknown, type: FieldType): boolean {
+    switch (type) {
+        case "int":
+            return typeof value === "number" && Number.isInteger(value);
+        case "float":
+            return typeof value === "number";
+        case "bool":
+            return typeof value === "boolean";
+        case "string":
+            return typeof value === "string";
+    }
+}
+
+/** Returns an error message, or undefined when the filter is well formed. */
+export function validateFilters(filters: unknown, fieldTypes: Record<string, FieldType>): string | undefined {
+    if (!filters || typeof filters !== "object" || Array.isArray(filters)) {
+        return "select_filters must be a JSON object";
+    }
+    for (const [field, condition] of Object.entries(filters)) {
+        const type = fieldTypes[field];
+        if (!type) return `cannot filter on ${field}`;
+        if (!condition || typeof condition !== "object" || Array.isArray(condition)) {
+            return `filter on ${field} must be an object of operators`;
+        }
+        for (const [op, value] of Object.entries(condition)) {
+            if (!OPERATORS.has(op)) return `unknown operator ${op} on ${field}`;
+            if (op === "in" || op === "notin") {
+                if (!Array.isArray(value) || !value.every((v) => typeOk(v, type))) {
+                    return `${field} ${op} takes an array of ${type}`;
+                }
+            } else if (!typeOk(value, type)) {
+                return `${field} ${op} takes a ${type}`;
+            }
+        }
+    }
+    return undefined;
+}
+
+export function matchesFilters(record: Record<string, unknown>, filters: Record<string, Record<string, unknown>>): boolean {
+    return Object.entries(filters).every(([field, condition]) =>
+        Object.entries(condition).every(([op, want]) => compare(record[field], op, want)),
+    );
+}
+
+function compare(actual: unknown, op: string, want: unknown): boolean {
+    switch (op) {
+        case "eq":
+            return actual === want;
+        case "neq":
+            return actual !== want;
+        case "in":
+            return (want as unknown[]).includes(actual);
+        case "notin":
+            return !(want as unknown[]).includes(actual);
+    }
+    if (actual === null || actual === undefined) return false;
+    const a = actual as number | string;
+    const w = want as number | string;
+    switch (op) {
+        case "lt":
+            return a < w;
+        case "lte":
+            return a <= w;
+        case "gt":
+            return a > w;
+        case "gte":
+            return a >= w;
+    }
+    return false;
+}

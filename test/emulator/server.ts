@@ -1,0 +1,297 @@
+import * as http from "http";
+import { AddressInfo, Socket } from "net";
+import { Answer, fail, invalidArgs } from "./answer";
+import { authenticate, authorize } from "./auth";
+import { FaultBook } from "./faults";
+import { InstanceTimings, instanceView } from "./handlers/instances";
+import { applyEdit } from "./handlers/templates";
+import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferScript, Scopes } from "./model";
+import { RateLimiter } from "./rateLimiter";
+import { findRoute } from "./routes";
+
+export interface EmulatorOptions {
+    /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
+    port?: number;
+    /** Multiplies every per-endpoint minimum interval: 1 is live speed, 0 turns limits off. */
+    rateLimitScale?: number;
+    /** Per-route interval overrides in ms at live speed, by route name (see routes.ts). */
+    intervalOverrides?: Record<string, number>;
+    instanceTimings?: InstanceTimings;
+    /** How a gone instance reads: `{instances: null}` or `{instances: {}}`; both are seen live. */
+    goneInstanceShape?: "null" | "empty";
+    /** The live create answers "existing template found" for identical content. */
+    dedupeTemplates?: boolean;
+    /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
+    revokedKeyAnswer?: 401 | 404;
+    /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
+    keepProcessAlive?: boolean;
+}
+
+export interface LoggedRequest {
+    at: number;
+    method: string;
+    path: string;
+    query: Record<string, string>;
+    body: unknown;
+    /** The emulator's id of the key used, when it was a known one; never the key itself. */
+    keyId?: number;
+    route?: string;
+    status?: number;
+    fault?: string;
+}
+
+type ResolvedOptions = Required<Omit<EmulatorOptions, "port" | "intervalOverrides">> & {
+    intervalOverrides: Record<string, number>;
+};
+
+/**
+ * A stand-in for the Vast.ai REST service on 127.0.0.1: the contract's paths and the live ones
+ * from real-api-notes, scoped keys, per-endpoint rate limits, instance status that moves on a
+ * clock, scriptable faults and a request log for tests.
+ */
+export class Emulator {
+    readonly model = new EmulatorModel();
+    readonly faults = new FaultBook();
+    readonly requests: LoggedRequest[] = [];
+    readonly rateLimiter: RateLimiter;
+    readonly options: ResolvedOptions;
+    /** A full-access account with machines and offers. */
+    readonly demoUser: EmuUser;
+    /** Another account, owning public templates the demo user can see. */
+    readonly otherUser: EmuUser;
+    url = "";
+
+    private server?: http.Server;
+    private sockets = new Set<Socket>();
+
+    constructor(options: EmulatorOptions = {}) {
+        this.options = {
+            rateLimitScale: options.rateLimitScale ?? 1,
+            intervalOverrides: options.intervalOverrides ?? {},
+            instanceTimings: options.instanceTimings ?? { loadingAfterMs: 1000, runningAfterMs: 4000 },
+            goneInstanceShape: options.goneInstanceShape ?? "null",
+            dedupeTemplates: options.dedupeTemplates ?? true,
+            revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+            keepProcessAlive: options.keepProcessAlive ?? false,
+        };
+        this.rateLimiter = new RateLimiter(this.options.rateLimitScale);
+        this.demoUser = this.model.addUser({ email: "demo@example.com" });
+        this.otherUser = this.model.addUser({ email: "other@example.com" });
+        this.seed();
+    }
+
+    /** The demo account's full-access key. */
+    get demoKey(): string {
+        return this.demoUser.apiKey;
+    }
+
+    static async start(options: EmulatorOptions = {}): Promise<Emulator> {
+        const emu = new Emulator(options);
+        await emu.listen(options.port ?? 0);
+        return emu;
+    }
+
+    async listen(port: number): Promise<void> {
+        const server = http.createServer((req, res) => void this.handle(req, res));
+        server.on("connection", (socket) => {
+            this.sockets.add(socket);
+            socket.on("close", () => this.sockets.delete(socket));
+        });
+        await new Promise<void>((resolve, reject) => {
+            server.once("error", reject);
+            server.listen(port, "127.0.0.1", () => resolve());
+        });
+        if (!this.options.keepProcessAlive) server.unref();
+        this.server = server;
+        this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+
+    async stop(): Promise<void> {
+        const server = this.server;
+        if (!server) return;
+        this.server = undefined;
+        for (const socket of this.sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+
+    // ---- for tests: shaping the world ---------------------------------------------------------
+
+    /** A new key for the demo user (or `userId`); scoped when `permissions` is given. */
+    createKey(permissions?: Scopes, userId = this.demoUser.id): EmuKey {
+        return this.model.addKey(userId, "test key", permissions);
+    }
+
+    revokeKey(key: string, answer: 401 | 404 = this.options.revokedKeyAnswer): void {
+        const record = this.model.keys.get(key);
+        if (record) record.revokedAnswer = answer;
+    }
+
+    /** An offer on one of the demo user's machines, ending in `script.status` (default running). */
+    addOffer(script: OfferScript = { status: "running" }, dphTotal?: number): EmuOffer {
+        return this.model.addOffer({ script, dphTotal });
+    }
+
+    /** An edit made outside Pulumi, as in the web console: new fields, new hash. */
+    consoleEditTemplate(templateId: number, changes: Record<string, unknown>): void {
+        const template = this.model.templates.get(templateId);
+        if (!template) throw new Error(`no template ${templateId}`);
+        applyEdit(template, changes, Date.now());
+    }
+
+    /** Instances not destroyed, of the demo user unless told otherwise. */
+    liveInstances(userId = this.demoUser.id): EmuInstance[] {
+        return [...this.model.instances.values()].filter((i) => !i.destroyed && i.ownerId === userId);
+    }
+
+    instanceView(id: number): Record<string, unknown> | undefined {
+        const instance = this.model.instances.get(id);
+        return instance && instanceView(instance, Date.now(), this.options.instanceTimings);
+    }
+
+    /** Logged requests with this method whose path matches. */
+    requestsTo(method: string, path: string | RegExp): LoggedRequest[] {
+        return this.requests.filter(
+            (r) => r.method === method && (typeof path === "string" ? r.path.replace(/\/$/, "") === path.replace(/\/$/, "") : path.test(r.path)),
+        );
+    }
+
+    clearLog(): void {
+        this.requests.length = 0;
+    }
+
+    // ---- the service -------------------------------------------------------------------------
+
+    private seed(): void {
+        const m1 = this.model.addMachine(this.demoUser.id);
+        this.model.addMachine(this.demoUser.id, {
+            gpu_name: "A100 SXM4",
+            gpu_ram: 80 * 1024 ** 3,
+            num_gpus: 8,
+            gpu_occupancy: "D D R R I I x x",
+            timeout: 3600,
+            hosting_type: 0,
+            listed: false,
+        });
+        for (let i = 0; i < 3; i++) this.model.addOffer({ machineId: m1.id });
+        this.model.addTemplate(this.otherUser.id, {
+            name: "PyTorch (public)",
+            image: "pytorch/pytorch",
+            tag: "2.3.0-cuda12.1-cudnn8-runtime",
+            env: "-p 8888:8888 -e JUPYTER_TOKEN=changeme",
+            runtype: "jupyter",
+            recommended_disk_space: 32,
+            private: false,
+            docker_login_repo: "",
+            docker_login_user: "",
+            docker_login_pass: "",
+        }, { recommended: true, count_created: 1200 });
+        this.model.addTemplate(this.otherUser.id, {
+            name: "someone else's private template",
+            image: "secret/image",
+            tag: "latest",
+            private: true,
+            docker_login_repo: "",
+            docker_login_user: "",
+            docker_login_pass: "",
+        });
+    }
+
+    private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+        const url = new URL(req.url ?? "/", "http://emulator");
+        const method = req.method ?? "GET";
+        const raw = await readBody(req);
+        const entry: LoggedRequest = {
+            at: Date.now(),
+            method,
+            path: url.pathname,
+            query: Object.fromEntries(url.searchParams),
+            body: undefined,
+        };
+        this.requests.push(entry);
+
+        let body: unknown;
+        if (raw.trim() !== "") {
+            try {
+                body = JSON.parse(raw);
+            } catch {
+                return this.send(res, entry, invalidArgs("body is not valid JSON"));
+            }
+        }
+        entry.body = body;
+
+        const fault = this.faults.take(method, url.pathname);
+        if (fault) entry.fault = fault.kind;
+        switch (fault?.kind) {
+            case "reset":
+                entry.status = 0;
+                req.socket.destroy();
+                return;
+            case "status":
+                return this.send(res, entry, fault.text !== undefined
+                    ? { status: fault.status, body: fault.text, text: true, headers: fault.headers }
+                    : { status: fault.status, body: fault.body ?? { success: false, error: "server_error", msg: "Internal error" }, headers: fault.headers });
+            case "successFalse":
+                return this.send(res, entry, { status: 200, body: { success: false, error: fault.error ?? "server_error", msg: fault.msg ?? "Something went wrong" } });
+            case "authError404":
+                return this.send(res, entry, fail(404, "auth_error", "Invalid user key"));
+            case "slow":
+                await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+                break;
+        }
+
+        const answer = this.dispatch(method, url, body, req.headers.authorization, entry);
+
+        if (fault?.kind === "malformed") {
+            return this.send(res, entry, { status: 200, body: '{"success": true, "tem', text: true });
+        }
+        if (fault?.kind === "lostAnswer") {
+            if (fault.status) return this.send(res, entry, { status: fault.status, body: "<html>Gateway Timeout</html>", text: true });
+            entry.status = 0;
+            req.socket.destroy();
+            return;
+        }
+        this.send(res, entry, answer);
+    }
+
+    private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): Answer {
+        const found = findRoute(method, url.pathname);
+        if (found === undefined) return fail(404, "not_found", `no such endpoint ${url.pathname}`);
+        if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
+        const { route, params } = found;
+        entry.route = route.name;
+
+        const caller = authenticate(authorization, this.model);
+        if ("status" in caller) return caller;
+        entry.keyId = caller.key.id;
+        const refused = authorize(caller, route.scope);
+        if (refused) return refused;
+
+        const interval = this.options.intervalOverrides[route.name] ?? route.intervalMs;
+        const limited = this.rateLimiter.check(`${route.name} ${caller.key.id}`, interval);
+        if (limited) return limited;
+
+        return route.handler({ emu: this, caller, params, query: url.searchParams, body, now: Date.now() });
+    }
+
+    private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {
+        entry.status = answer.status;
+        if (res.destroyed || res.writableEnded) return;
+        const text = answer.text ? String(answer.body) : JSON.stringify(answer.body);
+        res.writeHead(answer.status, {
+            "Content-Type": answer.text ? "text/plain; charset=utf-8" : "application/json",
+            "Content-Length": Buffer.byteLength(text),
+            Connection: "close",
+            ...answer.headers,
+        });
+        res.end(text);
+    }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+    return new Promise((resolve) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        req.on("error", () => resolve(""));
+    });
+}
