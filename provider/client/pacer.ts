@@ -1,36 +1,59 @@
 /**
  * Keeps calls under the service's minimum interval per endpoint and API key. Every call in the
  * provider process goes through one pacer, so a `pulumi up` of hundreds of resources queues its
- * calls instead of collecting 429s. A lane is one endpoint for one key; calls in a lane are spaced
- * by the lane's interval, in the order they asked.
+ * calls instead of collecting 429s. A lane is one endpoint for one key; calls in a lane leave one
+ * at a time, in the order they asked, each at least the lane's interval after the one before
+ * actually left (not after it was scheduled to: a late timer must not squeeze the next gap).
  *
  * Intervals the service does not document start at the client's guess; a 429 in a lane widens
  * that lane's interval (up to a cap), so the pacer learns limits it was not told.
  */
+/**
+ * Calls are spaced a little more than the interval: the service measures arrivals, and network
+ * and event-loop jitter can bring two calls closer on arrival than they were on leaving.
+ */
+const GUARD_FRACTION = 0.05;
+const GUARD_MS = 2;
+
+interface Lane {
+    /** Resolves when the previous caller in this lane has left. */
+    tail: Promise<void>;
+    lastLeftAt: number;
+    learnedMs: number;
+}
+
 export class Pacer {
-    private readonly lanes = new Map<string, { nextAt: number; learnedMs: number }>();
+    private readonly lanes = new Map<string, Lane>();
 
     constructor(private readonly now: () => number = Date.now) {}
 
-    /** Waits for this call's turn in `lane`, spaced at least `intervalMs` from the previous one. */
+    /** Waits for this call's turn in `lane`, at least `intervalMs` after the previous call left. */
     async wait(lane: string, intervalMs: number): Promise<void> {
         const state = this.lane(lane);
-        const spacing = Math.max(intervalMs, state.learnedMs);
-        const now = this.now();
-        const slot = Math.max(now, state.nextAt);
-        state.nextAt = slot + spacing;
-        if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+        const previous = state.tail;
+        let leave!: () => void;
+        state.tail = new Promise<void>((resolve) => (leave = resolve));
+        try {
+            await previous;
+            const base = Math.max(intervalMs, state.learnedMs);
+            const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS : 0;
+            const due = state.lastLeftAt + spacing - this.now();
+            if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+            state.lastLeftAt = this.now();
+        } finally {
+            leave();
+        }
     }
 
     /**
      * Records a 429 in `lane`: its interval grows by half (at least to `floorMs`, at most to
-     * `maxMs`) and the next call waits a full interval from now.
+     * `maxMs`), and the next call waits a full interval from now.
      */
     penalize(lane: string, intervalMs: number, floorMs: number, maxMs: number): void {
         const state = this.lane(lane);
         const current = Math.max(intervalMs, state.learnedMs);
         state.learnedMs = Math.min(maxMs, Math.max(floorMs, Math.ceil(current * 1.5)));
-        state.nextAt = Math.max(state.nextAt, this.now() + state.learnedMs);
+        state.lastLeftAt = Math.max(state.lastLeftAt, this.now());
     }
 
     /** The spacing a lane uses now; for tests and diagnostics. */
@@ -38,10 +61,15 @@ export class Pacer {
         return Math.max(intervalMs, this.lanes.get(lane)?.learnedMs ?? 0);
     }
 
-    private lane(name: string) {
+    /** Every lane's learned interval, for tests and diagnostics. */
+    learnedIntervals(): number[] {
+        return [...this.lanes.values()].map((l) => l.learnedMs);
+    }
+
+    private lane(name: string): Lane {
         let state = this.lanes.get(name);
         if (!state) {
-            state = { nextAt: 0, learnedMs: 0 };
+            state = { tail: Promise.resolve(), lastLeftAt: -Infinity, learnedMs: 0 };
             this.lanes.set(name, state);
         }
         return state;

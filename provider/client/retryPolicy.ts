@@ -13,6 +13,8 @@ export interface RetryOptions {
     rateLimitMaxAttempts: number;
     baseDelayMs: number;
     maxDelayMs: number;
+    /** The longest `Retry-After` obeyed as given; longer hints are cut to this. */
+    maxRetryAfterMs: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
@@ -20,6 +22,7 @@ export const DEFAULT_RETRY: RetryOptions = {
     rateLimitMaxAttempts: 12,
     baseDelayMs: 300,
     maxDelayMs: 10_000,
+    maxRetryAfterMs: 120_000,
 };
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: VastError };
@@ -41,7 +44,7 @@ export function decideRetry(error: VastError, attempt: number, idempotent: boole
         if (attempt >= opts.rateLimitMaxAttempts) return { retry: false, error };
         // The pacer already widened this lane's interval; the delay only keeps retries from bunching.
         const hinted = error.retryAfterMs;
-        const delayMs = hinted !== undefined ? Math.min(hinted, opts.maxDelayMs * 6) : backoffMs(1, opts);
+        const delayMs = hinted !== undefined ? Math.min(hinted, opts.maxRetryAfterMs) : backoffMs(1, opts);
         return { retry: true, delayMs };
     }
 

@@ -1,0 +1,243 @@
+import {
+    VastAuthError,
+    VastConfigError,
+    VastError,
+    VastNetworkError,
+    VastOutcomeUnknownError,
+    VastRateLimitError,
+    VastRequestRejectedError,
+    VastServerError,
+    VastUnexpectedResponseError,
+} from "../../provider/client/errors";
+import { VastClient } from "../../provider/client/vastClient";
+import { TemplateCreateRequest } from "../../provider/schemas/template";
+import { Emulator } from "../emulator/server";
+import { clientFor, startEmulator } from "../support/fixtures";
+
+const SEARCH = "/api/v0/template/";
+const template: TemplateCreateRequest = {
+    name: "fault-test",
+    image: "busybox",
+    docker_login_repo: "",
+    docker_login_user: "",
+    docker_login_pass: "",
+};
+
+/** Runs `call`, expecting it to fail; returns the error. */
+async function failure(call: Promise<unknown>): Promise<VastError> {
+    try {
+        await call;
+    } catch (e) {
+        return e as VastError;
+    }
+    throw new Error("expected the call to fail");
+}
+
+describe("faults: each a typed error or a success after retry", () => {
+    let emu: Emulator;
+    let vast: VastClient;
+    beforeAll(async () => {
+        emu = await startEmulator({ dedupeTemplates: false });
+    });
+    afterAll(() => emu.stop());
+    beforeEach(() => {
+        emu.clearLog();
+        emu.faults.clear();
+        vast = clientFor(emu);
+    });
+
+    it("a burst of 429s (plain-text body, no Retry-After) is retried to success", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, text: "API requests too frequent" }, times: 5 });
+        await expect(vast.templates.search()).resolves.toBeInstanceOf(Array);
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 200]);
+    });
+
+    it("429s beyond the cap become a rate-limit error naming the operation", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, text: "API requests too frequent" }, times: 50 });
+        const limited = clientFor(emu, { retry: { baseDelayMs: 1, maxDelayMs: 2, rateLimitMaxAttempts: 3 } });
+        const error = await failure(limited.templates.search());
+        expect(error).toBeInstanceOf(VastRateLimitError);
+        expect(error.message).toBe("vastai: search templates failed: HTTP 429 rate limited: API requests too frequent");
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(3);
+    });
+
+    it("honours Retry-After when the service sends it", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, text: "slow down", headers: { "Retry-After": "1" } } });
+        await vast.templates.search();
+        const [first, second] = emu.requestsTo("GET", SEARCH);
+        expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+    });
+
+    it("502/503/504 on a read are retried to success; a 500 is not retried", async () => {
+        for (const status of [502, 503, 504]) emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status } });
+        await vast.templates.search();
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([502, 503, 504, 200]);
+
+        emu.clearLog();
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 500 } });
+        const error = await failure(vast.templates.search());
+        expect(error).toBeInstanceOf(VastServerError);
+        expect(error.message).toMatch(/search templates failed: HTTP 500 server error: Internal error/);
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(1);
+    });
+
+    it("a reset connection on a read is retried to success", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "reset" }, times: 2 });
+        await vast.templates.search();
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([0, 0, 200]);
+    });
+
+    it("a read that times out is retried; one that keeps timing out is a network error", async () => {
+        const quick = clientFor(emu, { timeoutMs: 150 });
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 400 } });
+        await quick.templates.search();
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(2);
+
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 400 }, times: 10 });
+        const error = await failure(clientFor(emu, { timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1 } }).templates.search());
+        expect(error).toBeInstanceOf(VastNetworkError);
+        expect(error.message).toMatch(/search templates failed: timed out/);
+    });
+
+    it("a malformed body is an unexpected-response error", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "malformed" } });
+        const error = await failure(vast.templates.search());
+        expect(error).toBeInstanceOf(VastUnexpectedResponseError);
+        expect(error.message).toMatch(/search templates failed: unexpected answer: HTTP 200 body is not a JSON object/);
+    });
+
+    it("a body missing a required field names the path and the field", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 200, body: { templates: [{ id: 5, name: "x" }] } } });
+        const error = await failure(vast.templates.search());
+        expect(error).toBeInstanceOf(VastUnexpectedResponseError);
+        expect(error.message).toMatch(/GET \/api\/v0\/template\/: templates\.0\.hash_id: Invalid input: expected string, received undefined/);
+    });
+
+    it("an extra field in an answer never breaks a read", async () => {
+        emu.faults.add({
+            method: "GET",
+            path: SEARCH,
+            fault: { kind: "status", status: 200, body: { templates: [{ id: 5, hash_id: "abc", brand_new_field: { x: 1 } }] } },
+        });
+        const [t] = await vast.templates.search();
+        expect(t).toMatchObject({ id: 5, hash_id: "abc", brand_new_field: { x: 1 } });
+    });
+
+    it("HTTP 200 with success:false is an error with the service's message", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "successFalse", error: "quota_exceeded", msg: "too many templates" } });
+        const error = await failure(vast.templates.search());
+        expect(error).toBeInstanceOf(VastRequestRejectedError);
+        expect(error.message).toBe("vastai: search templates failed: HTTP 200 with success=false rejected: too many templates");
+        expect(error.code).toBe("quota_exceeded");
+    });
+
+    it("401: the key is refused, and the message says how to fix it without showing the key", async () => {
+        const wrongKey = "not-a-real-key-123456";
+        const error = await failure(clientFor(emu, { apiKey: wrongKey }).account.currentUser());
+        expect(error).toBeInstanceOf(VastAuthError);
+        expect(error.status).toBe(401);
+        expect(error.message).toMatch(/show current user failed: HTTP 401 unauthorized: Invalid user key\. The API key was refused/);
+        expect(error.message).not.toContain(wrongKey);
+    });
+
+    it("403: a scoped key without the route's permission gets an error naming that permission", async () => {
+        const readOnly = emu.createKey({ api: { user_read: {} } });
+        const scoped = clientFor(emu, { apiKey: readOnly.key });
+        await expect(scoped.templates.search()).resolves.toBeInstanceOf(Array);
+
+        const error = await failure(scoped.templates.create(template));
+        expect(error).toBeInstanceOf(VastAuthError);
+        expect((error as VastAuthError).missingPermission).toBe("user_write");
+        expect(error.message).toMatch(/create template "fault-test" failed: HTTP 403 forbidden: .*needs the "user_write" permission/);
+        expect(emu.model.templates.size).toBe(2); // only the seeded ones
+    });
+
+    it("404 with an auth_error body is an auth error, not a missing instance", async () => {
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "authError404" } });
+        const error = await failure(vast.instances.show(instanceId));
+        expect(error).toBeInstanceOf(VastAuthError);
+        expect(error.status).toBe(404);
+        expect(error.message).toMatch(new RegExp(`show instance ${instanceId} failed: HTTP 404 unauthorized`));
+
+        const revoked = emu.createKey();
+        emu.revokeKey(revoked.key, 404);
+        const revokedError = await failure(clientFor(emu, { apiKey: revoked.key }).instances.destroy(instanceId));
+        expect(revokedError).toBeInstanceOf(VastAuthError);
+        expect(emu.liveInstances().map((i) => i.id)).toContain(instanceId);
+    });
+
+    describe("creates are never re-sent blindly", () => {
+        const TEMPLATE_POST = { method: "POST", path: "/api/v0/template/" };
+
+        it.each([
+            ["a 502", { kind: "status" as const, status: 502 }],
+            ["a 500", { kind: "status" as const, status: 500 }],
+            ["a reset", { kind: "reset" as const }],
+            ["a lost answer (created, then reset)", { kind: "lostAnswer" as const }],
+            ["a lost answer (created, then 504)", { kind: "lostAnswer" as const, status: 504 }],
+            ["a malformed answer (created)", { kind: "malformed" as const }],
+        ])("%s on create gives an outcome-unknown error after exactly one request", async (_name, fault) => {
+            emu.faults.add({ ...TEMPLATE_POST, fault });
+            const error = await failure(vast.templates.create(template));
+            expect(error).toBeInstanceOf(VastOutcomeUnknownError);
+            expect(error.message).toMatch(/create template "fault-test" failed: the request was sent but its outcome is unknown/);
+            expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(1);
+        });
+
+        it("a create that timed out after the service acted is outcome-unknown, and what it made can be found", async () => {
+            emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/$/, fault: { kind: "slow", delayMs: 300 } });
+            const offer = emu.addOffer();
+            const error = await failure(
+                clientFor(emu, { timeoutMs: 100 }).instances.create(offer.id, { image: "busybox", label: "find-me-7" }),
+            );
+            expect(error).toBeInstanceOf(VastOutcomeUnknownError);
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            const found = await vast.instances.listAll({ label: { eq: "find-me-7" } });
+            expect(found).toHaveLength(1);
+            expect(emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`)).toHaveLength(1);
+        });
+
+        it("a 429 on create is retried: the service did not act on it", async () => {
+            emu.faults.add({ ...TEMPLATE_POST, fault: { kind: "status", status: 429, text: "API requests too frequent" }, times: 2 });
+            const created = await vast.templates.create(template);
+            expect(created.id).toEqual(expect.any(Number));
+            expect(emu.requestsTo("POST", "/api/v0/template/").map((r) => r.status)).toEqual([429, 429, 200]);
+        });
+
+        it("a refused connection on create is retried, not outcome-unknown: nothing was sent", async () => {
+            const stopped = await startEmulator();
+            await stopped.stop();
+            const tries: string[] = [];
+            const unreachable = clientFor(stopped, {
+                retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 },
+                log: (line) => tries.push(line),
+            });
+            const error = await failure(unreachable.templates.create(template));
+            expect(tries).toEqual([1, 2, 3].map((n) => expect.stringMatching(new RegExp(`POST /api/v0/template/ -> ECONNREFUSED .*\\(try ${n}\\)`))));
+            expect(error).toBeInstanceOf(VastNetworkError);
+            expect(error).not.toBeInstanceOf(VastOutcomeUnknownError);
+            expect((error as VastNetworkError).sent).toBe(false);
+            expect(error.message).toMatch(/create template "fault-test" failed: network error \(ECONNREFUSED\)/);
+        });
+    });
+
+    describe("the key never travels over plain http to another host", () => {
+        it.each(["http://console.vast.ai", "http://10.1.2.3:8080", "http://example.com/api/v0"])("refuses %s", (baseUrl) => {
+            expect(() => new VastClient({ apiKey: "secret-key-abc", baseUrl })).toThrow(VastConfigError);
+            expect(() => new VastClient({ apiKey: "secret-key-abc", baseUrl })).toThrow(/refusing to send the API key/);
+        });
+
+        it.each(["https://console.vast.ai", "http://127.0.0.1:1234", "http://localhost:9", "http://[::1]:80"])("accepts %s", (baseUrl) => {
+            expect(() => new VastClient({ apiKey: "k", baseUrl })).not.toThrow();
+        });
+    });
+
+    it("no error message ever holds the key, even when the service echoes it", async () => {
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: `bad key ${emu.demoKey}` } } });
+        const error = await failure(vast.templates.search());
+        expect(error.message).not.toContain(emu.demoKey);
+        expect(error.message).toContain("[redacted]");
+        expect(JSON.stringify(error)).not.toContain(emu.demoKey);
+    });
+});

@@ -1,0 +1,49 @@
+import { Pacer } from "../../provider/client/pacer";
+import { Emulator } from "../emulator/server";
+import { clientFor, startEmulator } from "../support/fixtures";
+
+/**
+ * The emulator enforces the live per-endpoint intervals at 1/100 speed (template search 30 ms,
+ * others 5 ms); the client paces at the same scale. Counts, not timings, are asserted.
+ */
+const SCALE = 0.01;
+
+describe("pacing under the service's per-endpoint intervals", () => {
+    let emu: Emulator;
+    afterEach(() => emu.stop());
+
+    it("200 parallel calls over three endpoints all succeed", async () => {
+        emu = await startEmulator({ rateLimitScale: SCALE });
+        const vast = clientFor(emu, { paceScale: SCALE, pacer: new Pacer() });
+        const calls: Promise<unknown>[] = [];
+        for (let i = 0; i < 100; i++) calls.push(vast.templates.search({ recommended: { eq: true } }));
+        for (let i = 0; i < 50; i++) calls.push(vast.account.currentUser());
+        for (let i = 0; i < 50; i++) calls.push(vast.account.machines(emu.demoUser.id));
+
+        const results = await Promise.allSettled(calls);
+        const failures = results.filter((r) => r.status === "rejected");
+        expect(failures).toEqual([]);
+        expect(emu.requests.filter((r) => r.status === 200)).toHaveLength(200);
+        // Pacing, not retrying, is what got them through: 429s are at most a rare jitter.
+        expect(emu.rateLimiter.rejected).toBeLessThan(10);
+    });
+
+    it("learns an interval it was not told: a slower endpoint costs 429s at first, never failures", async () => {
+        // current-user made three times slower than the client's guess of 1 s.
+        emu = await startEmulator({ rateLimitScale: SCALE, intervalOverrides: { "current-user": 3000 } });
+        const pacer = new Pacer();
+        const vast = clientFor(emu, { paceScale: SCALE, pacer });
+        const results = await Promise.allSettled(Array.from({ length: 60 }, () => vast.account.currentUser()));
+
+        expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+        expect(emu.rateLimiter.rejected).toBeGreaterThan(0);
+        expect(Math.max(...pacer.learnedIntervals())).toBeGreaterThanOrEqual(3000 * SCALE);
+    });
+
+    it("without the pacer the same burst fails: the emulator's limits are real", async () => {
+        emu = await startEmulator({ rateLimitScale: SCALE });
+        const unpaced = clientFor(emu, { paceScale: 0, pacer: new Pacer(), retry: { rateLimitMaxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+        const results = await Promise.allSettled(Array.from({ length: 50 }, () => unpaced.templates.search()));
+        expect(results.filter((r) => r.status === "rejected").length).toBeGreaterThan(40);
+    });
+});

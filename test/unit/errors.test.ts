@@ -1,0 +1,59 @@
+import {
+    VastAuthError,
+    VastInvalidArgsError,
+    VastNotFoundError,
+    VastRateLimitError,
+    VastRequestRejectedError,
+    VastServerError,
+    errorFromAnswer,
+    retryAfterMs,
+    serviceMessageOf,
+} from "../../provider/client/errors";
+
+const build = (status: number, body: unknown, extra: { scope?: string; retryAfterHeader?: string } = {}) =>
+    errorFromAnswer({ status, body, operation: "show instance", target: "42", redact: (t) => t.replace("SECRET", "[redacted]"), ...extra });
+
+describe("errorFromAnswer: one place maps status and body to a kind", () => {
+    it.each([
+        [401, { error: "auth_error", msg: "Invalid user key" }, VastAuthError],
+        [403, { error: "permission_denied", msg: "no" }, VastAuthError],
+        [404, { error: "auth_error", msg: "Invalid user key" }, VastAuthError],
+        [200, { success: false, error: "auth_error", msg: "Invalid user key" }, VastAuthError],
+        [404, { success: false, error: "no_such_instance", msg: "gone" }, VastNotFoundError],
+        [410, { success: false, error: "no_such_ask", msg: "gone" }, VastNotFoundError],
+        [200, { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask" }, VastNotFoundError],
+        [429, "API requests too frequent", VastRateLimitError],
+        [400, { error: "invalid_args", msg: "bad" }, VastInvalidArgsError],
+        [200, { success: false, error: "invalid_args", msg: "bad disk" }, VastInvalidArgsError],
+        [500, "<html>oops</html>", VastServerError],
+        [503, undefined, VastServerError],
+        [409, { msg: "conflict" }, VastRequestRejectedError],
+    ])("HTTP %i %j is a %p", (status, body, kind) => {
+        expect(build(status, body)).toBeInstanceOf(kind);
+    });
+
+    it("takes the message from msg, then detail, then error, then the body", () => {
+        expect(serviceMessageOf({ msg: "m", detail: "d", error: "e" })).toBe("m");
+        expect(serviceMessageOf({ detail: "d", error: "e" })).toBe("d");
+        expect(serviceMessageOf({ error: "e" })).toBe("e");
+        expect(serviceMessageOf({ other: 1 })).toBe('{"other":1}');
+        expect(serviceMessageOf("plain text")).toBe("plain text");
+    });
+
+    it("names the operation, the target and, on a 403, the missing permission", () => {
+        const e = build(403, { msg: "denied" }, { scope: "instance_read" }) as VastAuthError;
+        expect(e.message).toMatch(/^vastai: show instance 42 failed: HTTP 403 forbidden: denied\. This call needs the "instance_read" permission/);
+        expect(e.missingPermission).toBe("instance_read");
+        expect(e.status).toBe(403);
+    });
+
+    it("redacts the service's text before it becomes the message", () => {
+        expect(build(400, { msg: "key SECRET is bad" }).message).toContain("key [redacted] is bad");
+    });
+
+    it("keeps Retry-After, in seconds or as a date", () => {
+        expect((build(429, "slow", { retryAfterHeader: "3" }) as VastRateLimitError).retryAfterMs).toBe(3000);
+        expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+        expect(retryAfterMs("soon")).toBeUndefined();
+    });
+});

@@ -1,0 +1,33 @@
+import { Pacer } from "../../provider/client/pacer";
+
+describe("Pacer", () => {
+    it("lets calls in one lane leave in order, each at least the interval after the last", async () => {
+        const pacer = new Pacer();
+        const left: Array<{ i: number; at: number }> = [];
+        await Promise.all(Array.from({ length: 5 }, (_, i) => pacer.wait("lane", 20).then(() => left.push({ i, at: Date.now() }))));
+        expect(left.map((l) => l.i)).toEqual([0, 1, 2, 3, 4]);
+        // A lower bound only: the pacer guarantees it whatever the machine's load.
+        for (let k = 1; k < left.length; k++) expect(left[k].at - left[k - 1].at).toBeGreaterThanOrEqual(20);
+    });
+
+    it("keeps lanes apart: another lane does not wait", async () => {
+        let clock = 0;
+        const pacer = new Pacer(() => clock);
+        await pacer.wait("a", 1000);
+        clock = 1;
+        const started = Date.now();
+        await pacer.wait("b", 1000);
+        expect(Date.now() - started).toBeLessThan(500);
+    });
+
+    it("widens a lane after a 429, within a cap", () => {
+        const pacer = new Pacer(() => 0);
+        pacer.penalize("lane", 0, 10, 100);
+        expect(pacer.intervalOf("lane", 0)).toBe(10);
+        pacer.penalize("lane", 0, 10, 100);
+        expect(pacer.intervalOf("lane", 0)).toBe(15);
+        for (let i = 0; i < 20; i++) pacer.penalize("lane", 0, 10, 100);
+        expect(pacer.intervalOf("lane", 0)).toBe(100);
+        expect(pacer.intervalOf("lane", 300)).toBe(300);
+    });
+});

@@ -1,0 +1,43 @@
+import { VastConfigError } from "../../provider/client/errors";
+import { resolveConfig } from "../../provider/config/providerConfig";
+
+const stack = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
+
+describe("resolveConfig", () => {
+    it("prefers stack config over the environment", () => {
+        const config = resolveConfig(stack({ "vastai:apiKey": "from-stack", "vastai:baseUrl": "http://127.0.0.1:9" }), {
+            VAST_API_KEY: "from-env",
+            VAST_URL: "https://elsewhere.example",
+        });
+        expect(config).toEqual({ apiKey: "from-stack", baseUrl: "http://127.0.0.1:9" });
+    });
+
+    it("falls back to VAST_API_KEY and VAST_URL, then to the live service", () => {
+        expect(resolveConfig(stack({}), { VAST_API_KEY: "k", VAST_URL: "http://localhost:8787/" })).toEqual({
+            apiKey: "k",
+            baseUrl: "http://localhost:8787",
+        });
+        expect(resolveConfig(undefined, { VAST_API_KEY: "k" }).baseUrl).toBe("https://console.vast.ai");
+    });
+
+    it("accepts a base URL that already ends in the API prefix", () => {
+        expect(resolveConfig(undefined, { VAST_API_KEY: "k", VAST_URL: "https://console.vast.ai/api/v0/" }).baseUrl).toBe(
+            "https://console.vast.ai",
+        );
+    });
+
+    it("says how to set a missing key", () => {
+        expect(() => resolveConfig(stack({}), {})).toThrow(VastConfigError);
+        expect(() => resolveConfig(stack({}), {})).toThrow(/pulumi config set --secret vastai:apiKey <key>.*VAST_API_KEY/);
+    });
+
+    it("refuses plain http to a non-loopback host, without echoing the key", () => {
+        const attempt = () => resolveConfig(undefined, { VAST_API_KEY: "sekrit-123", VAST_URL: "http://console.vast.ai" });
+        expect(attempt).toThrow(/refusing to send the API key to http:\/\/console\.vast\.ai/);
+        try {
+            attempt();
+        } catch (e) {
+            expect(String(e)).not.toContain("sekrit-123");
+        }
+    });
+});
