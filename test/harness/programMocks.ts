@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/**
+ * Runs resource constructors as a Pulumi program would, under `pulumi.runtime.setMocks`, and
+ * returns what each registration sent the engine: the type, the name and the inputs, with the
+ * exact `__provider` text the SDK serialized. That text is what the engine later hands the host.
+ */
+export interface Registration {
+    type: string;
+    name: string;
+    inputs: Record<string, any>;
+}
+
+export async function registerAsProgram(
+    build: () => pulumi.Resource | pulumi.Resource[],
+    options: { project?: string; stack?: string; preview?: boolean } = {},
+): Promise<Registration[]> {
+    const registrations: Registration[] = [];
+    await pulumi.runtime.setMocks(
+        {
+            newResource(args: pulumi.runtime.MockResourceArgs) {
+                registrations.push({ type: args.type, name: args.name, inputs: args.inputs });
+                return { id: `${args.name}-id`, state: args.inputs };
+            },
+            call(args: pulumi.runtime.MockCallArgs) {
+                return args.inputs;
+            },
+        },
+        options.project ?? "vastai-test",
+        options.stack ?? "test",
+        options.preview ?? false,
+    );
+    const built = build();
+    const resources = Array.isArray(built) ? built : [built];
+    // A registration is complete once its URN resolves.
+    await Promise.all(resources.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
+    return registrations;
+}

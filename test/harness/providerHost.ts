@@ -1,0 +1,226 @@
+import { ChildProcess, spawn } from "child_process";
+import { createRequire } from "module";
+import * as path from "path";
+import * as readline from "readline";
+
+/**
+ * Drives Pulumi's own dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) over gRPC, as
+ * the Pulumi engine does during `pulumi up`: the host is a separate process started in the project
+ * directory, it deserializes the `__provider` text it is sent and runs the provider's methods.
+ * The Pulumi CLI cannot be installed here; this is the part of it a dynamic provider meets.
+ */
+
+// Everything comes from the copies @pulumi/pulumi itself resolves, as in a real program.
+const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = pulumiRequire("@grpc/grpc-js");
+const providerGrpc = pulumiRequire("./proto/provider_grpc_pb");
+const providerPb = pulumiRequire("./proto/provider_pb");
+const statusPb = pulumiRequire("./proto/status_pb");
+const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
+const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
+const WATCHDOG = path.join(__dirname, "watchdog.js");
+
+/** What the engine sends for a value not known yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, unknown>;
+
+export interface CheckResult {
+    inputs: Props;
+    failures: Array<{ property: string; reason: string }>;
+}
+
+export interface DiffResult {
+    changes: "unknown" | "none" | "some";
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+}
+
+export interface ReadResult {
+    id: string;
+    properties: Props;
+    inputs?: Props;
+}
+
+/** A failed call: the host's message, and for a create or update the init-failure details if sent. */
+export class HostCallError extends Error {
+    constructor(
+        message: string,
+        readonly initFailure?: { id: string; properties: Props; reasons: string[] },
+    ) {
+        super(message);
+        this.name = "HostCallError";
+    }
+}
+
+export interface HostOptions {
+    /** The directory the host runs in: the Pulumi project directory. Default: this repository. */
+    cwd?: string;
+    /** Extra environment; VAST_* variables of the test process are not passed on unless given here. */
+    env?: Record<string, string | undefined>;
+    project?: string;
+    stack?: string;
+}
+
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+export class ProviderHost {
+    /** Every line the host printed after its port: what a user would see during `pulumi up`. */
+    readonly output: string[] = [];
+    private constructor(
+        private readonly child: ChildProcess,
+        private readonly client: any,
+        readonly project: string,
+        readonly stack: string,
+    ) {}
+
+    static async start(options: HostOptions = {}): Promise<ProviderHost> {
+        const project = options.project ?? "vastai-test";
+        const stack = options.stack ?? "test";
+        const env: Record<string, string | undefined> = { ...process.env };
+        for (const name of Object.keys(env)) if (name.startsWith("VAST_")) delete env[name];
+        Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack }, options.env);
+
+        const child = spawn(process.execPath, ["--require", WATCHDOG, HOST_ENTRY, "127.0.0.1:0"], {
+            cwd: options.cwd ?? REPO_ROOT,
+            env: env as NodeJS.ProcessEnv,
+            stdio: ["pipe", "pipe", "pipe"],
+        });
+        const output: string[] = [];
+        const port = await new Promise<number>((resolve, reject) => {
+            const lines = readline.createInterface({ input: child.stdout! });
+            let first = true;
+            lines.on("line", (line) => {
+                if (first) {
+                    first = false;
+                    resolve(Number(line.trim()));
+                } else {
+                    output.push(line);
+                }
+            });
+            readline.createInterface({ input: child.stderr! }).on("line", (line) => output.push(line));
+            child.once("exit", (code) => reject(new Error(`provider host exited with ${code}: ${output.join("\n")}`)));
+        });
+        const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+        const host = new ProviderHost(child, client, project, stack);
+        host.output.push(...output);
+        readline.createInterface({ input: child.stdout! }).on("line", (line) => host.output.push(line));
+        return host;
+    }
+
+    /** The URN the engine would give a resource of `type` named `name`. */
+    urn(type: string, name: string): string {
+        return `urn:pulumi:${this.stack}::${this.project}::${type}::${name}`;
+    }
+
+    /** Configure: the whole stack config, keys namespaced (`vastai:apiKey`), secrets decrypted. */
+    async configure(config: Record<string, string> = {}): Promise<void> {
+        const req = new providerPb.ConfigureRequest();
+        req.setArgs(Struct.fromJavaScript(config));
+        for (const [k, v] of Object.entries(config)) req.getVariablesMap().set(k, v);
+        req.setAcceptsecrets(true);
+        req.setAcceptresources(true);
+        await this.call("configure", req);
+    }
+
+    async check(urn: string, olds: Props, news: Props): Promise<CheckResult> {
+        const req = new providerPb.CheckRequest();
+        req.setUrn(urn);
+        req.setOlds(Struct.fromJavaScript(olds));
+        req.setNews(Struct.fromJavaScript(news));
+        const resp = await this.call("check", req);
+        return {
+            inputs: resp.getInputs()?.toJavaScript() ?? {},
+            failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+        };
+    }
+
+    async diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffResult> {
+        const req = new providerPb.DiffRequest();
+        req.setId(id);
+        req.setUrn(urn);
+        req.setOlds(Struct.fromJavaScript(olds));
+        req.setNews(Struct.fromJavaScript(news));
+        const resp = await this.call("diff", req);
+        const changes = ["unknown", "none", "some"][resp.getChanges()] as DiffResult["changes"];
+        return { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
+    }
+
+    async create(urn: string, properties: Props, preview = false): Promise<{ id: string; properties: Props }> {
+        const req = new providerPb.CreateRequest();
+        req.setUrn(urn);
+        req.setProperties(Struct.fromJavaScript(properties));
+        req.setPreview(preview);
+        const resp = await this.call("create", req);
+        return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
+    }
+
+    async read(id: string, urn: string, properties: Props, inputs?: Props): Promise<ReadResult> {
+        const req = new providerPb.ReadRequest();
+        req.setId(id);
+        req.setUrn(urn);
+        req.setProperties(Struct.fromJavaScript(properties));
+        if (inputs) req.setInputs(Struct.fromJavaScript(inputs));
+        const resp = await this.call("read", req);
+        return {
+            id: resp.getId(),
+            properties: resp.getProperties()?.toJavaScript() ?? {},
+            inputs: resp.getInputs()?.toJavaScript(),
+        };
+    }
+
+    async update(id: string, urn: string, olds: Props, news: Props): Promise<{ properties: Props }> {
+        const req = new providerPb.UpdateRequest();
+        req.setId(id);
+        req.setUrn(urn);
+        req.setOlds(Struct.fromJavaScript(olds));
+        req.setNews(Struct.fromJavaScript(news));
+        const resp = await this.call("update", req);
+        return { properties: resp.getProperties()?.toJavaScript() ?? {} };
+    }
+
+    async delete(id: string, urn: string, properties: Props): Promise<void> {
+        const req = new providerPb.DeleteRequest();
+        req.setId(id);
+        req.setUrn(urn);
+        req.setProperties(Struct.fromJavaScript(properties));
+        await this.call("delete", req);
+    }
+
+    async stop(): Promise<void> {
+        this.client.close();
+        if (this.child.exitCode !== null) return;
+        const exited = new Promise((resolve) => this.child.once("exit", resolve));
+        this.child.kill("SIGTERM");
+        await exited;
+    }
+
+    private call(method: string, req: unknown): Promise<any> {
+        return new Promise((resolve, reject) => {
+            this.client[method](req, (err: any, resp: any) => {
+                if (err) reject(hostError(err));
+                else resolve(resp);
+            });
+        });
+    }
+}
+
+/** Unpacks `ErrorResourceInitFailed` from the status details, as the engine does. */
+function hostError(err: any): HostCallError {
+    const message: string = err.details ?? err.message;
+    const raw = err.metadata?.get?.("grpc-status-details-bin")?.[0];
+    if (raw) {
+        const status = statusPb.Status.deserializeBinary(raw);
+        for (const detail of status.getDetailsList()) {
+            if (detail.getTypeName() === "pulumirpc.ErrorResourceInitFailed") {
+                const failed = providerPb.ErrorResourceInitFailed.deserializeBinary(detail.getValue_asU8());
+                return new HostCallError(message, {
+                    id: failed.getId(),
+                    properties: failed.getProperties()?.toJavaScript() ?? {},
+                    reasons: failed.getReasonsList(),
+                });
+            }
+        }
+    }
+    return new HostCallError(message);
+}
