@@ -26,3 +26,9 @@ export * from "./schemas/user";
 export * from "./schemas/apiKey";
 export * from "./schemas/permissions";
 export * from "./schemas/limits";
+
+export { Template } from "./resources/template/template";
+export type { TemplateArgs, TemplateInputs, TemplateOutputs } from "./resources/template/templateArgs";
+export { parseEnvFlags, formatEnvFlags, toEnvMap, normalizeEnvMap, EnvFlagError } from "./env/envFlags";
+export type { EnvMap } from "./env/envFlags";
+export { UNKNOWN } from "./dynamic/unknowns";

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { isUnknown } from "./unknowns";
+
+/** What `check` reports per bad input; `pulumi preview` shows each with its property path. */
+export interface CheckFailure {
+    property: string;
+    reason: string;
+}
+
+/** `["extraFilters", "gpu_ram", "gte"]` → `extraFilters.gpu_ram.gte`; indexes as `[0]`. */
+export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
+    return path.reduce<string>((acc, key) => {
+        if (typeof key === "number") return `${acc}[${key}]`;
+        return acc ? `${acc}.${String(key)}` : String(key);
+    }, "");
+}
+
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): { found: boolean; unknown: boolean } {
+    let current: unknown = input;
+    for (const key of path) {
+        if (isUnknown(current)) return { found: true, unknown: true };
+        if (current === null || typeof current !== "object") return { found: false, unknown: false };
+        current = (current as Record<PropertyKey, unknown>)[key];
+    }
+    return { found: true, unknown: isUnknown(current) };
+}
+
+/** Levenshtein distance, for "did you mean" on misspelt property names. */
+function distance(a: string, b: string): number {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+        let prev = row[0];
+        row[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            const temp = row[j];
+            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+            prev = temp;
+        }
+    }
+    return row[b.length];
+}
+
+export function suggestion(name: string, known: readonly string[]): string {
+    const best = known
+        .map((k) => ({ k, d: distance(name, k) }))
+        .filter(({ d }) => d <= Math.max(2, Math.floor(name.length / 3)))
+        .sort((x, y) => x.d - y.d)[0];
+    return best ? `; did you mean "${best.k}"?` : "";
+}
+
+/**
+ * Turns zod issues into check failures, one per problem, each naming its property. Issues about
+ * values that are unknown during preview are dropped: they will be checked once known.
+ * `knownProperties` feeds "did you mean" for unrecognised keys at the top level.
+ */
+export function checkFailuresFrom(error: z.ZodError, input: unknown, knownProperties: readonly string[] = []): CheckFailure[] {
+    const failures: CheckFailure[] = [];
+    for (const issue of error.issues) {
+        if (valueAt(input, issue.path).unknown) continue;
+        if (issue.code === "unrecognized_keys") {
+            for (const key of issue.keys) {
+                const hint = issue.path.length === 0 ? suggestion(key, knownProperties) : "";
+                failures.push({
+                    property: propertyPath([...issue.path, key]),
+                    reason: `unknown property "${key}"${hint}`,
+                });
+            }
+            continue;
+        }
+        failures.push({ property: propertyPath(issue.path), reason: issue.message });
+    }
+    return failures;
+}

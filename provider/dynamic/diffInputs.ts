@@ -1,0 +1,28 @@
+import { containsUnknown } from "./unknowns";
+
+/** Order-insensitive comparison of plain JSON values; an absent key equals `undefined`. */
+export function sameValue(a: unknown, b: unknown): boolean {
+    if (a === b) return true;
+    if (a === undefined || b === undefined || a === null || b === null) return false;
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+    }
+    if (typeof a === "object" && typeof b === "object") {
+        const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+        const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+        return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    }
+    return false;
+}
+
+/**
+ * The input properties whose value differs between the old state and the new inputs, in the
+ * order of `properties`. A value unknown during preview counts as changed.
+ */
+export function changedProperties(
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    properties: readonly string[],
+): string[] {
+    return properties.filter((p) => containsUnknown(news[p]) || !sameValue(olds[p], news[p]));
+}

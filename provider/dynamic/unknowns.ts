@@ -1,0 +1,17 @@
+/**
+ * During `pulumi preview` an input that depends on a resource not yet created arrives as this
+ * string, whatever its declared type. Validation lets it pass; diff treats it as "may change".
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(value: unknown): boolean {
+    return value === UNKNOWN;
+}
+
+/** True when the value is unknown or holds an unknown anywhere inside. */
+export function containsUnknown(value: unknown): boolean {
+    if (value === UNKNOWN) return true;
+    if (Array.isArray(value)) return value.some(containsUnknown);
+    if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+    return false;
+}

@@ -1,0 +1,145 @@
+/**
+ * Container environment in its two spellings. Templates store a flag string
+ * (`-e NAME=value -p 8080:8080/udp`); instances take a map where a port mapping is the key
+ * `-p host:container` with value "1". Both are turned into one canonical map, so equivalent
+ * spellings never show as a diff, and back into a flag string when a template is sent.
+ */
+export type EnvMap = Record<string, string>;
+
+export class EnvFlagError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "EnvFlagError";
+    }
+}
+
+const PORT_SPEC = /^(\d{1,5})(?::(\d{1,5}))?(?:\/(tcp|udp))?$/;
+const PORT_KEY = /^-p (\S+)$/;
+const VAR_NAME = /^[^\s=-][^\s=]*$/;
+
+/** `8080:8080/tcp` → `8080:8080` (tcp is the default); undefined when not a port spec. */
+function canonicalPort(spec: string): string | undefined {
+    const m = PORT_SPEC.exec(spec);
+    if (!m) return undefined;
+    for (const port of [m[1], m[2]]) {
+        if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined;
+    }
+    return `${m[1]}${m[2] ? `:${m[2]}` : ""}${m[3] === "udp" ? "/udp" : ""}`;
+}
+
+/** Splits on whitespace outside quotes; single quotes are literal, double quotes allow `\"` and `\\`. */
+function tokenize(text: string): string[] {
+    const tokens: string[] = [];
+    let current = "";
+    let inToken = false;
+    let quote: "'" | '"' | null = null;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quote === "'") {
+            if (c === "'") quote = null;
+            else current += c;
+        } else if (quote === '"') {
+            if (c === '"') quote = null;
+            else if (c === "\\" && (text[i + 1] === '"' || text[i + 1] === "\\")) current += text[++i];
+            else current += c;
+        } else if (c === "'" || c === '"') {
+            quote = c;
+            inToken = true;
+        } else if (/\s/.test(c)) {
+            if (inToken) tokens.push(current);
+            current = "";
+            inToken = false;
+        } else {
+            current += c;
+            inToken = true;
+        }
+    }
+    if (quote) throw new EnvFlagError(`unterminated ${quote} quote in env flags`);
+    if (inToken) tokens.push(current);
+    return tokens;
+}
+
+/** Reads a flag string. Anything that is not `-e NAME=value` or `-p ports` is an error, never dropped. */
+export function parseEnvFlags(flags: string): EnvMap {
+    const tokens = tokenize(flags);
+    const env: EnvMap = {};
+    for (let i = 0; i < tokens.length; i += 2) {
+        const flag = tokens[i];
+        const arg = tokens[i + 1];
+        if (flag !== "-e" && flag !== "-p") {
+            throw new EnvFlagError(`unsupported env flag ${JSON.stringify(flag)}: expected -e NAME=value or -p host:container`);
+        }
+        if (arg === undefined) throw new EnvFlagError(`${flag} at the end of the env flags has no value`);
+        if (flag === "-e") {
+            const eq = arg.indexOf("=");
+            const name = eq > 0 ? arg.slice(0, eq) : "";
+            if (!VAR_NAME.test(name)) throw new EnvFlagError(`-e ${JSON.stringify(arg)} is not NAME=value`);
+            env[name] = arg.slice(eq + 1);
+        } else {
+            const port = canonicalPort(arg);
+            if (!port) throw new EnvFlagError(`-p ${JSON.stringify(arg)} is not a port mapping like 8080:8080 or 53:53/udp`);
+            env[`-p ${port}`] = "1";
+        }
+    }
+    return normalizeEnvMap(env);
+}
+
+/** Problems with a map's entries, each naming its key; empty when the map is usable. */
+export function envMapProblems(env: Record<string, unknown>): Array<{ key: string; problem: string }> {
+    const problems: Array<{ key: string; problem: string }> = [];
+    for (const [key, value] of Object.entries(env)) {
+        if (typeof value !== "string") {
+            problems.push({ key, problem: `expected a string value, got ${value === null ? "null" : typeof value}` });
+            continue;
+        }
+        const port = PORT_KEY.exec(key);
+        if (port) {
+            if (!canonicalPort(port[1])) problems.push({ key, problem: `"${port[1]}" is not a port mapping like 8080:8080 or 53:53/udp` });
+            else if (value !== "1") problems.push({ key, problem: 'a port mapping takes the value "1"' });
+        } else if (!VAR_NAME.test(key)) {
+            problems.push({ key, problem: "not a variable name (no spaces or '=', must not start with '-') nor '-p host:container'" });
+        } else if (/[\r\n\0]/.test(value)) {
+            problems.push({ key, problem: "values cannot hold line breaks or NUL" });
+        }
+    }
+    return problems;
+}
+
+/** Canonical map: port keys without a default `/tcp`, keys sorted (variables, then ports). */
+export function normalizeEnvMap(env: EnvMap): EnvMap {
+    const entries = Object.entries(env).map(([key, value]): [string, string] => {
+        const port = PORT_KEY.exec(key);
+        return port ? [`-p ${canonicalPort(port[1]) ?? port[1]}`, value] : [key, value];
+    });
+    const rank = (k: string) => (k.startsWith("-p ") ? 1 : 0);
+    entries.sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(entries);
+}
+
+/** Either spelling → the canonical map. Throws EnvFlagError naming what could not be read. */
+export function toEnvMap(env: string | Record<string, unknown>): EnvMap {
+    if (typeof env === "string") return parseEnvFlags(env);
+    const problems = envMapProblems(env);
+    if (problems.length) throw new EnvFlagError(problems.map((p) => `${p.key}: ${p.problem}`).join("; "));
+    return normalizeEnvMap(env as EnvMap);
+}
+
+/**
+ * Quotes a value for the flag string so the service's reader (split on spaces outside quotes,
+ * outer quotes stripped) gives it back unchanged.
+ */
+function quoteValue(name: string, value: string): string {
+    if (/^[^\s'"\\]*$/.test(value)) return value;
+    if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
+    if (!value.includes("'")) return `'${value}'`;
+    throw new EnvFlagError(
+        `the value of ${name} holds both quote characters and whitespace or backslashes, which the template flag format cannot carry`,
+    );
+}
+
+/** The canonical map as a template flag string: `-e A=1 -e B="two words" -p 8080:8080`. */
+export function formatEnvFlags(env: EnvMap): string {
+    return Object.entries(normalizeEnvMap(env))
+        .map(([key, value]) => (PORT_KEY.test(key) ? key : `-e ${key}=${quoteValue(key, value)}`))
+        .join(" ");
+}

@@ -1,0 +1,91 @@
+import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../env/envFlags";
+import { TemplateFields, TemplateRecord } from "../../schemas/template";
+import { TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
+
+/**
+ * The one home of template request building and read-back: canonical inputs to the service's
+ * fields, and a service record back to inputs.
+ */
+
+/** Canonical inputs → the body of a create or an edit. */
+export function toTemplateFields(inputs: TemplateInputs): TemplateFields {
+    const body: Record<string, unknown> = {};
+    for (const property of TEMPLATE_PROPERTIES) {
+        const value = inputs[property];
+        if (value === undefined) continue;
+        body[TEMPLATE_FIELDS[property]] = property === "env" ? formatEnvFlags(value as Record<string, string>) : value;
+    }
+    return body as TemplateFields;
+}
+
+/** Values that clear a property, for ones the program stopped setting (an edit keeps omitted fields). */
+const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
+    desc: "",
+    readme: "",
+    env: "",
+    onstart: "",
+    argsStr: "",
+    sshDirect: false,
+    useSsh: false,
+    jupDirect: false,
+    jupyterDir: null,
+    useJupyterLab: false,
+    href: "",
+    repo: "",
+    extraFilters: {},
+    private: false,
+    volumeInfo: null,
+};
+
+export function clearedFields(removed: readonly TemplateProperty[]): Partial<TemplateFields> {
+    const body: Record<string, unknown> = {};
+    for (const property of removed) {
+        if (property in CLEARED) body[TEMPLATE_FIELDS[property]] = CLEARED[property];
+    }
+    return body as Partial<TemplateFields>;
+}
+
+/** The service never returns the registry password; other fields it may leave out keep their value. */
+const NOT_READ_BACK: readonly TemplateProperty[] = ["dockerLoginPass"];
+
+/**
+ * The inputs a service record stands for, as far as the program manages them: the properties it
+ * set (plus the defaulted ones), each with the service's current value. With no previous inputs
+ * (a `get`), every property the record carries.
+ */
+export function inputsFromRecord(record: TemplateRecord, previous: Partial<TemplateInputs>): TemplateInputs {
+    const fresh = Object.keys(previous).length === 0;
+    const managed = new Set<TemplateProperty>(Object.keys(TEMPLATE_DEFAULTS) as TemplateProperty[]);
+    for (const property of TEMPLATE_PROPERTIES) {
+        if (previous[property] !== undefined) managed.add(property);
+    }
+    const inputs: Record<string, unknown> = { ...TEMPLATE_DEFAULTS, ...previous };
+    const raw = record as Record<string, unknown>;
+    for (const property of TEMPLATE_PROPERTIES) {
+        const field = TEMPLATE_FIELDS[property];
+        if ((!managed.has(property) && !fresh) || NOT_READ_BACK.includes(property) || raw[field] === undefined) continue;
+        if (raw[field] === null && property !== "jupyterDir" && property !== "volumeInfo") continue;
+        inputs[property] = readBack(property, raw[field]);
+    }
+    return inputs as unknown as TemplateInputs;
+}
+
+function readBack(property: TemplateProperty, value: unknown): unknown {
+    if (property === "env" && typeof value === "string") {
+        try {
+            return parseEnvFlags(value);
+        } catch (e) {
+            // Written elsewhere in a form we do not read: keep the text, so the diff shows it.
+            if (e instanceof EnvFlagError) return value;
+            throw e;
+        }
+    }
+    if (property === "extraFilters" && typeof value === "string") {
+        try {
+            return JSON.parse(value);
+        } catch {
+            return value;
+        }
+    }
+    return value;
+}

@@ -1,0 +1,148 @@
+import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
+import { VastClient } from "../../client/vastClient";
+import { checkFailuresFrom } from "../../dynamic/checkFailures";
+import { changedProperties, sameValue } from "../../dynamic/diffInputs";
+import { containsUnknown } from "../../dynamic/unknowns";
+import { toEnvMap } from "../../env/envFlags";
+import { warn } from "../../runtime/log";
+import { configure, sleepScaled, vastClient } from "../../runtime/providerContext";
+import { TemplateFields, TemplateRecord } from "../../schemas/template";
+import {
+    TEMPLATE_COMPUTED,
+    TEMPLATE_DEFAULTS,
+    TEMPLATE_PROPERTIES,
+    TemplateInputs,
+    TemplateOutputs,
+    templateArgsSchema,
+} from "./templateArgs";
+import { clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+
+type Props = Record<string, any>;
+
+/** The input properties of a property bag: no `__provider`, no computed outputs. */
+function inputsOf(props: Props): Props {
+    const inputs: Props = {};
+    for (const property of TEMPLATE_PROPERTIES) if (props[property] !== undefined) inputs[property] = props[property];
+    return inputs;
+}
+
+/** Defaults and the canonical env map; values unknown during preview are left as they are. */
+function normalize(args: Props): TemplateInputs {
+    const inputs: Props = { ...TEMPLATE_DEFAULTS, ...inputsOf(args) };
+    if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env);
+    return inputs as TemplateInputs;
+}
+
+function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number): TemplateOutputs {
+    return { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+}
+
+/** Whether a record holds the content we sent (the registry password is never read back). */
+function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
+    const raw = record as Record<string, unknown>;
+    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
+}
+
+/**
+ * After a create whose answer was lost: the template it may have made, found by creator, name and
+ * image among those created since the request left, with the content that was sent. Looks a few
+ * times, in case the service is still working on it.
+ */
+async function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
+    const me = await vast.account.currentUser();
+    for (const waitMs of [0, 1000, 3000]) {
+        await sleepScaled(waitMs);
+        const candidates = (await vast.templates.search({ creator_id: { eq: me.id }, name: { eq: fields.name }, image: { eq: fields.image } }))
+            .filter((t) => (t.created_at ?? 0) * 1000 >= sentAt - 120_000 && holds(t, fields))
+            .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
+        if (candidates.length > 0) {
+            if (candidates.length > 1) {
+                warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
+            }
+            return candidates[0];
+        }
+    }
+    return undefined;
+}
+
+/** The Template resource's implementation, run inside Pulumi's dynamic-provider host. */
+export const templateProvider = {
+    configure,
+
+    async check(_olds: Props, news: Props) {
+        const args: Props = {};
+        for (const [key, value] of Object.entries(news)) {
+            if (key === "__provider") continue;
+            if ((TEMPLATE_COMPUTED as readonly string[]).includes(key)) {
+                if (value === undefined || value === null) continue;
+                return { inputs: news, failures: [{ property: key, reason: `${key} is set by the service and cannot be given` }] };
+            }
+            args[key] = value;
+        }
+        const parsed = templateArgsSchema.safeParse(args);
+        if (!parsed.success) {
+            const failures = checkFailuresFrom(parsed.error, args, TEMPLATE_PROPERTIES);
+            if (failures.length > 0) return { inputs: news, failures };
+        }
+        return { inputs: normalize(args) };
+    },
+
+    async diff(_id: string, olds: Props, news: Props) {
+        const changed = changedProperties(olds, news, TEMPLATE_PROPERTIES);
+        // Every template field can be edited in place; the edit gives a new hash_id.
+        return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Props) {
+        const vast = vastClient();
+        const canonical = normalize(inputs);
+        const fields = toTemplateFields(canonical);
+        const sentAt = Date.now();
+        let record: TemplateRecord;
+        try {
+            record = await vast.templates.create(fields);
+        } catch (e) {
+            if (!(e instanceof VastOutcomeUnknownError)) throw e;
+            // The service may have made it: adopt that one rather than make a second.
+            record = (await findLostTemplate(vast, fields, sentAt)) ?? (await vast.templates.create(fields));
+        }
+        return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
+    },
+
+    async read(id: string, props: Props) {
+        const vast = vastClient();
+        const templateId = Number(props.templateId ?? id);
+        const record = await vast.templates.get(templateId);
+        if (!record) return { id: "", props: {} };
+        const inputs = inputsFromRecord(record, inputsOf(props));
+        return { id: String(record.id), props: outputsOf(inputs, record, record.id), inputs };
+    },
+
+    async update(id: string, olds: Props, news: Props) {
+        const vast = vastClient();
+        const templateId = Number(olds.templateId ?? id);
+        const desired = normalize(news);
+        const removed = TEMPLATE_PROPERTIES.filter((p) => olds[p] !== undefined && desired[p] === undefined);
+        const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
+
+        const editWith = (hashId: string) => vast.templates.edit({ ...fields, hash_id: hashId });
+        let edited: { id?: number; hash_id: string };
+        try {
+            edited = await editWith(String(olds.hashId));
+        } catch (e) {
+            if (!(e instanceof VastNotFoundError) && !(e instanceof VastOutcomeUnknownError)) throw e;
+            // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
+            // template as it is now, by its stable numeric id.
+            const current = await vast.templates.get(templateId);
+            if (!current) {
+                throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+            }
+            edited = current.hash_id !== olds.hashId && holds(current, fields) ? current : await editWith(current.hash_id);
+        }
+        return { outs: outputsOf(desired, edited, templateId) };
+    },
+
+    async delete(id: string, props: Props) {
+        await vastClient().templates.delete(Number(props.templateId ?? id));
+    },
+};

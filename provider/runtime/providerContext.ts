@@ -1,0 +1,55 @@
+import { sharedPacer } from "../client/pacer";
+import { VastClient } from "../client/vastClient";
+import { CONFIG_KEYS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
+
+/**
+ * What every resource implementation in the provider process shares: the stack configuration
+ * from `configure`, one client built from it, and one pacer. Module state on purpose: this module
+ * is loaded once per host process by `require`, never serialized.
+ */
+let stackConfig: Record<string, string | undefined> | undefined;
+let cached: { key: string; client: VastClient } | undefined;
+
+/**
+ * Called by the host with the whole stack config. Synchronous: the host caches the provider
+ * before `configure` resolves, so anything set after an await would be missed by early calls.
+ * Only the two keys this provider reads are kept.
+ */
+export function configure(req: { config: StackConfig }): void {
+    const get = (key: string) => {
+        try {
+            return req.config.get(key);
+        } catch {
+            return undefined; // the engine sent no configuration at all
+        }
+    };
+    stackConfig = { [CONFIG_KEYS.apiKey]: get(CONFIG_KEYS.apiKey), [CONFIG_KEYS.baseUrl]: get(CONFIG_KEYS.baseUrl) };
+}
+
+/**
+ * `VASTAI_TIME_SCALE` multiplies every wait the provider makes on the service's behalf (paced
+ * intervals, polling, look-ups after a lost answer). 1 at live speed; the emulator's tests run at
+ * a fraction of it, with the emulator's own clock scaled to match.
+ */
+export function timeScale(): number {
+    const scale = Number(process.env.VASTAI_TIME_SCALE);
+    return Number.isFinite(scale) && scale >= 0 ? scale : 1;
+}
+
+/** Waits `ms` at live speed, scaled by `timeScale()`. */
+export function sleepScaled(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms * timeScale()));
+}
+
+/** The client for the configured account; created on first use, so `check` never needs a key. */
+export function vastClient(): VastClient {
+    const config: ProviderConfig = resolveConfig(
+        { get: (key) => stackConfig?.[key] },
+        process.env,
+    );
+    const key = `${config.baseUrl} ${config.apiKey}`;
+    if (!cached || cached.key !== key) {
+        cached = { key, client: new VastClient({ ...config, paceScale: timeScale(), pacer: sharedPacer }) };
+    }
+    return cached.client;
+}

@@ -1,0 +1,171 @@
+import * as pulumi from "@pulumi/pulumi";
+import { HostCallError, ProviderHost, Props } from "./providerHost";
+
+/**
+ * A small stand-in for the Pulumi engine's `up`, `refresh` and `destroy`, for tests and the demo.
+ * The program runs under the SDK's mock monitor, whose `newResource` performs each step against
+ * Pulumi's real dynamic-provider host (check, then create, or diff and update or replace), so
+ * resources that depend on others' outputs see real values. State is kept in memory.
+ */
+export interface StateEntry {
+    urn: string;
+    type: string;
+    name: string;
+    id: string;
+    /** Inputs after check, as the engine records them. */
+    inputs: Props;
+    outputs: Props;
+}
+
+export interface UpSummary {
+    create: string[];
+    update: string[];
+    replace: Array<{ name: string; because: string[] }>;
+    delete: string[];
+    same: string[];
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** The engine sends plain values to the host (it does not accept secrets): unwrap them. */
+function unwrapSecrets(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(unwrapSecrets);
+    if (value && typeof value === "object") {
+        const obj = value as Record<string, unknown>;
+        if (SECRET_SIG in obj) return unwrapSecrets(obj.value);
+        return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, unwrapSecrets(v)]));
+    }
+    return value;
+}
+
+export class MiniEngine {
+    readonly state = new Map<string, StateEntry>();
+    /** Every value the program registered as secret, for leak checks. */
+    readonly secretInputs = new Set<string>();
+
+    constructor(
+        readonly host: ProviderHost,
+        private readonly options: { project?: string; stack?: string } = {},
+    ) {}
+
+    /** Runs the program and makes the world match it, like `pulumi up`. */
+    async up(program: () => pulumi.Resource | pulumi.Resource[] | void): Promise<UpSummary> {
+        const summary: UpSummary = { create: [], update: [], replace: [], delete: [], same: [] };
+        const registered = new Set<string>();
+        await pulumi.runtime.setMocks(
+            {
+                newResource: async (args: pulumi.runtime.MockResourceArgs) => {
+                    const urn = this.host.urn(args.type, args.name);
+                    registered.add(urn);
+                    this.collectSecrets(args.inputs);
+                    const entry = await this.step(urn, args.type, args.name, unwrapSecrets(args.inputs) as Props, summary);
+                    return { id: entry.id, state: entry.outputs };
+                },
+                call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
+            },
+            this.host.project,
+            this.host.stack,
+            false,
+        );
+        const built = program();
+        const resources = built === undefined ? [] : Array.isArray(built) ? built : [built];
+        // A failed step rejects the resource's URN; the first failure fails the whole `up`.
+        await Promise.all(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
+
+        for (const entry of [...this.state.values()].reverse()) {
+            if (registered.has(entry.urn)) continue;
+            await this.host.delete(entry.id, entry.urn, entry.outputs);
+            this.state.delete(entry.urn);
+            summary.delete.push(entry.name);
+        }
+        return summary;
+    }
+
+    /** Reads every resource back, like `pulumi refresh`; a resource read as gone leaves state. */
+    async refresh(): Promise<void> {
+        for (const entry of this.state.values()) {
+            const read = await this.host.read(entry.id, entry.urn, entry.outputs, entry.inputs);
+            if (!read.id) {
+                this.state.delete(entry.urn);
+                continue;
+            }
+            entry.id = read.id;
+            entry.outputs = read.properties;
+            if (read.inputs) entry.inputs = read.inputs;
+        }
+    }
+
+    /** Deletes everything, newest first, like `pulumi destroy`. */
+    async destroy(): Promise<string[]> {
+        const deleted: string[] = [];
+        for (const entry of [...this.state.values()].reverse()) {
+            await this.host.delete(entry.id, entry.urn, entry.outputs);
+            this.state.delete(entry.urn);
+            deleted.push(entry.name);
+        }
+        return deleted;
+    }
+
+    /** The state entry of the resource named `name`. */
+    get(name: string): StateEntry {
+        const entry = [...this.state.values()].find((e) => e.name === name);
+        if (!entry) throw new Error(`no resource named ${name} in state`);
+        return entry;
+    }
+
+    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary): Promise<StateEntry> {
+        const old = this.state.get(urn);
+        const checked = await this.host.check(urn, old?.inputs ?? {}, news);
+        if (checked.failures.length > 0) {
+            throw new Error(`${name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+        }
+        if (!old) {
+            const entry = await this.create(urn, type, name, checked.inputs);
+            summary.create.push(name);
+            return entry;
+        }
+        const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+        if (diff.changes === "none") {
+            summary.same.push(name);
+            return old;
+        }
+        if (diff.replaces.length > 0) {
+            if (diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
+            this.state.delete(urn);
+            const entry = await this.create(urn, type, name, checked.inputs);
+            if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
+            summary.replace.push({ name, because: diff.replaces });
+            return entry;
+        }
+        const updated = await this.host.update(old.id, urn, old.outputs, checked.inputs);
+        const entry = { ...old, inputs: checked.inputs, outputs: updated.properties };
+        this.state.set(urn, entry);
+        summary.update.push(name);
+        return entry;
+    }
+
+    private async create(urn: string, type: string, name: string, inputs: Props): Promise<StateEntry> {
+        try {
+            const created = await this.host.create(urn, inputs);
+            const entry = { urn, type, name, id: created.id, inputs, outputs: created.properties };
+            this.state.set(urn, entry);
+            return entry;
+        } catch (e) {
+            // Created but failed to initialise: the engine keeps it in state, so it is never leaked.
+            if (e instanceof HostCallError && e.initFailure) {
+                const { id, properties } = e.initFailure;
+                this.state.set(urn, { urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider } });
+            }
+            throw e;
+        }
+    }
+
+    private collectSecrets(value: unknown): void {
+        if (Array.isArray(value)) value.forEach((v) => this.collectSecrets(v));
+        else if (value && typeof value === "object") {
+            const obj = value as Record<string, unknown>;
+            if (SECRET_SIG in obj && typeof obj.value === "string") this.secretInputs.add(obj.value);
+            else Object.values(obj).forEach((v) => this.collectSecrets(v));
+        }
+    }
+}

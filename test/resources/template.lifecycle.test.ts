@@ -1,0 +1,152 @@
+import { Template, TemplateArgs } from "../../provider";
+import { registerAsProgram } from "../harness/programMocks";
+import { TestStack, startStack } from "../support/stack";
+
+const args: TemplateArgs = {
+    name: "trainer",
+    image: "pytorch/pytorch",
+    tag: "2.3.0-cuda12.1-cudnn8-runtime",
+    env: '-e HF_HOME=/workspace/hf -e GREETING="hello world" -p 8888:8888',
+    runtype: "ssh",
+    recommendedDiskSpace: 40,
+    extraFilters: { gpu_ram: { gte: 24 } },
+    dockerLoginRepo: "ghcr.io",
+    dockerLoginUser: "bot",
+    dockerLoginPass: "ghp_registry_token_123",
+};
+
+/** What a program run sends for the template: type, name and inputs with the real `__provider`. */
+async function programInputs(templateArgs: TemplateArgs, name = "trainer") {
+    const [reg] = await registerAsProgram(() => new Template(name, templateArgs));
+    return reg;
+}
+
+describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("check → create → diff → update → diff → console edit → read drift → delete → read gone", async () => {
+        const { host, emu } = stack;
+        const reg = await programInputs(args);
+        const urn = host.urn(reg.type, reg.name);
+        expect(reg.type).toBe("pulumi-nodejs:dynamic/vastai:Template");
+
+        // check: validated, defaulted, env kept as the canonical map
+        const checked = await host.check(urn, {}, { ...reg.inputs, dockerLoginPass: "ghp_registry_token_123" });
+        expect(checked.failures).toEqual([]);
+        expect(checked.inputs).toMatchObject({
+            env: { GREETING: "hello world", HF_HOME: "/workspace/hf", "-p 8888:8888": "1" },
+            dockerLoginRepo: "ghcr.io",
+        });
+
+        // create
+        const created = await host.create(urn, checked.inputs);
+        const templateId = created.properties.templateId as number;
+        expect(created.id).toBe(String(templateId));
+        expect(created.properties.hashId).toMatch(/^[0-9a-f]{32}$/);
+        const [post] = emu.requestsTo("POST", "/api/v0/template/");
+        expect(post.body).toEqual({
+            name: "trainer",
+            image: "pytorch/pytorch",
+            tag: "2.3.0-cuda12.1-cudnn8-runtime",
+            env: '-e GREETING="hello world" -e HF_HOME=/workspace/hf -p 8888:8888',
+            runtype: "ssh",
+            recommended_disk_space: 40,
+            extra_filters: { gpu_ram: { gte: 24 } },
+            docker_login_repo: "ghcr.io",
+            docker_login_user: "bot",
+            docker_login_pass: "ghp_registry_token_123",
+        });
+
+        // diff against the same program: nothing to do
+        expect(await host.diff(created.id, urn, created.properties, checked.inputs)).toEqual({
+            changes: "none",
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
+
+        // edit the program: an in-place update, new hashId, same templateId
+        const editedReg = await programInputs({ ...args, tag: "2.4.0-cuda12.4-cudnn9-runtime", desc: "training image" });
+        const editedChecked = await host.check(urn, checked.inputs, { ...editedReg.inputs, dockerLoginPass: "ghp_registry_token_123" });
+        const diff = await host.diff(created.id, urn, created.properties, editedChecked.inputs);
+        expect(diff).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+        const updated = await host.update(created.id, urn, created.properties, editedChecked.inputs);
+        expect(updated.properties.templateId).toBe(templateId);
+        expect(updated.properties.hashId).not.toBe(created.properties.hashId);
+        expect(updated.properties.tag).toBe("2.4.0-cuda12.4-cudnn9-runtime");
+        const [put] = emu.requestsTo("PUT", "/api/v0/template/");
+        expect(put.body).toMatchObject({ hash_id: created.properties.hashId, tag: "2.4.0-cuda12.4-cudnn9-runtime", desc: "training image" });
+        expect(await host.diff(created.id, urn, updated.properties, editedChecked.inputs)).toMatchObject({ changes: "none" });
+
+        // an edit in the console: refresh shows it, with a new hash and inputs to match
+        emu.consoleEditTemplate(templateId, { tag: "nightly", recommended_disk_space: 64 });
+        const read = await host.read(created.id, urn, updated.properties, editedChecked.inputs);
+        expect(read.id).toBe(String(templateId));
+        expect(read.properties.hashId).not.toBe(updated.properties.hashId);
+        expect(read.properties).toMatchObject({ tag: "nightly", recommendedDiskSpace: 64, templateId });
+        expect(read.inputs).toMatchObject({ tag: "nightly", recommendedDiskSpace: 64, desc: "training image" });
+        expect(read.inputs).not.toHaveProperty("hashId");
+        // the program still says otherwise: the next up would change it back
+        expect(await host.diff(created.id, urn, read.properties, editedChecked.inputs)).toMatchObject({ changes: "some", replaces: [] });
+        // and a refresh without drift leaves nothing to do
+        const again = await host.read(created.id, urn, read.properties, read.inputs);
+        expect(await host.diff(created.id, urn, again.properties, again.inputs!)).toMatchObject({ changes: "none" });
+
+        // delete, then read: gone
+        await host.delete(created.id, urn, read.properties);
+        const [del] = emu.requestsTo("DELETE", "/api/v0/template/");
+        expect(del.body).toEqual({ template_id: templateId });
+        expect(emu.model.templates.get(templateId)?.deleted).toBe(true);
+        expect(await host.read(created.id, urn, read.properties)).toEqual({ id: "", properties: expect.anything(), inputs: undefined });
+        // deleting what is already gone succeeds
+        await expect(host.delete(created.id, urn, read.properties)).resolves.toBeUndefined();
+    });
+
+    it("an update with a stale hash (edited elsewhere since the last refresh) edits the current one", async () => {
+        const { host, emu } = stack;
+        const reg = await programInputs({ name: "stale", image: "busybox" }, "stale");
+        const urn = host.urn(reg.type, reg.name);
+        const checked = await host.check(urn, {}, reg.inputs);
+        const created = await host.create(urn, checked.inputs);
+        emu.consoleEditTemplate(created.properties.templateId as number, { desc: "console" });
+
+        const next = await host.check(urn, checked.inputs, { ...reg.inputs, tag: "v2" });
+        const updated = await host.update(created.id, urn, created.properties, next.inputs);
+        expect(updated.properties.templateId).toBe(created.properties.templateId);
+        const current = emu.model.templates.get(created.properties.templateId as number)!;
+        expect(current.hash_id).toBe(updated.properties.hashId);
+        expect(current.fields.tag).toBe("v2");
+        // A field the program never set is not managed: the console's value stays.
+        expect(current.fields.desc).toBe("console");
+    });
+
+    it("runs through the mini engine: up creates, re-up is a no-op, an edit updates in place, destroy deletes", async () => {
+        const { engine, emu } = stack;
+        const first = await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "1" } }));
+        expect(first.create).toEqual(["engine-tpl"]);
+        const templateId = engine.get("engine-tpl").outputs.templateId as number;
+
+        const second = await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: "-e A=1" }));
+        expect(second).toMatchObject({ create: [], update: [], replace: [], same: ["engine-tpl"] });
+
+        const third = await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: "-e A=2" }));
+        expect(third).toMatchObject({ update: ["engine-tpl"], replace: [] });
+        expect(engine.get("engine-tpl").outputs.templateId).toBe(templateId);
+
+        // a property the program stops setting is cleared, not left behind
+        await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" }, desc: "temp" }));
+        await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" } }));
+        expect(emu.model.templates.get(templateId)?.fields.desc).toBe("");
+
+        await engine.refresh();
+        expect((await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" } }))).same).toEqual([
+            "engine-tpl",
+        ]);
+
+        expect(await engine.destroy()).toEqual(["engine-tpl"]);
+        expect(emu.model.templates.get(templateId)?.deleted).toBe(true);
+    });
+});
