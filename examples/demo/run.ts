@@ -1,45 +1,62 @@
-import { VastClient, resolveConfig } from "../../provider";
+import * as path from "path";
+import { templatesFromFiles } from "pulumi-vastai";
 import { Emulator } from "../../test/emulator/server";
+import { MiniEngine, UpSummary } from "../../test/harness/miniEngine";
+import { ProviderHost } from "../../test/harness/providerHost";
+import { quickstart } from "../quickstart/program";
 
 /**
- * The main job on the built-in default: starts the Vast.ai emulator on 127.0.0.1 and runs the
- * client against it through the same configuration path a stack uses (VAST_URL, VAST_API_KEY).
+ * The main job on the built-in default: the Vast.ai emulator on 127.0.0.1 stands in for the
+ * service, Pulumi's own dynamic-provider host runs the provider, and a small engine drives the
+ * example programs through `up`, an edit, `refresh` and `destroy`, as the Pulumi CLI would.
  */
+const REPO = path.resolve(__dirname, "..", "..", "..");
+const TIME_SCALE = 0.05;
+
+function show(step: string, summary: UpSummary): void {
+    const parts = [
+        ...summary.create.map((n) => `+ ${n} created`),
+        ...summary.update.map((n) => `~ ${n} updated`),
+        ...summary.replace.map((r) => `+- ${r.name} replaced (${r.because.join(", ")})`),
+        ...summary.delete.map((n) => `- ${n} deleted`),
+        ...summary.same.map((n) => `  ${n} unchanged`),
+    ];
+    console.log(`\n$ ${step}\n${parts.map((p) => `    ${p}`).join("\n")}`);
+}
+
 async function main(): Promise<void> {
-    const emu = await Emulator.start({ rateLimitScale: 0.05 });
+    const emu = await Emulator.start({ rateLimitScale: TIME_SCALE, instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 } });
+    const host = await ProviderHost.start({ cwd: REPO, project: "vastai-quickstart", stack: "dev", env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
     try {
-        console.log(`emulator: ${emu.url}`);
-        const config = resolveConfig(undefined, { VAST_URL: emu.url, VAST_API_KEY: emu.demoKey });
-        const vast = new VastClient({ ...config, paceScale: 0.05 });
+        console.log(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
+        // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
+        await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        const engine = new MiniEngine(host);
 
-        const user = await vast.account.currentUser();
-        console.log(`account: user ${user.id} <${user.email}>, credit $${user.credit}`);
+        show("pulumi up", await engine.up(() => quickstart({ imageTag: "2.3.0-cuda12.1-cudnn8-runtime" })));
+        const trainer = () => engine.get("trainer").outputs;
+        console.log(`    templateId ${trainer().templateId}, hashId ${trainer().hashId}`);
 
-        const machines = await vast.account.machines(user.id);
-        for (const m of machines) {
-            console.log(`machine ${m.id}: ${m.num_gpus}× ${m.gpu_name}, ${((m.gpu_ram ?? 0) / 1024 ** 3).toFixed(0)} GiB each`);
-        }
+        show("pulumi up   # imageTag changed", await engine.up(() => quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" })));
+        console.log(`    templateId ${trainer().templateId}, new hashId ${trainer().hashId}`);
 
-        const template = await vast.templates.create({
-            name: "demo-trainer",
-            image: "pytorch/pytorch",
-            tag: "2.3.0-cuda12.1-cudnn8-runtime",
-            env: "-e MODE=train -p 8888:8888",
-            runtype: "ssh",
-            docker_login_repo: "",
-            docker_login_user: "",
-            docker_login_pass: "",
-        });
-        console.log(`template ${template.id} created, hash_id ${template.hash_id}`);
-        const edited = await vast.templates.edit({ hash_id: template.hash_id, tag: "2.4.0-cuda12.4-cudnn9-runtime" });
-        console.log(`template ${edited.id} edited, new hash_id ${edited.hash_id}`);
+        await engine.refresh();
+        show("pulumi refresh && pulumi up", await engine.up(() => quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" })));
 
-        const visible = await vast.templates.search({ recommended: { eq: true } });
-        console.log(`recommended templates visible: ${visible.map((t) => `${t.id} "${t.name}"`).join(", ")}`);
+        const files = path.join(REPO, "examples", "templates-from-files", "templates");
+        show(
+            "pulumi up   # examples/templates-from-files",
+            await engine.up(() => ({
+                ...quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" }),
+                ...templatesFromFiles(files, { secrets: { "private-inference": { dockerLoginPass: "demo-registry-token" } } }),
+            })),
+        );
 
-        await vast.templates.delete(template.id);
-        console.log(`template ${template.id} deleted`);
+        console.log(`\n$ pulumi destroy\n${(await engine.destroy()).map((n) => `    - ${n} deleted`).join("\n")}`);
+        const left = [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id);
+        console.log(`\ntemplates left on the account: ${left.length}`);
     } finally {
+        await host.stop();
         await emu.stop();
     }
 }

@@ -49,7 +49,7 @@ export class MiniEngine {
     ) {}
 
     /** Runs the program and makes the world match it, like `pulumi up`. */
-    async up(program: () => pulumi.Resource | pulumi.Resource[] | void): Promise<UpSummary> {
+    async up(program: () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void): Promise<UpSummary> {
         const summary: UpSummary = { create: [], update: [], replace: [], delete: [], same: [] };
         const registered = new Set<string>();
         await pulumi.runtime.setMocks(
@@ -68,7 +68,8 @@ export class MiniEngine {
             false,
         );
         const built = program();
-        const resources = built === undefined ? [] : Array.isArray(built) ? built : [built];
+        const resources =
+            built === undefined ? [] : Array.isArray(built) ? built : built instanceof pulumi.Resource ? [built] : Object.values(built);
         // A failed step rejects the resource's URN; the first failure fails the whole `up`.
         await Promise.all(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
 

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
 import * as readline from "readline";
@@ -18,7 +19,18 @@ const providerPb = pulumiRequire("./proto/provider_pb");
 const statusPb = pulumiRequire("./proto/status_pb");
 const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
 const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
-const WATCHDOG = path.join(__dirname, "watchdog.js");
+
+/** This repository's root, from the sources or from their build in dist/. */
+function findRepoRoot(from: string): string {
+    for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+        const manifest = path.join(dir, "package.json");
+        if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-vastai") return dir;
+    }
+    throw new Error(`no pulumi-vastai package.json above ${from}`);
+}
+
+const REPO_ROOT = findRepoRoot(__dirname);
+const WATCHDOG = path.join(REPO_ROOT, "test", "harness", "watchdog.js");
 
 /** What the engine sends for a value not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -61,8 +73,6 @@ export interface HostOptions {
     project?: string;
     stack?: string;
 }
-
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 export class ProviderHost {
     /** Every line the host printed after its port: what a user would see during `pulumi up`. */

@@ -1,0 +1,124 @@
+import { Template, UNKNOWN } from "../../provider";
+import { ProviderHost } from "../harness/providerHost";
+import { Registration, registerAsProgram } from "../harness/programMocks";
+
+/**
+ * `check` is where bad input stops, before any request (so `pulumi preview` shows it). This walks
+ * every property with a value of the wrong type, both required properties missing, and unknown
+ * properties, through Pulumi's host, and expects each failure to name its property.
+ */
+const valid = { name: "base", image: "busybox" };
+
+/** A value of the wrong type for each property, and what the failure must say. */
+const WRONG: Record<string, { value: unknown; reason: RegExp }> = {
+    name: { value: 42, reason: /expected string/ },
+    image: { value: false, reason: /expected string/ },
+    tag: { value: 1.5, reason: /expected string/ },
+    desc: { value: ["a"], reason: /expected string/ },
+    readme: { value: {}, reason: /expected string/ },
+    env: { value: 12, reason: /Invalid input/ },
+    onstart: { value: true, reason: /expected string/ },
+    runtype: { value: "docker", reason: /expected one of "ssh"\|"jupyter"\|"args"/ },
+    argsStr: { value: 3, reason: /expected string/ },
+    sshDirect: { value: "yes", reason: /expected boolean/ },
+    useSsh: { value: 1, reason: /expected boolean/ },
+    jupDirect: { value: "no", reason: /expected boolean/ },
+    jupyterDir: { value: 7, reason: /expected string/ },
+    useJupyterLab: { value: "true", reason: /expected boolean/ },
+    dockerLoginRepo: { value: 0, reason: /expected string/ },
+    dockerLoginUser: { value: null, reason: /expected string/ },
+    dockerLoginPass: { value: 123, reason: /expected string/ },
+    href: { value: 9, reason: /expected string/ },
+    repo: { value: [], reason: /expected string/ },
+    extraFilters: { value: "gpu_ram>24", reason: /expected record/ },
+    recommendedDiskSpace: { value: "40GB", reason: /expected number/ },
+    private: { value: "false", reason: /expected boolean/ },
+    volumeInfo: { value: "vol-1", reason: /expected record/ },
+};
+
+describe("Template check: bad input fails with the property's path", () => {
+    let host: ProviderHost;
+    let reg: Registration;
+    let urn: string;
+    beforeAll(async () => {
+        host = await ProviderHost.start();
+        // No API key configured: check must never need one.
+        await host.configure({});
+        [reg] = await registerAsProgram(() => new Template("base", valid));
+        urn = host.urn(reg.type, reg.name);
+    });
+    afterAll(() => host.stop());
+
+    const check = (inputs: Record<string, unknown>) => host.check(urn, {}, { __provider: reg.inputs.__provider, ...inputs });
+
+    it("accepts the valid inputs, adding the contract's defaults", async () => {
+        const result = await check(valid);
+        expect(result.failures).toEqual([]);
+        expect(result.inputs).toMatchObject({
+            ...valid,
+            tag: "latest",
+            runtype: "args",
+            recommendedDiskSpace: 8,
+            dockerLoginRepo: "",
+            dockerLoginUser: "",
+            dockerLoginPass: "",
+        });
+    });
+
+    it("covers every property of TemplateArgs", () => {
+        const { TEMPLATE_PROPERTIES } = require("../../provider/resources/template/templateArgs");
+        expect(Object.keys(WRONG).sort()).toEqual([...TEMPLATE_PROPERTIES].sort());
+    });
+
+    it.each(Object.entries(WRONG))("a wrong type for %s fails at that property", async (property, { value, reason }) => {
+        const { failures } = await check({ ...valid, [property]: value });
+        expect(failures).toHaveLength(1);
+        expect(failures[0].property).toBe(property);
+        expect(failures[0].reason).toMatch(reason);
+    });
+
+    it.each(["name", "image"])("a missing %s fails at that property", async (property) => {
+        const inputs: Record<string, unknown> = { ...valid };
+        delete inputs[property];
+        const { failures } = await check(inputs);
+        expect(failures).toEqual([{ property, reason: expect.stringMatching(/expected string, received undefined/) }]);
+    });
+
+    it("an unknown property fails, with a suggestion when it is a misspelling", async () => {
+        const { failures } = await check({ ...valid, recomendedDiskSpace: 40, colour: "blue" });
+        expect(failures).toHaveLength(2);
+        expect(failures).toEqual(expect.arrayContaining([
+            { property: "recomendedDiskSpace", reason: 'unknown property "recomendedDiskSpace"; did you mean "recommendedDiskSpace"?' },
+            { property: "colour", reason: 'unknown property "colour"' },
+        ]));
+    });
+
+    it("the service's snake_case names are unknown properties, pointing at the camelCase one", async () => {
+        const { failures } = await check({ ...valid, args_str: "--serve" });
+        expect(failures).toEqual([{ property: "args_str", reason: 'unknown property "args_str"; did you mean "argsStr"?' }]);
+    });
+
+    it("nested problems name the nested path", async () => {
+        const { failures } = await check({ ...valid, extraFilters: { gpu_ram: 24 }, env: { OK: "1", "-p 80:http": "1" } });
+        expect(failures).toEqual([
+            { property: "env.-p 80:http", reason: '"80:http" is not a port mapping like 8080:8080 or 53:53/udp' },
+            { property: "extraFilters.gpu_ram", reason: expect.stringMatching(/expected record/) },
+        ]);
+    });
+
+    it("an unparseable env flag string fails instead of being dropped", async () => {
+        const { failures } = await check({ ...valid, env: "-e A=1 --privileged" });
+        expect(failures).toEqual([{ property: "env", reason: 'unsupported env flag "--privileged": expected -e NAME=value or -p host:container' }]);
+    });
+
+    it("computed outputs cannot be given", async () => {
+        const { failures } = await check({ ...valid, hashId: "abc" });
+        expect(failures).toEqual([{ property: "hashId", reason: "hashId is set by the service and cannot be given" }]);
+    });
+
+    it("values unknown during preview pass, whatever their declared type", async () => {
+        const result = await check({ name: UNKNOWN, image: "busybox", recommendedDiskSpace: UNKNOWN, env: UNKNOWN, extraFilters: { gpu_ram: UNKNOWN } });
+        expect(result.failures).toEqual([]);
+        expect(result.inputs).toMatchObject({ name: UNKNOWN, recommendedDiskSpace: UNKNOWN, env: UNKNOWN });
+    });
+});

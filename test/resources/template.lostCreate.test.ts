@@ -1,0 +1,59 @@
+import { Template } from "../../provider";
+import { Fault } from "../emulator/faults";
+import { TestStack, startStack } from "../support/stack";
+
+/**
+ * A template create whose answer never arrives must not leave two templates behind. The emulator
+ * does not merge identical templates here (the live one sometimes answers "existing template
+ * found"), so a blind second create would show up as a duplicate.
+ */
+describe("Template: a create whose answer is lost", () => {
+    let stack: TestStack;
+    beforeEach(async () => {
+        stack = await startStack({ emulator: { dedupeTemplates: false } });
+    });
+    afterEach(() => stack.stop());
+
+    const live = (name: string) =>
+        [...stack.emu.model.templates.values()].filter((t) => !t.deleted && t.fields.name === name);
+
+    it.each<[string, Fault]>([
+        ["created, then the connection reset", { kind: "lostAnswer" }],
+        ["created, then a 504 from the gateway", { kind: "lostAnswer", status: 504 }],
+        ["created, then an unreadable answer", { kind: "malformed" }],
+    ])("%s: exactly one template, and state points at it", async (_case, fault) => {
+        const { emu, engine } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault });
+
+        const summary = await engine.up(() => new Template("lost", { name: "lost", image: "busybox", env: { A: "1" } }));
+        expect(summary.create).toEqual(["lost"]);
+        const [only] = live("lost");
+        expect(live("lost")).toHaveLength(1);
+        expect(engine.get("lost").id).toBe(String(only.id));
+        expect(engine.get("lost").outputs).toMatchObject({ templateId: only.id, hashId: only.hash_id });
+        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(1);
+    });
+
+    it("a 502 before the service acted: nothing is found, so it is created once more, and only once", async () => {
+        const { emu, engine } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 502 } });
+
+        await engine.up(() => new Template("gateway", { name: "gateway", image: "busybox" }));
+        expect(live("gateway")).toHaveLength(1);
+        expect(engine.get("gateway").id).toBe(String(live("gateway")[0].id));
+        expect(emu.requestsTo("POST", "/api/v0/template/").map((r) => r.status)).toEqual([502, 200]);
+    });
+
+    it("an identical template made earlier is not mistaken for the lost one", async () => {
+        const { emu, engine } = stack;
+        const older = emu.model.addTemplate(emu.demoUser.id, {
+            name: "twin", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8,
+            docker_login_repo: "", docker_login_user: "", docker_login_pass: "",
+        }, { created_at: Date.now() - 3_600_000 });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+
+        await engine.up(() => new Template("twin", { name: "twin", image: "busybox" }));
+        expect(live("twin")).toHaveLength(2);
+        expect(engine.get("twin").id).not.toBe(String(older.id));
+    });
+});
