@@ -123,6 +123,27 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(current.fields.desc).toBe("console");
     });
 
+    it("records a new numeric id should an edit ever answer with one, and reads by it afterwards", async () => {
+        const { host, emu } = stack;
+        const reg = await programInputs({ name: "renumbered", image: "busybox" }, "renumbered");
+        const urn = host.urn(reg.type, reg.name);
+        const checked = await host.check(urn, {}, reg.inputs);
+        const created = await host.create(urn, checked.inputs);
+        const moved = emu.model.addTemplate(emu.demoUser.id, { name: "renumbered", image: "busybox", tag: "v2" });
+        emu.faults.add({
+            method: "PUT",
+            path: "/api/v0/template/",
+            fault: { kind: "status", status: 200, body: { success: true, template: { id: moved.id, hash_id: moved.hash_id } } },
+        });
+
+        const next = await host.check(urn, checked.inputs, { ...reg.inputs, tag: "v2" });
+        const updated = await host.update(created.id, urn, created.properties, next.inputs);
+        expect(updated.properties).toMatchObject({ templateId: moved.id, hashId: moved.hash_id });
+        const read = await host.read(created.id, urn, updated.properties, next.inputs);
+        expect(read.id).toBe(String(moved.id));
+        expect(read.properties.templateId).toBe(moved.id);
+    });
+
     it("runs through the mini engine: up creates, re-up is a no-op, an edit updates in place, destroy deletes", async () => {
         const { engine, emu } = stack;
         const first = await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "1" } }));
