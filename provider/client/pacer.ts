@@ -25,7 +25,10 @@ interface Lane {
 export class Pacer {
     private readonly lanes = new Map<string, Lane>();
 
-    constructor(private readonly now: () => number = Date.now) {}
+    constructor(
+        private readonly now: () => number = Date.now,
+        private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    ) {}
 
     /** Waits for this call's turn in `lane`, at least `intervalMs` after the previous call left. */
     async wait(lane: string, intervalMs: number): Promise<void> {
@@ -38,7 +41,7 @@ export class Pacer {
             const base = Math.max(intervalMs, state.learnedMs);
             const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS : 0;
             const due = state.lastLeftAt + spacing - this.now();
-            if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+            if (due > 0) await this.sleep(due);
             state.lastLeftAt = this.now();
         } finally {
             leave();

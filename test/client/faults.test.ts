@@ -12,7 +12,7 @@ import {
 import { VastClient } from "../../provider/client/vastClient";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../emulator/server";
-import { clientFor, startEmulator } from "../support/fixtures";
+import { clientFor, eventually, startEmulator } from "../support/fixtures";
 
 const SEARCH = "/api/v0/template/";
 const template: TemplateCreateRequest = {
@@ -88,13 +88,14 @@ describe("faults: each a typed error or a success after retry", () => {
     });
 
     it("a read that times out is retried; one that keeps timing out is a network error", async () => {
-        const quick = clientFor(emu, { timeoutMs: 150 });
-        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 400 } });
+        // Generous margins: the slow answer is far past the timeout, the normal one far inside it.
+        const quick = clientFor(emu, { timeoutMs: 1000 });
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 3000 } });
         await quick.templates.search();
         expect(emu.requestsTo("GET", SEARCH)).toHaveLength(2);
 
-        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 400 }, times: 10 });
-        const error = await failure(clientFor(emu, { timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1 } }).templates.search());
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "slow", delayMs: 3000 }, times: 10 });
+        const error = await failure(clientFor(emu, { timeoutMs: 1000, retry: { maxAttempts: 2, baseDelayMs: 1 } }).templates.search());
         expect(error).toBeInstanceOf(VastNetworkError);
         expect(error.message).toMatch(/search templates failed: timed out/);
     });
@@ -186,14 +187,16 @@ describe("faults: each a typed error or a success after retry", () => {
         });
 
         it("a create that timed out after the service acted is outcome-unknown, and what it made can be found", async () => {
-            emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/$/, fault: { kind: "slow", delayMs: 300 } });
+            emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/$/, fault: { kind: "slow", delayMs: 1500 } });
             const offer = emu.addOffer();
             const error = await failure(
-                clientFor(emu, { timeoutMs: 100 }).instances.create(offer.id, { image: "busybox", label: "find-me-7" }),
+                clientFor(emu, { timeoutMs: 300 }).instances.create(offer.id, { image: "busybox", label: "find-me-7" }),
             );
             expect(error).toBeInstanceOf(VastOutcomeUnknownError);
-            await new Promise((resolve) => setTimeout(resolve, 400));
-            const found = await vast.instances.listAll({ label: { eq: "find-me-7" } });
+            const found = await eventually(async () => {
+                const matches = await vast.instances.listAll({ label: { eq: "find-me-7" } });
+                return matches.length > 0 ? matches : undefined;
+            });
             expect(found).toHaveLength(1);
             expect(emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`)).toHaveLength(1);
         });
