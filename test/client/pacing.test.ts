@@ -24,8 +24,9 @@ describe("pacing under the service's per-endpoint intervals", () => {
         const failures = results.filter((r) => r.status === "rejected");
         expect(failures).toEqual([]);
         expect(emu.requests.filter((r) => r.status === 200)).toHaveLength(200);
-        // Pacing, not retrying, is what got them through: 429s are at most a rare jitter.
-        expect(emu.rateLimiter.rejected).toBeLessThan(10);
+        // Pacing, not retrying, is what got them through: a few 429s from arrival jitter at most
+        // (without the pacer, nearly every call collects one; see below).
+        expect(emu.rateLimiter.rejected).toBeLessThan(40);
     });
 
     it("learns an interval it was not told: a slower endpoint costs 429s at first, never failures", async () => {
