@@ -145,7 +145,18 @@ export interface ErrorFactoryInput extends HttpAnswer {
 
 const MAX_MESSAGE_CHARS = 500;
 
-/** The service's message: `msg`, then `detail`, then `error`, then the body itself. */
+/**
+ * Body fields that hold a credential wherever they appear: `users/current` carries the account's
+ * `api_key`, a key's create answer its `key`. `redact` only knows the key the call was made with,
+ * which is not the account's key when a scoped key is in use.
+ */
+const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass"]);
+
+function bodyText(body: unknown): string {
+    return JSON.stringify(body, (field, value) => (CREDENTIAL_FIELDS.has(field) && typeof value === "string" ? "[redacted]" : value));
+}
+
+/** The service's message: `msg`, then `detail`, then `error`, then the body itself (credentials blanked). */
 export function serviceMessageOf(body: unknown): string {
     if (body && typeof body === "object" && !Array.isArray(body)) {
         const b = body as Record<string, unknown>;
@@ -153,10 +164,10 @@ export function serviceMessageOf(body: unknown): string {
             const value = b[key];
             if (typeof value === "string" && value.trim() !== "") return value.trim();
         }
-        return JSON.stringify(body);
+        return bodyText(body);
     }
     if (typeof body === "string") return body.trim();
-    return body === undefined ? "" : JSON.stringify(body);
+    return body === undefined ? "" : bodyText(body);
 }
 
 function errorCodeOf(body: unknown): string | undefined {

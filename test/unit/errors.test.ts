@@ -40,6 +40,11 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         expect(serviceMessageOf("plain text")).toBe("plain text");
     });
 
+    it("blanks credential fields when the body itself becomes the message", () => {
+        const body = { success: false, id: 7, api_key: "acct-key", nested: { key: "new-key" } };
+        expect(serviceMessageOf(body)).toBe('{"success":false,"id":7,"api_key":"[redacted]","nested":{"key":"[redacted]"}}');
+    });
+
     it("names the operation, the target and, on a 403, the missing permission", () => {
         const e = build(403, { msg: "denied" }, { scope: "instance_read" }) as VastAuthError;
         expect(e.message).toMatch(/^vastai: show instance 42 failed: HTTP 403 forbidden: denied\. This call needs the "instance_read" permission/);
