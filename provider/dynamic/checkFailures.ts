@@ -51,15 +51,22 @@ export function suggestion(name: string, known: readonly string[]): string {
 /**
  * Turns zod issues into check failures, one per problem, each naming its property. Issues about
  * values that are unknown during preview are dropped: they will be checked once known.
- * `knownProperties` feeds "did you mean" for unrecognised keys at the top level.
+ * `knownProperties` feeds "did you mean" for unrecognised keys at the top level, `knownNames` for
+ * those of nested objects, by the object's property path (`{ "permissions.api": [...] }`).
  */
-export function checkFailuresFrom(error: z.ZodError, input: unknown, knownProperties: readonly string[] = []): CheckFailure[] {
+export function checkFailuresFrom(
+    error: z.ZodError,
+    input: unknown,
+    knownProperties: readonly string[] = [],
+    knownNames: Readonly<Record<string, readonly string[]>> = {},
+): CheckFailure[] {
     const failures: CheckFailure[] = [];
     for (const issue of error.issues) {
         if (valueAt(input, issue.path).unknown) continue;
         if (issue.code === "unrecognized_keys") {
             for (const key of issue.keys) {
-                const hint = issue.path.length === 0 ? suggestion(key, knownProperties) : "";
+                const known = issue.path.length === 0 ? knownProperties : (knownNames[propertyPath(issue.path)] ?? []);
+                const hint = suggestion(key, known);
                 failures.push({
                     property: propertyPath([...issue.path, key]),
                     reason: `unknown property "${key}"${hint}`,

@@ -1,6 +1,6 @@
 import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { checkFailuresFrom } from "../../dynamic/checkFailures";
+import { checkArgs, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue } from "../../dynamic/diffInputs";
 import { containsUnknown } from "../../dynamic/unknowns";
 import { toEnvMap } from "../../env/envFlags";
@@ -19,12 +19,7 @@ import { clearedFields, inputsFromRecord, toTemplateFields } from "./templateMap
 
 type Props = Record<string, any>;
 
-/** The input properties of a property bag: no `__provider`, no computed outputs. */
-function inputsOf(props: Props): Props {
-    const inputs: Props = {};
-    for (const property of TEMPLATE_PROPERTIES) if (props[property] !== undefined) inputs[property] = props[property];
-    return inputs;
-}
+const inputsOf = (props: Props): Props => pickInputs(props, TEMPLATE_PROPERTIES);
 
 /** Defaults and the canonical env map; values unknown during preview are left as they are. */
 function normalize(args: Props): TemplateInputs {
@@ -70,20 +65,8 @@ export const templateProvider = {
     configure,
 
     async check(_olds: Props, news: Props) {
-        const args: Props = {};
-        for (const [key, value] of Object.entries(news)) {
-            if (key === "__provider") continue;
-            if ((TEMPLATE_COMPUTED as readonly string[]).includes(key)) {
-                if (value === undefined || value === null) continue;
-                return { inputs: news, failures: [{ property: key, reason: `${key} is set by the service and cannot be given` }] };
-            }
-            args[key] = value;
-        }
-        const parsed = templateArgsSchema.safeParse(args);
-        if (!parsed.success) {
-            const failures = checkFailuresFrom(parsed.error, args, TEMPLATE_PROPERTIES);
-            if (failures.length > 0) return { inputs: news, failures };
-        }
+        const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, TEMPLATE_COMPUTED);
+        if (failures.length > 0) return { inputs: news, failures };
         return { inputs: normalize(args) };
     },
 
