@@ -34,3 +34,8 @@ export type { EnvMap } from "./env/envFlags";
 export { UNKNOWN } from "./dynamic/unknowns";
 export { readTemplateFiles, templatesFromFiles, TemplateFileError } from "./declarative/templateFiles";
 export type { TemplateFile, TemplatesFromFilesOptions } from "./declarative/templateFiles";
+
+export { ApiKey } from "./resources/apiKey/apiKey";
+export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";
+export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permissionsBuilder";
+export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";

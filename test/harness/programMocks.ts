@@ -9,6 +9,8 @@ export interface Registration {
     type: string;
     name: string;
     inputs: Record<string, any>;
+    /** The `additionalSecretOutputs` option as the engine receives it (the mocks do not pass it on). */
+    additionalSecretOutputs: string[];
 }
 
 export async function registerAsProgram(
@@ -16,10 +18,12 @@ export async function registerAsProgram(
     options: { project?: string; stack?: string; preview?: boolean } = {},
 ): Promise<Registration[]> {
     const registrations: Registration[] = [];
+    const secretOutputs = new Map<string, string[]>();
     await pulumi.runtime.setMocks(
         {
             newResource(args: pulumi.runtime.MockResourceArgs) {
-                registrations.push({ type: args.type, name: args.name, inputs: args.inputs });
+                const additionalSecretOutputs = secretOutputs.get(args.name) ?? [];
+                registrations.push({ type: args.type, name: args.name, inputs: args.inputs, additionalSecretOutputs });
                 return { id: `${args.name}-id`, state: args.inputs };
             },
             call(args: pulumi.runtime.MockCallArgs) {
@@ -30,6 +34,14 @@ export async function registerAsProgram(
         options.stack ?? "test",
         options.preview ?? false,
     );
+    // The mock monitor hands `newResource` only the inputs; the request it gets also carries the
+    // options the engine acts on, so note the secret outputs from it on the way through.
+    const monitor = pulumi.runtime.getMonitor() as any;
+    const registerResource = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req: any, callback: unknown) => {
+        secretOutputs.set(req.getName(), req.getAdditionalsecretoutputsList());
+        return registerResource(req, callback);
+    };
     const built = build();
     const resources = Array.isArray(built) ? built : [built];
     // A registration is complete once its URN resolves.

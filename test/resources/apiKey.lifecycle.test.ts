@@ -1,0 +1,160 @@
+import { ApiKey, ApiKeyArgs, VastAuthError, apiKeyPermissions } from "../../provider";
+import { TemplateCreateRequest } from "../../provider/schemas/template";
+import { registerAsProgram } from "../harness/programMocks";
+import { clientFor } from "../support/fixtures";
+import { TestStack, startStack } from "../support/stack";
+
+const template: TemplateCreateRequest = {
+    name: "written-by-a-reader",
+    image: "busybox",
+    docker_login_repo: "",
+    docker_login_user: "",
+    docker_login_pass: "",
+};
+
+/** What a program run sends for the key: type, name, inputs with the real `__provider`, and options. */
+async function programRegistration(args: ApiKeyArgs, name = "reader") {
+    const [reg] = await registerAsProgram(() => new ApiKey(name, args));
+    return reg;
+}
+
+describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("create scoped → use (allowed passes, disallowed is a 403 naming the permission) → diff → read → delete → refused", async () => {
+        const { host, emu } = stack;
+        const reg = await programRegistration({ name: "ci-reader", permissions: apiKeyPermissions("user_read") });
+        const urn = host.urn(reg.type, reg.name);
+        expect(reg.type).toBe("pulumi-nodejs:dynamic/vastai:ApiKey");
+        // The engine encrypts `key` in state because the registration says so.
+        expect(reg.additionalSecretOutputs).toEqual(["key"]);
+
+        const checked = await host.check(urn, {}, reg.inputs);
+        expect(checked.failures).toEqual([]);
+        expect(checked.inputs).toMatchObject({ name: "ci-reader", permissions: { api: { user_read: {} } } });
+
+        const created = await host.create(urn, checked.inputs);
+        const { keyId, key } = created.properties as { keyId: number; key: string };
+        expect(created.id).toBe(String(keyId));
+        expect(key).toMatch(/^vastemu_/);
+        const [post] = emu.requestsTo("POST", "/api/v0/auth/apikeys/");
+        expect(post.body).toEqual({ name: "ci-reader", permissions: { api: { user_read: {} } } });
+        // The secret is an output only: never in the provider text stored with every resource.
+        expect(String(created.properties.__provider)).not.toContain(key);
+
+        // The new key does what it was granted, and nothing more.
+        const asReader = clientFor(emu, { apiKey: key });
+        expect((await asReader.templates.search({ recommended: { eq: true } })).length).toBeGreaterThan(0);
+        const refused = await asReader.templates.create(template).catch((e) => e);
+        expect(refused).toBeInstanceOf(VastAuthError);
+        expect(refused.status).toBe(403);
+        expect(refused.missingPermission).toBe("user_write");
+        expect(refused.message).toMatch(/HTTP 403 forbidden.*needs the "user_write" permission/);
+        expect(refused.message).not.toContain(key);
+
+        // Same program: nothing to do. Any change replaces, naming what changed.
+        expect(await host.diff(created.id, urn, created.properties, checked.inputs)).toEqual({
+            changes: "none",
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
+        const wider = await host.check(urn, checked.inputs, {
+            ...reg.inputs,
+            permissions: apiKeyPermissions("user_read", "user_write").build(),
+        });
+        expect(await host.diff(created.id, urn, created.properties, wider.inputs)).toEqual({
+            changes: "some",
+            replaces: ["permissions"],
+            deleteBeforeReplace: false,
+        });
+        const renamed = await host.check(urn, checked.inputs, { ...reg.inputs, name: "ci-reader-2" });
+        expect((await host.diff(created.id, urn, created.properties, renamed.inputs)).replaces).toEqual(["name"]);
+
+        // Refresh: the listing never holds the secret, so state keeps it; the next diff is clean.
+        const read = await host.read(created.id, urn, created.properties, checked.inputs);
+        expect(read.id).toBe(created.id);
+        expect(read.properties).toMatchObject({ keyId, key, name: "ci-reader" });
+        expect(await host.diff(created.id, urn, read.properties, read.inputs!)).toMatchObject({ changes: "none" });
+
+        // Delete revokes: the key is refused from then on, and reads as gone.
+        await host.delete(created.id, urn, read.properties);
+        expect(emu.requestsTo("DELETE", `/api/v0/auth/apikeys/${keyId}/`)).toHaveLength(1);
+        const afterwards = await asReader.templates.search().catch((e) => e);
+        expect(afterwards).toBeInstanceOf(VastAuthError);
+        expect(afterwards.status).toBe(401);
+        expect(await host.read(created.id, urn, read.properties)).toMatchObject({ id: "" });
+        await expect(host.delete(created.id, urn, read.properties)).resolves.toBeUndefined();
+
+        expect(host.output.join("\n")).not.toContain(key);
+    });
+
+    it("refuses bad arguments in check, each with its property", async () => {
+        const { host } = stack;
+        const reg = await programRegistration({ name: "bad", permissions: apiKeyPermissions("user_read") }, "bad");
+        const urn = host.urn(reg.type, reg.name);
+        const check = (inputs: Record<string, unknown>) => host.check(urn, {}, { ...reg.inputs, ...inputs });
+
+        expect((await check({ permissions: { api: { user_reed: {} } } })).failures).toEqual([
+            { property: "permissions.api.user_reed", reason: 'unknown property "user_reed"; did you mean "user_read"?' },
+        ]);
+        expect((await check({ permissions: { api: {} } })).failures).toEqual([
+            { property: "permissions.api", reason: "grant at least one permission category" },
+        ]);
+        expect((await check({ name: "" })).failures).toEqual([{ property: "name", reason: "must not be empty" }]);
+        expect((await check({ key: "chosen-by-me" })).failures).toEqual([
+            { property: "key", reason: "key is set by the service and cannot be given" },
+        ]);
+        expect((await check({ nmae: "x" })).failures).toEqual([{ property: "nmae", reason: 'unknown property "nmae"; did you mean "name"?' }]);
+    });
+
+    it("passes constraints through to the service as given", async () => {
+        const { host, emu } = stack;
+        const rules = { "api.instance.request_logs": { constraints: { id: { eq: 1227 } } } };
+        const reg = await programRegistration({ name: "logs-1227", permissions: apiKeyPermissions().grant("instance_read", rules) }, "logs");
+        const urn = host.urn(reg.type, reg.name);
+        const checked = await host.check(urn, {}, reg.inputs);
+        const created = await host.create(urn, checked.inputs);
+        const post = emu.requestsTo("POST", "/api/v0/auth/apikeys/").at(-1)!;
+        expect(post.body).toEqual({ name: "logs-1227", permissions: { api: { instance_read: rules } } });
+        await host.delete(created.id, urn, created.properties);
+    });
+
+    it("a create whose answer is lost names the keys it may have made, without the secret, and is not re-sent", async () => {
+        const { host, emu } = stack;
+        const reg = await programRegistration({ name: "lost-one", permissions: apiKeyPermissions("user_read") }, "lost");
+        const urn = host.urn(reg.type, reg.name);
+        const checked = await host.check(urn, {}, reg.inputs);
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostAnswer" } });
+
+        const error = await host.create(urn, checked.inputs).catch((e) => e);
+        const made = [...emu.model.keys.values()].filter((k) => k.name === "lost-one");
+        expect(made).toHaveLength(1);
+        expect(emu.requestsTo("POST", "/api/v0/auth/apikeys/").filter((r) => (r.body as { name?: string }).name === "lost-one")).toHaveLength(1);
+        expect(error.message).toMatch(/outcome is unknown/);
+        expect(error.message).toContain(`Keys named "lost-one" made since then: ${made[0].id}`);
+        expect(error.message).not.toContain(made[0].key);
+    });
+
+    it("runs through the mini engine: a permissions change makes the new key before revoking the old; destroy revokes", async () => {
+        const { engine, emu } = stack;
+        const program = (permissions: ApiKeyArgs["permissions"]) => () => new ApiKey("deployer", { name: "deployer", permissions });
+
+        expect((await engine.up(program(apiKeyPermissions("instance_read")))).create).toEqual(["deployer"]);
+        const first = engine.get("deployer").outputs as { keyId: number; key: string };
+        expect((await engine.up(program({ api: { instance_read: {} } }))).same).toEqual(["deployer"]);
+
+        const rotated = await engine.up(program(apiKeyPermissions("instance_read", "instance_write")));
+        expect(rotated.replace).toEqual([{ name: "deployer", because: ["permissions"] }]);
+        const second = engine.get("deployer").outputs as { keyId: number; key: string };
+        expect(second.keyId).not.toBe(first.keyId);
+        expect(emu.model.keys.get(first.key)?.revokedAnswer).toBeDefined();
+        expect(emu.model.keys.get(second.key)?.permissions).toEqual({ api: { instance_read: {}, instance_write: {} } });
+
+        expect(await engine.destroy()).toEqual(["deployer"]);
+        expect(emu.model.keys.get(second.key)?.revokedAnswer).toBeDefined();
+    });
+});
