@@ -35,6 +35,16 @@ export { UNKNOWN } from "./dynamic/unknowns";
 export { readTemplateFiles, templatesFromFiles, TemplateFileError } from "./declarative/templateFiles";
 export type { TemplateFile, TemplatesFromFilesOptions } from "./declarative/templateFiles";
 
+export { getCurrentUser } from "./functions/getCurrentUser";
+export { getMachines } from "./functions/getMachines";
+export type { GetMachinesArgs } from "./functions/getMachines";
+export { machineFromRecord, BYTES_PER_GIB } from "./functions/machine";
+export type { Machine } from "./functions/machine";
+export { parseGpuOccupancy, GPU_OCCUPANCY_CODES } from "./functions/gpuOccupancy";
+export type { GpuOccupancyCode } from "./functions/gpuOccupancy";
+export { searchTemplates } from "./functions/searchTemplates";
+export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
+export type { FunctionOptions } from "./functions/programClient";
 export { ApiKey } from "./resources/apiKey/apiKey";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";
 export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permissionsBuilder";

@@ -1,0 +1,21 @@
+import { TemplateRecord } from "../schemas/template";
+import { TemplateFilters } from "../schemas/templateFilters";
+import { FunctionOptions, programClient } from "./programClient";
+import { TemplateFilterBuilder } from "./templateFilterBuilder";
+
+/**
+ * Templates matching every condition (contract §4.3), as the service returns them, in its field
+ * names (the same names the filters use). As on the service, the answer includes other users'
+ * public templates: add `creator_id` to keep to your own. Filters are checked before the request
+ * is sent, so a value of the wrong type fails here, naming the field. Needs `user_read`.
+ *
+ *     const mine = await vast.searchTemplates(templateFilters().where("creator_id").eq(me.id));
+ *     const big = await vast.searchTemplates({ recommended_disk_space: { gte: 64 } });
+ */
+export async function searchTemplates(
+    filters: TemplateFilters | TemplateFilterBuilder = {},
+    options?: FunctionOptions,
+): Promise<TemplateRecord[]> {
+    const conditions = filters instanceof TemplateFilterBuilder ? filters.build() : filters;
+    return programClient(options).templates.search(conditions);
+}

@@ -1,0 +1,88 @@
+import { VastAuthError, VastConfigError, getCurrentUser } from "../../provider";
+import { Emulator } from "../emulator/server";
+import { startEmulator } from "../support/fixtures";
+import { programSetting, stackConfigFor } from "../support/programConfig";
+import { TEST_TIME_SCALE } from "../support/stack";
+import { rawGet } from "../support/rawHttp";
+
+describe("getCurrentUser against the emulator", () => {
+    let emu: Emulator;
+    let setting: { restore(): void } | undefined;
+    beforeAll(async () => {
+        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+    });
+    afterAll(() => emu.stop());
+    beforeEach(() => emu.clearLog());
+    afterEach(() => setting?.restore());
+
+    /** The id the emulator logged for the key the last request used. */
+    const lastKeyId = () => emu.requests.at(-1)?.keyId;
+    const keyId = (key: string) => emu.model.keys.get(key)!.id;
+
+    it("gives id, email, credit and ssh_key, and not the api_key the service sends in the same body", async () => {
+        // A scoped key: the account key in the body is then not the one the call was made with.
+        const reader = emu.createKey({ api: { user_read: {} } }).key;
+        setting = programSetting({ config: stackConfigFor(emu, reader) });
+        const raw = await rawGet(`${emu.url}/api/v0/users/current/`, reader);
+        expect(JSON.parse(raw.body)).toMatchObject({ api_key: emu.demoUser.apiKey });
+
+        const user = await getCurrentUser();
+        expect(user).toStrictEqual({ id: emu.demoUser.id, email: "demo@example.com", credit: 25, ssh_key: emu.demoUser.ssh_key });
+        expect(JSON.stringify(user)).not.toContain("api_key");
+        expect(JSON.stringify(user)).not.toContain(emu.demoUser.apiKey);
+    });
+
+    it("finds credentials as a stack does: explicit option, then stack config, then VAST_API_KEY / VAST_URL", async () => {
+        const fromStack = emu.createKey().key;
+        const fromEnv = emu.createKey().key;
+        const explicit = emu.createKey().key;
+
+        setting = programSetting({ config: stackConfigFor(emu, fromStack), env: { VAST_API_KEY: fromEnv, VAST_URL: emu.url } });
+        await getCurrentUser();
+        expect(lastKeyId()).toBe(keyId(fromStack));
+        await getCurrentUser({ apiKey: explicit });
+        expect(lastKeyId()).toBe(keyId(explicit));
+        setting.restore();
+
+        setting = programSetting({ env: { VAST_API_KEY: fromEnv, VAST_URL: emu.url } });
+        await getCurrentUser();
+        expect(lastKeyId()).toBe(keyId(fromEnv));
+        setting.restore();
+
+        // An explicit base URL wins too; a key for another account is that account.
+        setting = programSetting({ config: { "vastai:apiKey": emu.otherUser.apiKey, "vastai:baseUrl": "https://console.vast.ai" } });
+        expect((await getCurrentUser({ baseUrl: emu.url })).id).toBe(emu.otherUser.id);
+    });
+
+    it("says how to set a missing key, before any request", async () => {
+        setting = programSetting({ config: {} });
+        const error = await getCurrentUser().catch((e) => e);
+        expect(error).toBeInstanceOf(VastConfigError);
+        expect(error.message).toMatch(/pulumi config set --secret vastai:apiKey <key>.*VAST_API_KEY/);
+        expect(emu.requests).toHaveLength(0);
+    });
+
+    it("keeps the account's api_key out of errors, whatever the failed answer holds", async () => {
+        const reader = emu.createKey({ api: { user_read: {} } }).key;
+        setting = programSetting({ config: stackConfigFor(emu, reader) });
+        const accountKey = emu.demoUser.apiKey;
+
+        // A failure whose body has no message: the body itself becomes the message.
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 500, body: { success: false, id: 1, api_key: accountKey } } });
+        const failed = await getCurrentUser().catch((e) => e);
+        expect(failed.message).toMatch(/HTTP 500 server error: .*"api_key":"\[redacted\]"/);
+        // An answer that does not parse: the problem is named, the body is not quoted.
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, body: { id: "1001", api_key: accountKey } } });
+        const unparsable = await getCurrentUser().catch((e) => e);
+        expect(unparsable.message).toMatch(/unexpected answer .*id: /);
+        // Refused: the key is not echoed either.
+        emu.revokeKey(reader);
+        const refused = await getCurrentUser().catch((e) => e);
+        expect(refused).toBeInstanceOf(VastAuthError);
+
+        for (const error of [failed, unparsable, refused]) {
+            expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(accountKey);
+            expect(`${error.message} ${error.stack}`).not.toContain(reader);
+        }
+    });
+});
