@@ -2,6 +2,7 @@ import { VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties } from "../../dynamic/diffInputs";
+import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
 import { permissionsSchema } from "../../schemas/permissions";
 import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
@@ -67,6 +68,8 @@ export const apiKeyProvider = {
             if (e instanceof VastOutcomeUnknownError) throw await lostCreateError(vast, e, name, sentAt);
             throw e;
         }
+        // A line for the person running `pulumi up`: which key, never its secret.
+        progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
         const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
         return { id: String(created.id), outs };
     },
@@ -91,6 +94,8 @@ export const apiKeyProvider = {
 
     /** Revokes the key; one already revoked is fine. */
     async delete(id: string, props: Props) {
-        await vastClient().account.deleteApiKey(Number(props.keyId ?? id));
+        const keyId = Number(props.keyId ?? id);
+        const { alreadyGone } = await vastClient().account.deleteApiKey(keyId);
+        progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
     },
 };
