@@ -1,0 +1,56 @@
+import * as path from "path";
+import * as ts from "typescript";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const MUST_FAIL = path.join(__dirname, "templateFilters.must-fail.ts");
+
+interface Found {
+    line: number;
+    code: string;
+    message: string;
+}
+
+/** Compiles `file` with the project's tsconfig options (as `tsc -p .` would) and returns every diagnostic. */
+function compile(file: string): { inFile: Found[]; elsewhere: string[] } {
+    const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, "tsconfig.json"), {}, {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+            throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+        },
+    })!;
+    const program = ts.createProgram([file], { ...config.options, noEmit: true, incremental: false });
+    const inFile: Found[] = [];
+    const elsewhere: string[] = [];
+    for (const d of ts.getPreEmitDiagnostics(program)) {
+        const message = ts.flattenDiagnosticMessageText(d.messageText, " ");
+        if (d.file && path.resolve(d.file.fileName) === file) {
+            inFile.push({ line: d.file.getLineAndCharacterOfPosition(d.start!).line + 1, code: `TS${d.code}`, message });
+        } else {
+            elsewhere.push(`${d.file?.fileName ?? "(global)"}: TS${d.code} ${message}`);
+        }
+    }
+    return { inFile, elsewhere };
+}
+
+/** The errors the file announces: `// error TSnnnn: why` on the line above each. */
+function expectedErrors(file: string): Array<{ line: number; code: string }> {
+    const lines = ts.sys.readFile(file)!.split("\n");
+    return lines.flatMap((text, i) => {
+        const marker = /^\s*\/\/ error (TS\d+):/.exec(text);
+        return marker ? [{ line: i + 2, code: marker[1] }] : [];
+    });
+}
+
+describe("template filters are typed per field (compile-time)", () => {
+    it("a string on a numeric field, and every other mistyped filter in the must-fail file, fails to type-check exactly where marked", () => {
+        const expected = expectedErrors(MUST_FAIL);
+        expect(expected.length).toBeGreaterThanOrEqual(10);
+
+        const { inFile, elsewhere } = compile(MUST_FAIL);
+        expect(elsewhere).toEqual([]);
+        expect(inFile.map(({ line, code }) => ({ line, code }))).toEqual(expected);
+        // The headline case, by its message: `{ id: { eq: "7" } }`.
+        const stringOnInt = inFile.find((f) => f.line === expected[0].line)!;
+        expect(stringOnInt.message).toBe("Type 'string' is not assignable to type 'number'.");
+    });
+});
