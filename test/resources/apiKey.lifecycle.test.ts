@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyArgs, VastAuthError, apiKeyPermissions } from "../../provider";
+import { ApiKey, ApiKeyArgs, UNKNOWN, VastAuthError, apiKeyPermissions } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { registerAsProgram } from "../harness/programMocks";
 import { clientFor } from "../support/fixtures";
@@ -109,6 +109,23 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
             { property: "key", reason: "key is set by the service and cannot be given" },
         ]);
         expect((await check({ nmae: "x" })).failures).toEqual([{ property: "nmae", reason: 'unknown property "nmae"; did you mean "name"?' }]);
+    });
+
+    it("during preview, an unknown name or permissions passes check, and diff says the key may be replaced", async () => {
+        const { host } = stack;
+        const reg = await programRegistration({ name: "preview", permissions: apiKeyPermissions("user_read") }, "preview");
+        const urn = host.urn(reg.type, reg.name);
+        const known = await host.check(urn, {}, reg.inputs);
+        const unknownPermissions = await host.check(urn, known.inputs, { ...reg.inputs, permissions: UNKNOWN });
+        expect(unknownPermissions.failures).toEqual([]);
+        const unknownRule = await host.check(urn, known.inputs, { ...reg.inputs, permissions: { api: { user_read: UNKNOWN } } });
+        expect(unknownRule.failures).toEqual([]);
+        const olds = { ...known.inputs, keyId: 1, key: "k" };
+        expect(await host.diff("1", urn, olds, unknownPermissions.inputs)).toMatchObject({ changes: "some", replaces: ["permissions"] });
+        expect(await host.diff("1", urn, olds, unknownRule.inputs)).toMatchObject({ changes: "some", replaces: ["permissions"] });
+        const unknownName = await host.check(urn, known.inputs, { ...reg.inputs, name: UNKNOWN });
+        expect(unknownName.failures).toEqual([]);
+        expect(await host.diff("1", urn, olds, unknownName.inputs)).toMatchObject({ changes: "some", replaces: ["name"] });
     });
 
     it("passes constraints through to the service as given", async () => {
