@@ -1,8 +1,9 @@
 import { ApiKey, ApiKeyArgs, UNKNOWN, VastAuthError, apiKeyPermissions } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { registerAsProgram } from "../harness/programMocks";
-import { clientFor } from "../support/fixtures";
-import { TestStack, startStack } from "../support/stack";
+import { ProviderHost } from "../harness/providerHost";
+import { clientFor, startEmulator } from "../support/fixtures";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../support/stack";
 
 const template: TemplateCreateRequest = {
     name: "written-by-a-reader",
@@ -175,3 +176,27 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.model.keys.get(second.key)?.revokedAnswer).toBeDefined();
     });
 });
+
+describe("ApiKey made with a scoped stack key", () => {
+    it("cannot grant a category the stack's key lacks: a 403 that says so", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        try {
+            const stackKey = emu.createKey({ api: { user_read: {}, user_write: {} } }).key;
+            await host.configure({ "vastai:apiKey": stackKey, "vastai:baseUrl": emu.url });
+            const reg = await programRegistration({ name: "too-wide", permissions: apiKeyPermissions("user_read", "instance_write") }, "wide");
+            const urn = host.urn(reg.type, reg.name);
+            const checked = await host.check(urn, {}, reg.inputs);
+
+            const error = await host.create(urn, checked.inputs).catch((e) => e);
+            expect(error.message).toMatch(/HTTP 403 forbidden: a key cannot grant permissions it does not hold/);
+            expect(error.message).toMatch(/check that the stack's key \(vastai:apiKey\) has (instance_write, user_read|user_read, instance_write)/);
+            expect(error.message).not.toContain(stackKey);
+            expect([...emu.model.keys.values()].some((k) => k.name === "too-wide")).toBe(false);
+        } finally {
+            await host.stop();
+            await emu.stop();
+        }
+    });
+});
+

@@ -1,4 +1,4 @@
-import { VastOutcomeUnknownError } from "../../client/errors";
+import { VastAuthError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties } from "../../dynamic/diffInputs";
@@ -66,6 +66,14 @@ export const apiKeyProvider = {
             created = await vast.account.createApiKey({ name, permissions });
         } catch (e) {
             if (e instanceof VastOutcomeUnknownError) throw await lostCreateError(vast, e, name, sentAt);
+            if (e instanceof VastAuthError && e.status === 403) {
+                // The generic 403 names the route's permission; here the likelier cause is the grant.
+                throw new Error(
+                    `${e.message}. A key can only grant categories the key that creates it holds: ` +
+                        `check that the stack's key (vastai:apiKey) has ${Object.keys(permissions.api).join(", ")}`,
+                    { cause: e },
+                );
+            }
             throw e;
         }
         // A line for the person running `pulumi up`: which key, never its secret.
