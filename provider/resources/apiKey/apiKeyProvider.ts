@@ -30,7 +30,7 @@ async function lostCreateError(vast: VastClient, lost: VastOutcomeUnknownError, 
         candidates =
             ids.length > 0
                 ? ` Keys named "${name}" made since then: ${ids.join(", ")}; revoke the one this create made.`
-                : ` No key named "${name}" was found.`;
+                : ` No key named "${name}" was found, so it was most likely not made.`;
     } catch {
         candidates = " The account's keys could not be listed to look for it.";
     }
