@@ -71,7 +71,7 @@ export function createInstance(ctx: HandlerContext): Answer {
         label: typeof body.label === "string" ? body.label : null,
         request: structuredClone(body),
         effective,
-        script: offer.script,
+        script: offer.upcoming.shift() ?? offer.script,
         isBid: typeof body.price === "number",
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
         sshPort: 20000 + (offerId % 10000),
@@ -177,6 +177,9 @@ export function destroyInstance(ctx: HandlerContext): Answer {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     instance.destroyed = true;
+    // The offer is free again: a replacement, or a retry after a failed start, can take it.
+    const offer = ctx.emu.model.offers.get(instance.offerId);
+    if (offer) offer.used = false;
     return ok({ success: true, msg: `destroying instance ${instance.id}` });
 }
 
