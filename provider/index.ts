@@ -32,3 +32,5 @@ export type { TemplateArgs, TemplateInputs, TemplateOutputs } from "./resources/
 export { parseEnvFlags, formatEnvFlags, toEnvMap, normalizeEnvMap, EnvFlagError } from "./env/envFlags";
 export type { EnvMap } from "./env/envFlags";
 export { UNKNOWN } from "./dynamic/unknowns";
+export { Instance } from "./resources/instance/instance";
+export type { InstanceArgs, InstanceInputs, InstanceOutputs, InstanceVolumeInfo } from "./resources/instance/instanceArgs";

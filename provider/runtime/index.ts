@@ -4,3 +4,4 @@
  * client and pacer (see providerContext.ts).
  */
 export { templateProvider as template } from "../resources/template/templateProvider";
+export { instanceProvider as instance } from "../resources/instance/instanceProvider";
