@@ -166,6 +166,8 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
                 { property: "disk", reason: "must be at least 8 GB" },
             ]),
         );
+        const longValue = await host.check(urn, {}, { ...reg.inputs, env: `-e TOKEN=${"x".repeat(300)} -p 8080:8080` });
+        expect(longValue.failures).toEqual([{ property: "env.TOKEN", reason: "is 300 characters; the service accepts at most 256" }]);
     });
 
     it("with a Template: merged env in the request, never the template's volume; a template edit replaces the instance", async () => {

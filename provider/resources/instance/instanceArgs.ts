@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { EnvFlagError, EnvMap, envMapProblems, parseEnvFlags } from "../../env/envFlags";
-import { isUnknown } from "../../dynamic/unknowns";
+import { EnvMap } from "../../env/envFlags";
+import { envInputSchema } from "../../env/envInputSchema";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { RUNTYPES } from "../../schemas/template";
 
@@ -121,22 +121,15 @@ export const INSTANCE_PROPERTIES = [
 export type InstanceProperty = (typeof INSTANCE_PROPERTIES)[number];
 
 /**
- * What a running instance cannot take in place: a change starts a new instance. `label` is edited
- * in place; `imageLogin` and the readiness settings only matter while an instance starts.
+ * What a running instance takes in place: `label` is edited; `imageLogin` and the readiness
+ * settings only matter while an instance starts, so a change is recorded and nothing more.
  */
-export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = [
-    "offerId",
-    "image",
-    "templateHashId",
-    "env",
-    "onstart",
-    "args",
-    "argsStr",
-    "runtype",
-    "disk",
-    "volumeInfo",
-    "price",
-];
+export const INSTANCE_IN_PLACE_PROPERTIES: readonly InstanceProperty[] = ["label", "imageLogin", "waitForRunning", "readyTimeoutSeconds", "maxCreateAttempts"];
+
+/** Everything else was fixed when the instance was created: a change starts a new instance. */
+export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = INSTANCE_PROPERTIES.filter(
+    (p) => !INSTANCE_IN_PLACE_PROPERTIES.includes(p),
+);
 
 /** Properties the provider computes; never accepted as inputs. */
 export const INSTANCE_COMPUTED = [
@@ -162,27 +155,6 @@ export const INSTANCE_DEFAULTS = {
 /** Names that mean "the template's numeric id", which instance creation refuses (contract §7). */
 export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
 
-const envSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).superRefine((env, ctx) => {
-    if (isUnknown(env)) return;
-    if (typeof env === "string") {
-        try {
-            parseEnvFlags(env);
-        } catch (e) {
-            if (!(e instanceof EnvFlagError)) throw e;
-            ctx.addIssue({ code: "custom", message: e.message });
-        }
-        return;
-    }
-    for (const { key, problem } of envMapProblems(env)) {
-        if (!isUnknown(env[key])) ctx.addIssue({ code: "custom", path: [key], message: problem });
-    }
-    for (const [key, value] of Object.entries(env)) {
-        if (typeof value === "string" && value.length > INSTANCE_LIMITS.envValueMax) {
-            ctx.addIssue({ code: "custom", path: [key], message: `is ${value.length} characters; the service accepts at most ${INSTANCE_LIMITS.envValueMax}` });
-        }
-    }
-});
-
 const volumeInfoArgsSchema = z.strictObject({
     createNew: z.boolean(),
     volumeId: z.number().int().positive(),
@@ -196,7 +168,7 @@ export const instanceArgsSchema = z
         offerId: z.number().int().positive("must be a positive offer id"),
         templateHashId: z.string().min(1, "must not be empty").optional(),
         image: z.string().min(1, "must not be empty").max(INSTANCE_LIMITS.imageMax).optional(),
-        env: envSchema.optional(),
+        env: envInputSchema({ maxValueChars: INSTANCE_LIMITS.envValueMax }).optional(),
         onstart: z.string().optional(),
         args: z.array(z.string()).optional(),
         argsStr: z.string().optional(),
