@@ -237,4 +237,25 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         expect((await engine.destroy()).sort()).toEqual(["gpu", "tpl"]);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
+
+    it("instances from one template look it up once; an unknown hashId fails the create before anything is paid for", async () => {
+        const { engine, emu } = stack;
+        const [a, b] = [emu.addOffer(), emu.addOffer()];
+        emu.clearLog();
+        await engine.up(() => {
+            const template = new Template("shared-tpl", { name: "shared-tpl", image: "busybox" });
+            return [template, ...[a, b].map((offer, i) => new Instance(`from-tpl-${i}`, { offerId: offer.id, templateHashId: template.hashId }))];
+        });
+        const hashId = engine.get("shared-tpl").outputs.hashId as string;
+        const lookups = emu.requestsTo("GET", "/api/v0/template/").filter((r) => r.query.select_filters?.includes(hashId));
+        expect(lookups).toHaveLength(1);
+        expect(emu.liveInstances().filter((i) => i.effective.template_hash_id === hashId)).toHaveLength(2);
+        await engine.destroy();
+
+        const c = emu.addOffer();
+        await expect(engine.up(() => new Instance("no-such-tpl", { offerId: c.id, templateHashId: "0123456789abcdef0123456789abcdef" }))).rejects.toThrow(
+            /no template with hashId 0123456789abcdef0123456789abcdef is visible to this account/,
+        );
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${c.id}/`)).toEqual([]);
+    });
 });

@@ -1,4 +1,3 @@
-import { VastClient } from "../../client/vastClient";
 import { CheckFailure, checkFailuresFrom } from "../../dynamic/checkFailures";
 import { changedProperties } from "../../dynamic/diffInputs";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
@@ -6,7 +5,6 @@ import { toEnvMap } from "../../env/envFlags";
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
 import { InstanceRecord } from "../../schemas/instance";
-import { TemplateRecord } from "../../schemas/template";
 import {
     INSTANCE_COMPUTED,
     INSTANCE_DEFAULTS,
@@ -20,6 +18,7 @@ import {
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+import { findTemplate } from "./templateLookup";
 
 type Props = Record<string, any>;
 
@@ -35,18 +34,6 @@ function onstartFailures(args: Props): CheckFailure[] {
     if (typeof args.onstart !== "string" || isUnknown(args.onstart) || containsUnknown(args.args) || isUnknown(args.argsStr)) return [];
     const plan = planOnstart(args.onstart, otherCommandChars(args.args, args.argsStr));
     return plan.problem ? [{ property: "onstart", reason: plan.problem }] : [];
-}
-
-/** The template `templateHashId` names; among public ones too, so matched on the hash itself. */
-async function findTemplate(vast: VastClient, hashId: string, offerId: number): Promise<TemplateRecord> {
-    const found = (await vast.templates.search({ hash_id: { eq: hashId } })).find((t) => t.hash_id === hashId);
-    if (!found) {
-        throw new Error(
-            `vastai: create instance on offer ${offerId} failed: no template with hashId ${hashId} is visible to this account ` +
-                "(a template's hashId changes with every edit: pass template.hashId from the Template resource)",
-        );
-    }
-    return found;
 }
 
 /**
