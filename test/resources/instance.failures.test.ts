@@ -1,6 +1,7 @@
 import { Instance } from "../../provider";
 import { HostCallError } from "../harness/providerHost";
 import { registerAsProgram } from "../harness/programMocks";
+import { eventually } from "../support/fixtures";
 import { TestStack, startStack } from "../support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
@@ -50,6 +51,21 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(error.message).toContain(`attempt 1: instance ${first.id} on offer ${offer.id} unknown`);
         expect(error.message).toContain(`attempt 2: instance ${second.id} on offer ${offer.id} offline ("host went away")`);
         // Nothing was left to track: a plain failure, no resource in state.
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
+    it("a retry that cannot take the offer again fails saying what happened to the earlier attempts", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer([{ status: "exited" }, { status: "running" }]);
+        const up = engine.up(() => new Instance("offer-gone", { offerId: offer.id, image: "busybox" })).catch((e) => e);
+        // Once the first instance exists, the offer is taken by someone else for the retry.
+        await eventually(async () => [...emu.model.instances.values()].some((i) => i.offerId === offer.id));
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } } });
+        const error = await up;
+        const [first] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(error.message).toMatch(new RegExp(`create instance on offer ${offer.id} failed: HTTP 410 not found: offer taken`));
+        expect(error.message).toContain(`(on attempt 2; none of the earlier ones was left running: attempt 1: instance ${first.id} on offer ${offer.id} exited`);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
         expect(engine.state.size).toBe(0);
     });

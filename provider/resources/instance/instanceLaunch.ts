@@ -81,7 +81,14 @@ export async function launchInstance(
     const { offerId, maxCreateAttempts: max } = inputs;
     const attempts: string[] = [];
     for (let attempt = 1; attempt <= max; attempt++) {
-        const instanceId = await placeInstance(vast, offerId, { ...request, label: placementLabel(offerId) });
+        let instanceId: number;
+        try {
+            instanceId = await placeInstance(vast, offerId, { ...request, label: placementLabel(offerId) });
+        } catch (e) {
+            // A retry that cannot take the offer again still says why there was a retry.
+            if (attempts.length === 0) throw e;
+            throw new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
+        }
         const what = `instance ${instanceId} on offer ${offerId}`;
         progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
         // The placement label has done its job; the instance takes the program's (or none).
