@@ -49,3 +49,6 @@ export { ApiKey } from "./resources/apiKey/apiKey";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";
 export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permissionsBuilder";
 export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
+
+export { Instance } from "./resources/instance/instance";
+export type { InstanceArgs, InstanceInputs, InstanceOutputs, InstanceVolumeInfo } from "./resources/instance/instanceArgs";

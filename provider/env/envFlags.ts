@@ -84,6 +84,38 @@ export function parseEnvFlags(flags: string): EnvMap {
     return normalizeEnvMap(env);
 }
 
+/**
+ * A stored template's flag string read as the service reads it when it merges env into an instance
+ * (the vendor CLI's `parse_env`): `-e NAME=value` and `-p ports` as in `parseEnvFlags`; `-v`, `-n`,
+ * `-h` kept as keys with value "1"; anything else dropped. For templates written elsewhere, which
+ * may hold flags this package's own Template refuses.
+ */
+export function readTemplateEnvFlags(flags: string): EnvMap {
+    let tokens: string[];
+    try {
+        tokens = tokenize(flags);
+    } catch {
+        tokens = flags.split(/\s+/).filter(Boolean);
+    }
+    const env: EnvMap = {};
+    for (let i = 0; i + 1 < tokens.length; i++) {
+        const [flag, arg] = [tokens[i], tokens[i + 1]];
+        if (flag === "-e") {
+            const eq = arg.indexOf("=");
+            if (eq > 0 && VAR_NAME.test(arg.slice(0, eq))) env[arg.slice(0, eq)] = arg.slice(eq + 1);
+        } else if (flag === "-p") {
+            const port = canonicalPort(arg);
+            if (port) env[`-p ${port}`] = "1";
+        } else if (flag === "-v" || flag === "-n" || flag === "-h") {
+            env[`${flag} ${arg}`] = "1";
+        } else {
+            continue;
+        }
+        i++;
+    }
+    return normalizeEnvMap(env);
+}
+
 /** Problems with a map's entries, each naming its key; empty when the map is usable. */
 export function envMapProblems(env: Record<string, unknown>): Array<{ key: string; problem: string }> {
     const problems: Array<{ key: string; problem: string }> = [];

@@ -5,3 +5,4 @@
  */
 export { templateProvider as template } from "../resources/template/templateProvider";
 export { apiKeyProvider as apiKey } from "../resources/apiKey/apiKeyProvider";
+export { instanceProvider as instance } from "../resources/instance/instanceProvider";

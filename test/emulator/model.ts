@@ -45,7 +45,10 @@ export interface EmuTemplate {
 
 export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading";
 
-/** How instances created from an offer behave: the status they end in, and its message. */
+/**
+ * How instances created from an offer behave: the status they end in (`loading` means stuck there),
+ * and its message.
+ */
 export interface OfferScript {
     status: FinalStatus;
     statusMsg?: string;
@@ -55,7 +58,11 @@ export interface EmuOffer {
     id: number;
     machineId: number;
     dphTotal: number;
+    /** The script of instances created once `upcoming` is used up. */
     script: OfferScript;
+    /** Scripts for the next instances on this offer, in order (first `exited`, then `running`). */
+    upcoming: OfferScript[];
+    /** True while an instance holds the offer: one instance per offer; destroying it frees the offer. */
     used: boolean;
 }
 
@@ -168,6 +175,7 @@ export class EmulatorModel {
             machineId,
             dphTotal: fields.dphTotal ?? 0.42,
             script: fields.script ?? { status: "running" },
+            upcoming: [...(fields.upcoming ?? [])],
             used: false,
         };
         this.offers.set(id, offer);

@@ -126,9 +126,14 @@ export class Emulator {
         if (record) record.revokedAnswer = answer;
     }
 
-    /** An offer on one of the demo user's machines, ending in `script.status` (default running). */
-    addOffer(script: OfferScript = { status: "running" }, dphTotal?: number): EmuOffer {
-        return this.model.addOffer({ script, dphTotal });
+    /**
+     * An offer on one of the demo user's machines, ending in `script.status` (default running). Given
+     * a list, successive instances on the offer take successive scripts, the last one for the rest:
+     * `[{ status: "exited" }, { status: "running" }]` fails once, then starts.
+     */
+    addOffer(script: OfferScript | OfferScript[] = { status: "running" }, dphTotal?: number, machineId?: number): EmuOffer {
+        const scripts = Array.isArray(script) ? script : [script];
+        return this.model.addOffer({ script: scripts[scripts.length - 1], upcoming: scripts.slice(0, -1), dphTotal, machineId });
     }
 
     /** An edit made outside Pulumi, as in the web console: new fields, new hash. */

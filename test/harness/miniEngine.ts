@@ -38,6 +38,21 @@ function unwrapSecrets(value: unknown): unknown {
     return value;
 }
 
+/**
+ * A failed step fails `up` once, as the CLI reports it once. The failed resource's other outputs
+ * reject too, and nothing awaits them (a real program's runtime logs them at exit); left alone they
+ * would surface as unhandled rejections in whichever test runs next.
+ */
+function acknowledgeFailures(resource: pulumi.Resource): void {
+    for (const value of Object.values(resource)) {
+        if (!pulumi.Output.isInstance(value)) continue;
+        const output = value as any;
+        for (const settled of [output.promise(true), output.isKnown, output.isSecret, output.allResources?.()]) {
+            settled?.catch?.(() => undefined);
+        }
+    }
+}
+
 export class MiniEngine {
     readonly state = new Map<string, StateEntry>();
     /** Every value the program registered as secret, for leak checks. */
@@ -70,6 +85,7 @@ export class MiniEngine {
         const built = program();
         const resources =
             built === undefined ? [] : Array.isArray(built) ? built : built instanceof pulumi.Resource ? [built] : Object.values(built);
+        resources.forEach(acknowledgeFailures);
         // A failed step rejects the resource's URN; the first failure fails the whole `up`.
         await Promise.all(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
 

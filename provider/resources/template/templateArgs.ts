@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { EnvMap, envMapProblems, parseEnvFlags, EnvFlagError } from "../../env/envFlags";
-import { isUnknown } from "../../dynamic/unknowns";
+import { EnvMap } from "../../env/envFlags";
+import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
 import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
 
@@ -112,22 +112,6 @@ export const TEMPLATE_PROPERTIES = Object.keys(TEMPLATE_FIELDS) as TemplatePrope
 /** Properties the provider computes; never accepted as inputs. */
 export const TEMPLATE_COMPUTED = ["templateId", "hashId"] as const;
 
-const envSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).superRefine((env, ctx) => {
-    if (isUnknown(env)) return;
-    if (typeof env === "string") {
-        try {
-            parseEnvFlags(env);
-        } catch (e) {
-            if (!(e instanceof EnvFlagError)) throw e;
-            ctx.addIssue({ code: "custom", message: e.message });
-        }
-        return;
-    }
-    for (const { key, problem } of envMapProblems(env)) {
-        if (!isUnknown(env[key])) ctx.addIssue({ code: "custom", path: [key], message: problem });
-    }
-});
-
 /** What `check` validates. Strict: an unknown property is an error, with a "did you mean". */
 export const templateArgsSchema = z.strictObject({
     name: z.string().min(1, "must not be empty"),
@@ -135,7 +119,7 @@ export const templateArgsSchema = z.strictObject({
     tag: z.string().min(1, "must not be empty").optional(),
     desc: z.string().optional(),
     readme: z.string().optional(),
-    env: envSchema.optional(),
+    env: envInputSchema().optional(),
     onstart: z.string().optional(),
     runtype: z.enum(RUNTYPES).optional(),
     argsStr: z.string().optional(),

@@ -71,7 +71,7 @@ export function createInstance(ctx: HandlerContext): Answer {
         label: typeof body.label === "string" ? body.label : null,
         request: structuredClone(body),
         effective,
-        script: offer.script,
+        script: offer.upcoming.shift() ?? offer.script,
         isBid: typeof body.price === "number",
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
         sshPort: 20000 + (offerId % 10000),
@@ -127,14 +127,18 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         const mapping = /^-p (\d+):(\d+)(\/(tcp|udp))?$/.exec(key);
         if (mapping) ports[`${mapping[2]}/${mapping[4] ?? "tcp"}`] = [{ HostIp: "0.0.0.0", HostPort: String(30000 + Number(mapping[1]) % 30000) }];
     }
-    const finalMsg = instance.script.statusMsg;
+    // While loading on the way up, the image pull; once the script's end is reached, its message
+    // (an offer scripted to stay `loading` may report an error there).
+    const ended = now - instance.createdAt >= timings.runningAfterMs;
+    const loadingMsg = "Pulling image layers";
+    const finalMsg = instance.script.statusMsg ?? (status === "loading" ? loadingMsg : `${status}`);
     return {
         id: instance.id,
         machine_id: instance.machineId,
         actual_status: status,
         intended_status: "running",
         cur_state: running ? "running" : status === null ? "created" : "stopped",
-        status_msg: status === null ? null : status === "loading" ? "Pulling image layers" : (finalMsg ?? `${status}`),
+        status_msg: status === null ? null : ended ? finalMsg : loadingMsg,
         label: instance.label,
         template_hash_id: instance.effective.template_hash_id ?? null,
         image_uuid: instance.effective.image,
@@ -177,6 +181,9 @@ export function destroyInstance(ctx: HandlerContext): Answer {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     instance.destroyed = true;
+    // The offer is free again: a replacement, or a retry after a failed start, can take it.
+    const offer = ctx.emu.model.offers.get(instance.offerId);
+    if (offer) offer.used = false;
     return ok({ success: true, msg: `destroying instance ${instance.id}` });
 }
 

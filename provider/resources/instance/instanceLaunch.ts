@@ -1,0 +1,125 @@
+import { VastClient } from "../../client/vastClient";
+import { progress } from "../../runtime/log";
+import { timeScale } from "../../runtime/providerContext";
+import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { InstanceInputs } from "./instanceArgs";
+import { placeInstance, placementLabel } from "./instancePlacement";
+import { describeStatus } from "./readiness";
+import { sharedPoller } from "./sharedPoller";
+
+/**
+ * An instance exists (and is paid for) but did not become ready. Carries its id, so the create can
+ * fail the way that makes the engine keep the instance in state rather than leak it.
+ */
+export class InstanceNotReadyError extends Error {
+    constructor(
+        message: string,
+        readonly instanceId: number,
+        readonly record?: InstanceRecord,
+    ) {
+        super(message);
+        this.name = "InstanceNotReadyError";
+    }
+}
+
+export interface Launched {
+    instanceId: number;
+    /** The last record seen; absent when the create did not wait. */
+    record?: InstanceRecord;
+}
+
+/** Runs `step` on an instance that exists; any failure becomes an InstanceNotReadyError naming it. */
+async function onExisting<T>(instanceId: number, what: string, step: () => Promise<T>): Promise<T> {
+    try {
+        return await step();
+    } catch (e) {
+        if (e instanceof InstanceNotReadyError) throw e;
+        throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId);
+    }
+}
+
+type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed" | "gone"; reason: string };
+
+/**
+ * Waits for the instance through the shared poller. Running, failed for good, or gone are answers;
+ * a deadline passed or a wait that cannot go on throw InstanceNotReadyError.
+ */
+async function untilStarted(vast: VastClient, instanceId: number, inputs: InstanceInputs, what: string): Promise<Started> {
+    const timeoutMs = inputs.readyTimeoutSeconds * 1000 * timeScale();
+    const outcome = await onExisting(instanceId, what, () => sharedPoller(vast).waitUntilRunning(instanceId, { timeoutMs, what }));
+    switch (outcome.kind) {
+        case "running":
+            progress(`${what} is running`);
+            return outcome;
+        case "failed":
+            return { kind: "failed", reason: outcome.reason };
+        case "gone":
+            return { kind: "gone", reason: "disappeared while starting (destroyed elsewhere?)" };
+        case "timedOut": {
+            const last = outcome.record ? describeStatus(outcome.record) : "never reported";
+            throw new InstanceNotReadyError(
+                `vastai: ${what} did not reach running within ${inputs.readyTimeoutSeconds} s (last status: ${last}). ` +
+                    "It is kept in state: `pulumi up` waits for it again, `pulumi destroy` removes it; " +
+                    "raise readyTimeoutSeconds for images that take longer to load",
+                instanceId,
+                outcome.record,
+            );
+        }
+    }
+}
+
+/**
+ * Starts an instance on the offer and, unless told not to, waits until it runs. One that ends
+ * `exited`, `unknown`, `offline` or with an error is destroyed and another started, up to
+ * `maxCreateAttempts`; then the create fails with what happened to each.
+ */
+export async function launchInstance(
+    vast: VastClient,
+    inputs: InstanceInputs,
+    request: InstanceCreateRequest,
+): Promise<Launched> {
+    const { offerId, maxCreateAttempts: max } = inputs;
+    const attempts: string[] = [];
+    for (let attempt = 1; attempt <= max; attempt++) {
+        let instanceId: number;
+        try {
+            instanceId = await placeInstance(vast, offerId, { ...request, label: placementLabel(offerId) });
+        } catch (e) {
+            // A retry that cannot take the offer again still says why there was a retry.
+            if (attempts.length === 0) throw e;
+            throw new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
+        }
+        const what = `instance ${instanceId} on offer ${offerId}`;
+        progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
+        // The placement label has done its job; the instance takes the program's (or none).
+        await onExisting(instanceId, what, () => vast.instances.label(instanceId, inputs.label ?? ""));
+        if (!inputs.waitForRunning) return { instanceId };
+
+        const started = await untilStarted(vast, instanceId, inputs, what);
+        if (started.kind === "running") return { instanceId, record: started.record };
+        attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
+        if (started.kind === "failed") {
+            progress(`${what} will not run: ${started.reason}; destroying it`);
+            await onExisting(instanceId, what, () => vast.instances.destroy(instanceId));
+        }
+    }
+    throw new Error(
+        `vastai: create instance on offer ${offerId} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
+            `and none was left behind: ${attempts.join("; ")}`,
+    );
+}
+
+/**
+ * Waits again for an instance an earlier `up` left starting (its create failed on the deadline).
+ * One that will never run is reported, not replaced: the program decides that.
+ */
+export async function awaitExisting(vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+    const what = `instance ${instanceId} on offer ${inputs.offerId}`;
+    const started = await untilStarted(vast, instanceId, inputs, what);
+    if (started.kind === "running") return started.record;
+    if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
+    throw new InstanceNotReadyError(
+        `vastai: ${what} ${started.reason}; it will not reach running. Replace it (\`pulumi up --replace\`) or remove it`,
+        instanceId,
+    );
+}

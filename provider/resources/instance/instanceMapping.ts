@@ -1,0 +1,124 @@
+import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlags";
+import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { TemplateRecord } from "../../schemas/template";
+import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs } from "./instanceArgs";
+import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+
+/**
+ * The one home of instance request building and read-back: canonical inputs (and the template
+ * they start from) to the create body, and a service record back to outputs.
+ */
+
+export interface CreatePlan {
+    request: InstanceCreateRequest;
+    /** The env the request carries: the template's, merged with the program's. */
+    effectiveEnv: EnvMap;
+    /** Whether `onstart` went as the compressed bootstrap command. */
+    onstartEncoded: boolean;
+}
+
+/** The template's env flag string as a map, as the service reads it for the merge. */
+export function templateEnv(template: TemplateRecord | undefined): EnvMap {
+    const flags = (template as Record<string, unknown> | undefined)?.env;
+    return typeof flags === "string" ? readTemplateEnvFlags(flags) : {};
+}
+
+/**
+ * The create body (contract §4.7). Scalars the program sets are sent and win over the template's;
+ * env is the template's map merged with the program's, the program winning, sent whole so the
+ * request says exactly what the instance gets; a template's `volume_info` is never copied. The
+ * label is left to the placement, which sends its own (see instancePlacement.ts).
+ */
+export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord | undefined): CreatePlan {
+    const effectiveEnv = normalizeEnvMap({ ...templateEnv(template), ...(inputs.env ?? {}) });
+    const request: InstanceCreateRequest = {};
+    if (inputs.templateHashId !== undefined) request.template_hash_id = inputs.templateHashId;
+    if (inputs.image !== undefined) request.image = inputs.image;
+    if (Object.keys(effectiveEnv).length > 0) request.env = effectiveEnv;
+    if (inputs.args !== undefined) request.args = inputs.args;
+    if (inputs.argsStr !== undefined) request.args_str = inputs.argsStr;
+    if (inputs.runtype !== undefined) request.runtype = inputs.runtype;
+    if (inputs.disk !== undefined) request.disk = inputs.disk;
+    if (inputs.price !== undefined) request.price = inputs.price;
+    if (inputs.imageLogin !== undefined) request.image_login = inputs.imageLogin;
+    if (inputs.volumeInfo !== undefined) {
+        const v = inputs.volumeInfo;
+        request.volume_info = { create_new: v.createNew, volume_id: v.volumeId, mount_path: v.mountPath, ...(v.size !== undefined ? { size: v.size } : {}) };
+    }
+    let onstartEncoded = false;
+    if (inputs.onstart !== undefined) {
+        const plan = planOnstart(inputs.onstart, otherCommandChars(inputs.args, inputs.argsStr));
+        if (plan.problem) throw new Error(`vastai: create instance on offer ${inputs.offerId} failed: ${plan.problem}`);
+        request.onstart = plan.onstart;
+        onstartEncoded = plan.encoded;
+    }
+    return { request, effectiveEnv, onstartEncoded };
+}
+
+/** `{"22/tcp": [{"HostPort": "20000"}]}` → `{"22/tcp": 20000}`: the first binding with a port. */
+function portMap(ports: InstanceRecord["ports"]): Record<string, number> | undefined {
+    if (!ports) return undefined;
+    const map: Record<string, number> = {};
+    for (const [containerPort, bindings] of Object.entries(ports)) {
+        const hostPort = (bindings ?? []).map((b) => Number(b.HostPort)).find((p) => Number.isInteger(p) && p > 0);
+        if (hostPort !== undefined) map[containerPort] = hostPort;
+    }
+    return Object.keys(map).length > 0 ? map : undefined;
+}
+
+/** What the service reports about an instance, as outputs; nothing a record lacks. */
+export function reportedByService(record: InstanceRecord): Partial<InstanceOutputs> {
+    const ip = record.public_ipaddr?.trim();
+    return {
+        actualStatus: record.actual_status ?? undefined,
+        intendedStatus: record.intended_status ?? undefined,
+        statusMsg: record.status_msg ?? undefined,
+        sshHost: record.ssh_host ?? undefined,
+        sshPort: record.ssh_port ?? undefined,
+        publicIpaddr: ip ? ip : undefined,
+        ports: portMap(record.ports),
+        machineId: record.machine_id ?? undefined,
+        dphTotal: record.dph_total ?? undefined,
+    };
+}
+
+/** The service-reported outputs a previous state holds, carried over when nothing new was read. */
+export function reportedIn(props: Record<string, unknown>): Partial<InstanceOutputs> {
+    const kept: Record<string, unknown> = {};
+    for (const key of REPORTED_OUTPUTS) if (props[key] !== undefined && props[key] !== null) kept[key] = props[key];
+    return kept as Partial<InstanceOutputs>;
+}
+
+const REPORTED_OUTPUTS = INSTANCE_COMPUTED.filter((key) => key !== "instanceId" && key !== "effectiveEnv");
+
+/** Plain JSON for the host: a value of `undefined` anywhere fails the call, so those keys go. */
+function withoutUndefined<T extends object>(value: T): T {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Outputs: the inputs, the id, what the service reported, and the env the instance was created with. */
+export function instanceOutputs(
+    inputs: InstanceInputs,
+    instanceId: number,
+    reported: Partial<InstanceOutputs>,
+    effectiveEnv: EnvMap | undefined,
+): InstanceOutputs {
+    return withoutUndefined({ ...inputs, ...reported, instanceId, effectiveEnv });
+}
+
+/** The input properties of a property bag: no `__provider`, no outputs. */
+export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs> {
+    const inputs: Record<string, unknown> = {};
+    for (const property of INSTANCE_PROPERTIES) if (props[property] !== undefined) inputs[property] = props[property];
+    return inputs as Partial<InstanceInputs>;
+}
+
+/**
+ * The inputs a record stands for, as far as the program manages them. Only the label can be read
+ * back and changed in place; the rest of a running instance is what it was created with.
+ */
+export function inputsFromRecord(record: InstanceRecord, previous: Partial<InstanceInputs>): Partial<InstanceInputs> {
+    const inputs = { ...previous };
+    if (previous.label !== undefined) inputs.label = record.label ?? "";
+    return inputs;
+}

@@ -1,0 +1,147 @@
+import { CheckFailure, checkFailuresFrom } from "../../dynamic/checkFailures";
+import { changedProperties } from "../../dynamic/diffInputs";
+import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
+import { toEnvMap } from "../../env/envFlags";
+import { progress } from "../../runtime/log";
+import { configure, vastClient } from "../../runtime/providerContext";
+import { InstanceRecord } from "../../schemas/instance";
+import {
+    INSTANCE_COMPUTED,
+    INSTANCE_DEFAULTS,
+    INSTANCE_PROPERTIES,
+    INSTANCE_REPLACE_PROPERTIES,
+    InstanceInputs,
+    InstanceOutputs,
+    TEMPLATE_ID_SPELLINGS,
+    instanceArgsSchema,
+} from "./instanceArgs";
+import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
+import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, toCreateRequest } from "./instanceMapping";
+import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+import { findTemplate } from "./templateLookup";
+
+type Props = Record<string, any>;
+
+/** Defaults and the canonical env map; values unknown during preview are left as they are. */
+function normalize(args: Props): InstanceInputs {
+    const inputs: Props = { ...INSTANCE_DEFAULTS, ...inputsOf(args) };
+    if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env);
+    return inputs as InstanceInputs;
+}
+
+/** The onstart size check, once the script and the other commands are known. */
+function onstartFailures(args: Props): CheckFailure[] {
+    if (typeof args.onstart !== "string" || isUnknown(args.onstart) || containsUnknown(args.args) || isUnknown(args.argsStr)) return [];
+    const plan = planOnstart(args.onstart, otherCommandChars(args.args, args.argsStr));
+    return plan.problem ? [{ property: "onstart", reason: plan.problem }] : [];
+}
+
+/**
+ * The error that makes the engine record a created-but-failed resource: it carries the id and the
+ * outputs (with `__provider`, which the host adds only on success), so the instance stays in
+ * state, destroyable, instead of leaking.
+ */
+function initFailure(e: InstanceNotReadyError, outs: InstanceOutputs, provider: unknown): Error {
+    return Object.assign(new Error(e.message), {
+        id: String(e.instanceId),
+        properties: { ...outs, __provider: provider },
+        reasons: [e.message],
+    });
+}
+
+/** Statuses of an instance still on its way up; an update waits for those when the program waits. */
+const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
+
+/** The Instance resource's implementation, run inside Pulumi's dynamic-provider host. */
+export const instanceProvider = {
+    configure,
+
+    async check(_olds: Props, news: Props) {
+        const args: Props = {};
+        const failures: CheckFailure[] = [];
+        for (const [key, value] of Object.entries(news)) {
+            if (key === "__provider") continue;
+            if ((TEMPLATE_ID_SPELLINGS as readonly string[]).includes(key)) {
+                if (value === undefined || value === null) continue;
+                failures.push({
+                    property: key,
+                    reason: `${key} is not accepted for instance creation (contract §7): use templateHashId, e.g. templateHashId: template.hashId`,
+                });
+                continue;
+            }
+            if ((INSTANCE_COMPUTED as readonly string[]).includes(key)) {
+                if (value === undefined || value === null) continue;
+                failures.push({ property: key, reason: `${key} is set by the service and cannot be given` });
+                continue;
+            }
+            args[key] = value;
+        }
+        const parsed = instanceArgsSchema.safeParse(args);
+        if (!parsed.success) failures.push(...checkFailuresFrom(parsed.error, args, INSTANCE_PROPERTIES));
+        if (failures.length === 0) failures.push(...onstartFailures(args));
+        if (failures.length > 0) return { inputs: news, failures };
+        return { inputs: normalize(args) };
+    },
+
+    async diff(_id: string, olds: Props, news: Props) {
+        const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
+        const replaces = changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p));
+        // One instance per offer: a replacement on the same offer can only start once the old one is gone.
+        const sameOffer = !isUnknown(news.offerId) && olds.offerId === news.offerId;
+        return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+    },
+
+    async create(inputs: Props) {
+        const vast = vastClient();
+        const desired = normalize(inputs);
+        const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
+        const plan = toCreateRequest(desired, template);
+        if (plan.onstartEncoded) {
+            progress(`onstart for offer ${desired.offerId} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
+        }
+        try {
+            const launched = await launchInstance(vast, desired, plan.request);
+            const reported = launched.record ? reportedByService(launched.record) : {};
+            return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
+        } catch (e) {
+            if (!(e instanceof InstanceNotReadyError)) throw e;
+            const reported = e.record ? reportedByService(e.record) : {};
+            throw initFailure(e, instanceOutputs(desired, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
+        }
+    },
+
+    async read(id: string, props: Props) {
+        const instanceId = Number(props.instanceId ?? id);
+        // Gone is `instances: null`, `{}` or a plain 404; a 404 carrying auth_error is an auth error and throws.
+        const record = await vastClient().instances.show(instanceId);
+        if (!record) return { id: "", props: {} };
+        const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
+        return { id: String(record.id), props: instanceOutputs(inputs, record.id, reportedByService(record), props.effectiveEnv), inputs };
+    },
+
+    async update(id: string, olds: Props, news: Props) {
+        const vast = vastClient();
+        const instanceId = Number(olds.instanceId ?? id);
+        const desired = normalize(news);
+        if ((olds.label ?? "") !== (desired.label ?? "")) await vast.instances.label(instanceId, desired.label ?? "");
+
+        let record: InstanceRecord | undefined;
+        // An earlier create that ran out of time left it starting: this `up` waits for it again.
+        if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
+            try {
+                record = await awaitExisting(vast, instanceId, desired);
+            } catch (e) {
+                if (!(e instanceof InstanceNotReadyError)) throw e;
+                throw initFailure(e, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), news.__provider);
+            }
+        }
+        const reported = record ? reportedByService(record) : reportedIn(olds);
+        return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
+    },
+
+    async delete(id: string, props: Props) {
+        const instanceId = Number(props.instanceId ?? id);
+        const { alreadyGone } = await vastClient().instances.destroy(instanceId);
+        progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
+    },
+};

@@ -1,0 +1,35 @@
+import { InstanceRecord } from "../../schemas/instance";
+
+/**
+ * What counts as ready, as the vendor CLI waits for it: `intended_status` and `actual_status` both
+ * `running`. `exited`, `unknown` and `offline` never reach `running` (contract §3), nor does an
+ * instance whose `status_msg` reports an error (the CLI looks for "Error"; dstack also treats
+ * "OCI runtime create failed" so): those are destroyed and tried again.
+ */
+export type StartState = { kind: "running" } | { kind: "starting" } | { kind: "failed"; reason: string };
+
+const NEVER_RUNNING = new Set(["exited", "unknown", "offline"]);
+const FAILURE_MESSAGE = /Error|OCI runtime create failed/;
+
+/** `loading ("Pulling image layers")`; `not started` before the service reports a status. */
+export function describeStatus(record: InstanceRecord): string {
+    const status = record.actual_status ?? "not started";
+    return record.status_msg ? `${status} (${JSON.stringify(record.status_msg)})` : status;
+}
+
+export function startState(record: InstanceRecord): StartState {
+    if (record.intended_status === "running" && record.actual_status === "running") return { kind: "running" };
+    if (NEVER_RUNNING.has(record.actual_status ?? "") || FAILURE_MESSAGE.test(record.status_msg ?? "")) {
+        return { kind: "failed", reason: describeStatus(record) };
+    }
+    return { kind: "starting" };
+}
+
+/** How a wait for one instance ended. */
+export type Readiness =
+    | { kind: "running"; record: InstanceRecord }
+    | { kind: "failed"; record: InstanceRecord; reason: string }
+    /** Destroyed by someone else while it started. */
+    | { kind: "gone" }
+    /** The deadline passed first; `record` is the last status seen. */
+    | { kind: "timedOut"; record?: InstanceRecord };

@@ -1,0 +1,199 @@
+import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
+import { VastAuthError } from "../../client/errors";
+import { VastClient } from "../../client/vastClient";
+import { progress } from "../../runtime/log";
+import { timeScale } from "../../runtime/providerContext";
+import { InstanceRecord } from "../../schemas/instance";
+import { Readiness, describeStatus, startState } from "./readiness";
+
+/**
+ * Every instance waiting to run in this provider process is polled by one loop, in rounds, through
+ * the v1 list filtered on their ids (25 a page): twenty instances waiting at once cost one call a
+ * round, not twenty reads, and the show endpoint's 2 s interval never comes into it. A round is
+ * due when the earliest waiter is; each waiter backs off on its own (first poll after 5 s, then
+ * 1.5× up to 20 s, at live speed), and every round polls everyone waiting, since a page of 25 costs
+ * the same as a page of one. The client's pacer keeps the list calls under their interval.
+ */
+export interface PollTiming {
+    firstMs: number;
+    growth: number;
+    maxMs: number;
+    /** A progress line at least this often while nothing changes. */
+    reportEveryMs: number;
+}
+
+export const LIVE_POLL_TIMING: PollTiming = { firstMs: 5000, growth: 1.5, maxMs: 20_000, reportEveryMs: 30_000 };
+
+/** Failed rounds in a row (after the client's own retries) before a wait gives up. */
+const MAX_FAILED_ROUNDS = 3;
+
+interface Waiter {
+    instanceId: number;
+    /** "instance 42 on offer 7", for progress lines. */
+    what: string;
+    startedAt: number;
+    deadlineAt: number;
+    intervalMs: number;
+    nextPollAt: number;
+    lastSeen?: InstanceRecord;
+    lastReported?: string;
+    lastReportAt: number;
+    failedRounds: number;
+    settle(outcome: Readiness | Error): void;
+}
+
+export class InstancePoller {
+    private readonly waiters = new Map<number, Waiter>();
+    private looping = false;
+    /** Ends the loop's current sleep early, so a new waiter's first poll is not held up. */
+    private kick?: () => void;
+
+    constructor(
+        private readonly vast: VastClient,
+        private readonly timing: PollTiming,
+        private readonly report: (line: string) => void = progress,
+    ) {}
+
+    /** Resolves when the instance runs, fails, disappears or runs out of time; rejects when it cannot be polled. */
+    waitUntilRunning(instanceId: number, options: { timeoutMs: number; what: string }): Promise<Readiness> {
+        return new Promise<Readiness>((resolve, reject) => {
+            const now = Date.now();
+            this.waiters.set(instanceId, {
+                instanceId,
+                what: options.what,
+                startedAt: now,
+                deadlineAt: now + options.timeoutMs,
+                intervalMs: this.timing.firstMs,
+                nextPollAt: now + this.timing.firstMs,
+                lastReportAt: now,
+                failedRounds: 0,
+                settle: (outcome) => {
+                    this.waiters.delete(instanceId);
+                    if (outcome instanceof Error) reject(outcome);
+                    else resolve(outcome);
+                },
+            });
+            this.wake();
+        });
+    }
+
+    /** Instances waiting now. */
+    get waiting(): number {
+        return this.waiters.size;
+    }
+
+    private wake(): void {
+        this.kick?.();
+        if (this.looping) return;
+        this.looping = true;
+        void this.loop();
+    }
+
+    private async loop(): Promise<void> {
+        try {
+            while (this.waiters.size > 0) {
+                const delay = this.nextDueAt() - Date.now();
+                if (delay > 0) await this.sleep(delay);
+                else await this.round();
+            }
+        } finally {
+            this.looping = false;
+            if (this.waiters.size > 0) this.wake();
+        }
+    }
+
+    private nextDueAt(): number {
+        let due = Infinity;
+        for (const w of this.waiters.values()) due = Math.min(due, w.nextPollAt, w.deadlineAt);
+        return due;
+    }
+
+    private sleep(ms: number): Promise<void> {
+        return new Promise((resolve) => {
+            const done = () => {
+                clearTimeout(timer);
+                this.kick = undefined;
+                resolve();
+            };
+            const timer = setTimeout(done, ms);
+            this.kick = done;
+        });
+    }
+
+    /** One poll of everyone waiting: a list call per 25 instances. */
+    private async round(): Promise<void> {
+        const ids = [...this.waiters.keys()];
+        for (let i = 0; i < ids.length; i += INSTANCE_PAGE_SIZE) {
+            const chunk = ids.slice(i, i + INSTANCE_PAGE_SIZE);
+            let found: Map<number, InstanceRecord>;
+            try {
+                const page = await this.vast.instances.list({ filters: { id: { in: chunk } }, limit: INSTANCE_PAGE_SIZE });
+                found = new Map(page.instances.map((r) => [r.id, r]));
+            } catch (e) {
+                this.pollFailed(chunk, e);
+                continue;
+            }
+            for (const id of chunk) await this.observe(id, found.get(id));
+        }
+    }
+
+    private async observe(instanceId: number, listed: InstanceRecord | undefined): Promise<void> {
+        const w = this.waiters.get(instanceId);
+        if (!w) return;
+        let record = listed;
+        if (!record) {
+            // Missing from the list: confirm with a read before calling it gone.
+            try {
+                record = await this.vast.instances.show(instanceId);
+            } catch (e) {
+                return this.pollFailed([instanceId], e);
+            }
+            if (!record) return w.settle({ kind: "gone" });
+        }
+        w.failedRounds = 0;
+        w.lastSeen = record;
+        const state = startState(record);
+        if (state.kind === "running") return w.settle({ kind: "running", record });
+        if (state.kind === "failed") return w.settle({ kind: "failed", record, reason: state.reason });
+        if (Date.now() >= w.deadlineAt) return w.settle({ kind: "timedOut", record });
+        this.reportProgress(w, record);
+        w.intervalMs = Math.min(w.intervalMs * this.timing.growth, this.timing.maxMs);
+        w.nextPollAt = Date.now() + w.intervalMs;
+    }
+
+    /** A refused key ends the wait at once; anything else after a few rounds, or at the deadline. */
+    private pollFailed(ids: number[], error: unknown): void {
+        for (const id of ids) {
+            const w = this.waiters.get(id);
+            if (!w) continue;
+            w.failedRounds++;
+            if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
+            else if (error instanceof VastAuthError || w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
+                w.settle(error instanceof Error ? error : new Error(String(error)));
+            } else w.nextPollAt = Date.now() + w.intervalMs;
+        }
+    }
+
+    private reportProgress(w: Waiter, record: InstanceRecord): void {
+        const status = describeStatus(record);
+        const now = Date.now();
+        if (status === w.lastReported && now - w.lastReportAt < this.timing.reportEveryMs) return;
+        w.lastReported = status;
+        w.lastReportAt = now;
+        this.report(`${w.what}: ${status}, ${Math.round((now - w.startedAt) / 1000)} s elapsed`);
+    }
+}
+
+/** One poller per client, so every wait in the process on one account shares the rounds. */
+const pollers = new WeakMap<VastClient, InstancePoller>();
+
+export function sharedPoller(vast: VastClient): InstancePoller {
+    let poller = pollers.get(vast);
+    if (!poller) {
+        const scale = timeScale();
+        const t = LIVE_POLL_TIMING;
+        poller = new InstancePoller(vast, { ...t, firstMs: t.firstMs * scale, maxMs: t.maxMs * scale, reportEveryMs: t.reportEveryMs * scale });
+        pollers.set(vast, poller);
+    }
+    return poller;
+}

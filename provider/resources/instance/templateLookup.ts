@@ -1,0 +1,33 @@
+import { VastClient } from "../../client/vastClient";
+import { TemplateRecord } from "../../schemas/template";
+
+/**
+ * The template an instance starts from, found by `hash_id`. A hash names fixed content (an edit
+ * makes a new one), so a lookup is kept for the life of the provider process: twenty instances
+ * from one template cost one search, not twenty at the search endpoint's 3 s interval.
+ */
+const lookups = new WeakMap<VastClient, Map<string, Promise<TemplateRecord | undefined>>>();
+
+async function search(vast: VastClient, hashId: string): Promise<TemplateRecord | undefined> {
+    // The answer includes other users' public templates: match the hash itself.
+    return (await vast.templates.search({ hash_id: { eq: hashId } })).find((t) => t.hash_id === hashId);
+}
+
+export async function findTemplate(vast: VastClient, hashId: string, offerId: number): Promise<TemplateRecord> {
+    let byHash = lookups.get(vast);
+    if (!byHash) lookups.set(vast, (byHash = new Map()));
+    let lookup = byHash.get(hashId);
+    if (!lookup) byHash.set(hashId, (lookup = search(vast, hashId)));
+    let found: TemplateRecord | undefined;
+    try {
+        found = await lookup;
+    } finally {
+        // Only a found template is kept: a failed search is tried again, and one not found may exist later.
+        if (!found) byHash.delete(hashId);
+    }
+    if (found) return found;
+    throw new Error(
+        `vastai: create instance on offer ${offerId} failed: no template with hashId ${hashId} is visible to this account ` +
+            "(a template's hashId changes with every edit: pass template.hashId from the Template resource)",
+    );
+}

@@ -1,0 +1,157 @@
+import { Instance } from "../../provider";
+import { HostCallError } from "../harness/providerHost";
+import { registerAsProgram } from "../harness/programMocks";
+import { eventually } from "../support/fixtures";
+import { TestStack, startStack } from "../support/stack";
+
+const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+
+describe("Instance failures through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 20, runningAfterMs: 150 } } });
+    });
+    afterAll(() => stack.stop());
+    beforeEach(() => stack.emu.faults.clear());
+
+    it("an instance that ends exited, or reports an Error, is destroyed and another started; only the last one is left", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer([
+            { status: "exited", statusMsg: "container exited with code 1" },
+            { status: "loading", statusMsg: "Error response from daemon: pull access denied" },
+            { status: "running" },
+        ]);
+        const summary = await engine.up(() => new Instance("retry", { offerId: offer.id, image: "busybox" }));
+        expect(summary.create).toEqual(["retry"]);
+
+        const made = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(made).toHaveLength(3);
+        const [exited, errored, final] = made;
+        expect(exited.destroyed && errored.destroyed).toBe(true);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id).map((i) => i.id)).toEqual([final.id]);
+        expect(engine.get("retry")).toMatchObject({ id: String(final.id), outputs: { instanceId: final.id, actualStatus: "running" } });
+        expect(host.output).toEqual(
+            expect.arrayContaining([
+                expect.stringContaining(`instance ${exited.id} on offer ${offer.id} will not run: exited ("container exited with code 1"); destroying it`),
+                expect.stringContaining(`instance ${errored.id} on offer ${offer.id} will not run: loading ("Error response from daemon`),
+            ]),
+        );
+        await engine.destroy();
+    });
+
+    it("after maxCreateAttempts the create fails with every attempt's status, and nothing is left running", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer([{ status: "unknown" }, { status: "offline", statusMsg: "host went away" }]);
+        const error = await engine
+            .up(() => new Instance("doomed", { offerId: offer.id, image: "busybox", maxCreateAttempts: 2 }))
+            .catch((e) => e);
+        expect(error).toBeInstanceOf(Error);
+        const [first, second] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(error.message).toContain(`create instance on offer ${offer.id} failed: no instance reached running in 2 attempts`);
+        expect(error.message).toContain(`attempt 1: instance ${first.id} on offer ${offer.id} unknown`);
+        expect(error.message).toContain(`attempt 2: instance ${second.id} on offer ${offer.id} offline ("host went away")`);
+        // Nothing was left to track: a plain failure, no resource in state.
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
+    it("a retry that cannot take the offer again fails saying what happened to the earlier attempts", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer([{ status: "exited" }, { status: "running" }]);
+        const up = engine.up(() => new Instance("offer-gone", { offerId: offer.id, image: "busybox" })).catch((e) => e);
+        // Once the first instance exists, the offer is taken by someone else for the retry.
+        await eventually(async () => [...emu.model.instances.values()].some((i) => i.offerId === offer.id));
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } } });
+        const error = await up;
+        const [first] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(error.message).toMatch(new RegExp(`create instance on offer ${offer.id} failed: HTTP 410 not found: offer taken`));
+        expect(error.message).toContain(`(on attempt 2; none of the earlier ones was left running: attempt 1: instance ${first.id} on offer ${offer.id} exited`);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
+    it("a deadline passed while loading fails as an init failure carrying the id: the instance stays in state, destroyable", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer({ status: "loading" }); // never gets further
+        const slow = { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30 };
+
+        // The host's answer, as the engine gets it: ErrorResourceInitFailed with the id and outputs.
+        const [reg] = await registerAsProgram(() => new Instance("slow", slow));
+        const urn = host.urn(reg.type, reg.name);
+        const error = await host.create(urn, (await host.check(urn, {}, reg.inputs)).inputs).catch((e) => e);
+        const [stuck] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(error).toBeInstanceOf(HostCallError);
+        expect(error.message).toMatch(new RegExp(`instance ${stuck.id} on offer ${offer.id} did not reach running within 30 s \\(last status: loading`));
+        expect(error.initFailure).toMatchObject({
+            id: String(stuck.id),
+            properties: { instanceId: stuck.id, actualStatus: "loading", offerId: offer.id, image: "busybox", __provider: reg.inputs.__provider },
+            reasons: [error.message],
+        });
+        // The next `up` sends the engine's empty update for a resource with init errors: it waits again.
+        emu.model.instances.get(stuck.id)!.script = { status: "running" };
+        const resumed = await host.update(String(stuck.id), urn, error.initFailure.properties, error.initFailure.properties);
+        expect(resumed.properties).toMatchObject({ instanceId: stuck.id, actualStatus: "running", sshPort: expect.any(Number) });
+        await host.delete(String(stuck.id), urn, resumed.properties);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+
+        // Through the engine: recorded as created-but-failed, not leaked, and a destroy removes it.
+        await expect(engine.up(() => new Instance("slow", slow))).rejects.toThrow(/did not reach running within 30 s/);
+        const [second] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(engine.get("slow")).toMatchObject({ id: String(second.id), outputs: { actualStatus: "loading" } });
+        expect(await engine.destroy()).toEqual(["slow"]);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    it.each([
+        ["a 504 after it took effect", { kind: "lostAnswer", status: 504 } as const],
+        ["a reset after it took effect", { kind: "lostAnswer" } as const],
+    ])("a lost create answer (%s) leaves exactly one instance: the one it made is found by its placement label", async (_, fault) => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: asks, fault });
+        emu.clearLog();
+        await engine.up(() => new Instance("lost", { offerId: offer.id, image: "busybox", label: "mine" }));
+
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(1); // never sent again
+        const lookups = emu.requestsTo("GET", "/api/v1/instances/").filter((r) => r.query.select_filters.includes('"label"'));
+        expect(lookups.length).toBeGreaterThanOrEqual(1);
+        expect(engine.get("lost").outputs).toMatchObject({ instanceId: live[0].id, label: "mine", actualStatus: "running" });
+        expect(live[0].label).toBe("mine");
+        await engine.destroy();
+    });
+
+    it("a create that failed before the service acted (answer lost, nothing made) is sent once more, and one instance results", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        // 500 without handling: the client cannot tell it from a lost answer.
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 500 } });
+        emu.clearLog();
+        await engine.up(() => new Instance("resent", { offerId: offer.id, image: "busybox" }));
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(2);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
+        await engine.destroy();
+    });
+
+    it("a 404 with auth_error is an auth error: refresh and destroy fail and keep the resource", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("kept", { offerId: offer.id, image: "busybox" }));
+        const id = engine.get("kept").id;
+
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "authError404" } });
+        await expect(engine.refresh()).rejects.toThrow(/show instance \d+ failed: HTTP 404 unauthorized: Invalid user key/);
+        expect(engine.get("kept").id).toBe(id);
+
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "authError404" } });
+        await expect(engine.destroy()).rejects.toThrow(/destroy instance \d+ failed: HTTP 404 unauthorized/);
+        expect(engine.get("kept").id).toBe(id);
+        expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
+
+        // A real "gone" (destroyed elsewhere) does leave state on refresh.
+        emu.model.instances.get(Number(id))!.destroyed = true;
+        await engine.refresh();
+        expect(engine.state.size).toBe(0);
+    });
+});

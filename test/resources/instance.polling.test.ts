@@ -1,0 +1,88 @@
+import { Instance } from "../../provider";
+import { InstancePoller } from "../../provider/resources/instance/sharedPoller";
+import { LoggedRequest } from "../emulator/server";
+import { clientFor, eventually, startEmulator } from "../support/fixtures";
+import { TestStack, startStack } from "../support/stack";
+
+/** The ids a v1 list call filtered on. */
+function polledIds(request: LoggedRequest): number[] {
+    return (JSON.parse(request.query.select_filters).id?.in ?? []) as number[];
+}
+
+const listCalls = (requests: LoggedRequest[]) =>
+    requests.filter((r) => r.method === "GET" && r.route === "instance-list" && r.status === 200 && polledIds(r).length > 0);
+
+describe("instances waiting at once share their polls", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("ten instances waiting in one provider process: one list call per poll round, not one read per instance", async () => {
+        const { engine, emu } = stack;
+        // All ten stay loading until the test lets them run, so every round finds all ten waiting.
+        const offers = Array.from({ length: 10 }, () => emu.addOffer({ status: "loading" }));
+        emu.clearLog();
+        const up = engine.up(() => offers.map((offer, i) => new Instance(`fleet-${i}`, { offerId: offer.id, image: "busybox" })));
+
+        const ours = () => emu.liveInstances().filter((i) => offers.some((o) => o.id === i.offerId));
+        const firstFull = await eventually(async () => listCalls(emu.requests).find((r) => polledIds(r).length === 10), 20_000);
+        const fullFrom = emu.requests.indexOf(firstFull);
+        // A few more rounds with all ten waiting.
+        await eventually(async () => listCalls(emu.requests.slice(fullFrom)).length >= 4, 20_000);
+        const whileAllWaiting = listCalls(emu.requests.slice(fullFrom));
+        for (const instance of ours()) instance.script = { status: "running" };
+        const summary = await up;
+        expect(summary.create).toHaveLength(10);
+
+        const ids = ours().map((i) => i.id).sort((a, b) => a - b);
+        expect(ids).toHaveLength(10);
+        // Every round while they all waited was one call carrying all ten.
+        for (const call of whileAllWaiting) expect([...polledIds(call)].sort((a, b) => a - b)).toEqual(ids);
+        // No instance was read on its own, and the list endpoint was never asked too often.
+        expect(emu.requests.filter((r) => r.route === "instance-show")).toEqual([]);
+        expect(emu.requests.filter((r) => r.route === "instance-list" && r.status === 429)).toEqual([]);
+        // Each poll of ten instances cost one call: far fewer calls than instance-polls.
+        const calls = listCalls(emu.requests);
+        const instancePolls = calls.reduce((n, r) => n + polledIds(r).length, 0);
+        expect(instancePolls).toBeGreaterThanOrEqual(5 * calls.length);
+
+        for (const i of Array.from({ length: 10 }, (_, n) => n)) {
+            expect(engine.get(`fleet-${i}`).outputs).toMatchObject({ actualStatus: "running" });
+        }
+        await engine.destroy();
+        expect(ours()).toEqual([]);
+    });
+});
+
+describe("InstancePoller", () => {
+    it("pages more than 25 waiting instances: two list calls a round for thirty", async () => {
+        const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
+        try {
+            const vast = clientFor(emu);
+            const ids: number[] = [];
+            for (let i = 0; i < 30; i++) ids.push((await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" })).instanceId);
+            const lines: string[] = [];
+            const poller = new InstancePoller(vast, { firstMs: 20, growth: 1.5, maxMs: 40, reportEveryMs: 3_600_000 }, (l) => lines.push(l));
+            emu.clearLog();
+
+            const waits = ids.map((id) => poller.waitUntilRunning(id, { timeoutMs: 60_000, what: `instance ${id}` }));
+            expect(poller.waiting).toBe(30);
+            await eventually(async () => listCalls(emu.requests).length >= 6, 10_000);
+            for (const id of ids) emu.model.instances.get(id)!.script = { status: "running" };
+            const outcomes = await Promise.all(waits);
+
+            expect(outcomes.every((o) => o.kind === "running")).toBe(true);
+            expect(poller.waiting).toBe(0);
+            const calls = listCalls(emu.requests);
+            // Rounds alternate a page of 25 and a page of 5; no call asks for more than a page.
+            expect(calls.map((c) => polledIds(c).length).slice(0, 6)).toEqual([25, 5, 25, 5, 25, 5]);
+            expect(emu.requests.filter((r) => r.route === "instance-show")).toEqual([]);
+            // Progress: one line per instance when first seen loading, not one per poll.
+            expect(lines.filter((l) => l.startsWith(`instance ${ids[0]}:`))).toEqual([expect.stringMatching(/^instance \d+: loading \("Pulling image layers"\), 0 s elapsed$/)]);
+        } finally {
+            await emu.stop();
+        }
+    });
+});
