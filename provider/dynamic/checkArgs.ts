@@ -10,29 +10,33 @@ export function pickInputs(props: Props, properties: readonly string[]): Props {
     return inputs;
 }
 
+/** Refusals for computed outputs given as inputs: `{ hashId: "hashId is set by the service ..." }`. */
+export function computedRefusals(computed: readonly string[]): Record<string, string> {
+    return Object.fromEntries(computed.map((name) => [name, `${name} is set by the service and cannot be given`]));
+}
+
 /**
- * The common first half of `check`: the program's arguments without `__provider`, a computed
- * property given as an input refused by name, the rest validated by the resource's strict schema
- * (values unknown during preview pass). Either the arguments or the failures, never both.
- * `knownNames` feeds "did you mean" inside nested objects (see `checkFailuresFrom`).
+ * The common first half of `check`: the program's arguments without `__provider`; properties that
+ * must not be given (computed outputs, a wrong spelling with a known fix) refused by name with
+ * their reason; the rest validated by the resource's strict schema (values unknown during preview
+ * pass). Either the arguments or the failures, never both. `knownNames` feeds "did you mean"
+ * inside nested objects (see `checkFailuresFrom`).
  */
 export function checkArgs(
     news: Props,
     schema: z.ZodType,
     properties: readonly string[],
-    computed: readonly string[],
+    refused: Readonly<Record<string, string>>,
     knownNames: Readonly<Record<string, readonly string[]>> = {},
 ): { args: Props; failures: CheckFailure[] } {
     const args: Props = {};
+    const failures: CheckFailure[] = [];
     for (const [key, value] of Object.entries(news)) {
-        if (key === "__provider") continue;
-        if (computed.includes(key)) {
-            if (value === undefined || value === null) continue;
-            return { args: {}, failures: [{ property: key, reason: `${key} is set by the service and cannot be given` }] };
-        }
-        args[key] = value;
+        if (key === "__provider" || ((value === undefined || value === null) && key in refused)) continue;
+        if (key in refused) failures.push({ property: key, reason: refused[key] });
+        else args[key] = value;
     }
     const parsed = schema.safeParse(args);
-    const failures = parsed.success ? [] : checkFailuresFrom(parsed.error, args, properties, knownNames);
+    if (!parsed.success) failures.push(...checkFailuresFrom(parsed.error, args, properties, knownNames));
     return failures.length > 0 ? { args: {}, failures } : { args, failures: [] };
 }

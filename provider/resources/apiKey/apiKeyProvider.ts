@@ -1,6 +1,6 @@
 import { VastAuthError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { checkArgs, pickInputs } from "../../dynamic/checkArgs";
+import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties } from "../../dynamic/diffInputs";
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
@@ -46,7 +46,7 @@ export const apiKeyProvider = {
     configure,
 
     async check(_olds: Props, news: Props) {
-        const { args, failures } = checkArgs(news, apiKeyArgsSchema, API_KEY_PROPERTIES, API_KEY_COMPUTED, API_KEY_KNOWN_NAMES);
+        const { args, failures } = checkArgs(news, apiKeyArgsSchema, API_KEY_PROPERTIES, computedRefusals(API_KEY_COMPUTED), API_KEY_KNOWN_NAMES);
         if (failures.length > 0) return { inputs: news, failures };
         return { inputs: inputsOf(args) };
     },

@@ -1,4 +1,5 @@
-import { CheckFailure, checkFailuresFrom } from "../../dynamic/checkFailures";
+import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
+import { CheckFailure } from "../../dynamic/checkFailures";
 import { changedProperties } from "../../dynamic/diffInputs";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
 import { toEnvMap } from "../../env/envFlags";
@@ -49,6 +50,17 @@ function initFailure(e: InstanceNotReadyError, outs: InstanceOutputs, provider: 
     });
 }
 
+/** Computed outputs, and the template's numeric id, which instance creation does not take (contract §7). */
+const REFUSED: Record<string, string> = {
+    ...computedRefusals(INSTANCE_COMPUTED),
+    ...Object.fromEntries(
+        TEMPLATE_ID_SPELLINGS.map((key) => [
+            key,
+            `${key} is not accepted for instance creation (contract §7): use templateHashId, e.g. templateHashId: template.hashId`,
+        ]),
+    ),
+};
+
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
 const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
 
@@ -57,27 +69,7 @@ export const instanceProvider = {
     configure,
 
     async check(_olds: Props, news: Props) {
-        const args: Props = {};
-        const failures: CheckFailure[] = [];
-        for (const [key, value] of Object.entries(news)) {
-            if (key === "__provider") continue;
-            if ((TEMPLATE_ID_SPELLINGS as readonly string[]).includes(key)) {
-                if (value === undefined || value === null) continue;
-                failures.push({
-                    property: key,
-                    reason: `${key} is not accepted for instance creation (contract §7): use templateHashId, e.g. templateHashId: template.hashId`,
-                });
-                continue;
-            }
-            if ((INSTANCE_COMPUTED as readonly string[]).includes(key)) {
-                if (value === undefined || value === null) continue;
-                failures.push({ property: key, reason: `${key} is set by the service and cannot be given` });
-                continue;
-            }
-            args[key] = value;
-        }
-        const parsed = instanceArgsSchema.safeParse(args);
-        if (!parsed.success) failures.push(...checkFailuresFrom(parsed.error, args, INSTANCE_PROPERTIES));
+        const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args));
         if (failures.length > 0) return { inputs: news, failures };
         return { inputs: normalize(args) };

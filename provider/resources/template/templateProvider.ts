@@ -1,6 +1,6 @@
 import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { checkArgs, pickInputs } from "../../dynamic/checkArgs";
+import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue } from "../../dynamic/diffInputs";
 import { containsUnknown } from "../../dynamic/unknowns";
 import { toEnvMap } from "../../env/envFlags";
@@ -65,7 +65,7 @@ export const templateProvider = {
     configure,
 
     async check(_olds: Props, news: Props) {
-        const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, TEMPLATE_COMPUTED);
+        const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
         if (failures.length > 0) return { inputs: news, failures };
         return { inputs: normalize(args) };
     },
