@@ -1,3 +1,4 @@
+import { pickInputs } from "../../dynamic/checkArgs";
 import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlags";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { TemplateRecord } from "../../schemas/template";
@@ -108,9 +109,7 @@ export function instanceOutputs(
 
 /** The input properties of a property bag: no `__provider`, no outputs. */
 export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs> {
-    const inputs: Record<string, unknown> = {};
-    for (const property of INSTANCE_PROPERTIES) if (props[property] !== undefined) inputs[property] = props[property];
-    return inputs as Partial<InstanceInputs>;
+    return pickInputs(props, INSTANCE_PROPERTIES) as Partial<InstanceInputs>;
 }
 
 /**
