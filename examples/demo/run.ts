@@ -13,7 +13,8 @@ import { quickstart } from "../quickstart/program";
 const REPO = path.resolve(__dirname, "..", "..", "..");
 const TIME_SCALE = 0.05;
 
-function show(step: string, summary: UpSummary): void {
+/** Prints what the provider said during a step (its progress lines), then the step's summary. */
+function show(step: string, summary: UpSummary, said: string[]): void {
     const parts = [
         ...summary.create.map((n) => `+ ${n} created`),
         ...summary.update.map((n) => `~ ${n} updated`),
@@ -21,7 +22,9 @@ function show(step: string, summary: UpSummary): void {
         ...summary.delete.map((n) => `- ${n} deleted`),
         ...summary.same.map((n) => `  ${n} unchanged`),
     ];
-    console.log(`\n$ ${step}\n${parts.map((p) => `    ${p}`).join("\n")}`);
+    console.log(`\n$ ${step}`);
+    for (const line of said) console.log(`    | ${line}`);
+    console.log(parts.map((p) => `    ${p}`).join("\n"));
 }
 
 async function main(): Promise<void> {
@@ -32,29 +35,35 @@ async function main(): Promise<void> {
         // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         const engine = new MiniEngine(host);
+        let seen = 0;
+        const said = () => host.output.slice(seen, (seen = host.output.length));
+        const offerId = [...emu.model.offers.keys()][0];
+        const program = (imageTag: string) => quickstart({ imageTag, offerId }).resources;
 
-        show("pulumi up", await engine.up(() => quickstart({ imageTag: "2.3.0-cuda12.1-cudnn8-runtime" })));
-        const trainer = () => engine.get("trainer").outputs;
-        console.log(`    templateId ${trainer().templateId}, hashId ${trainer().hashId}`);
+        show("pulumi up", await engine.up(() => program("2.3.0-cuda12.1-cudnn8-runtime")), said());
+        const outputs = (name: string) => engine.get(name).outputs;
+        console.log(`    template ${outputs("trainer").templateId} hashId ${outputs("trainer").hashId}`);
+        console.log(`    instance ${outputs("gpu").instanceId} ${outputs("gpu").actualStatus}: ssh -p ${outputs("gpu").sshPort} root@${outputs("gpu").sshHost}`);
 
-        show("pulumi up   # imageTag changed", await engine.up(() => quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" })));
-        console.log(`    templateId ${trainer().templateId}, new hashId ${trainer().hashId}`);
+        show("pulumi up   # imageTag changed", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
+        console.log(`    template ${outputs("trainer").templateId} new hashId ${outputs("trainer").hashId}; instance ${outputs("gpu").instanceId}`);
 
         await engine.refresh();
-        show("pulumi refresh && pulumi up", await engine.up(() => quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" })));
+        show("pulumi refresh && pulumi up", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
 
         const files = path.join(REPO, "examples", "templates-from-files", "templates");
-        show(
-            "pulumi up   # examples/templates-from-files",
-            await engine.up(() => ({
-                ...quickstart({ imageTag: "2.4.0-cuda12.4-cudnn9-runtime" }),
-                ...templatesFromFiles(files, { secrets: { "private-inference": { dockerLoginPass: "demo-registry-token" } } }),
-            })),
-        );
+        const withFiles = () => ({
+            ...program("2.4.0-cuda12.4-cudnn9-runtime"),
+            ...templatesFromFiles(files, { secrets: { "private-inference": { dockerLoginPass: "demo-registry-token" } } }),
+        });
+        show("pulumi up   # and examples/templates-from-files", await engine.up(withFiles), said());
 
-        console.log(`\n$ pulumi destroy\n${(await engine.destroy()).map((n) => `    - ${n} deleted`).join("\n")}`);
-        const left = [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id);
-        console.log(`\ntemplates left on the account: ${left.length}`);
+        const destroyed = await engine.destroy();
+        console.log(`\n$ pulumi destroy`);
+        for (const line of said()) console.log(`    | ${line}`);
+        console.log(destroyed.map((n) => `    - ${n} deleted`).join("\n"));
+        const templates = [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id);
+        console.log(`\nleft on the account: ${templates.length} templates, ${emu.liveInstances().length} instances`);
     } finally {
         await host.stop();
         await emu.stop();
