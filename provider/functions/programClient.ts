@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { sharedPacer } from "../client/pacer";
 import { VastClient } from "../client/vastClient";
 import { CONFIG_KEYS, resolveConfig } from "../config/providerConfig";
-import { timeScale } from "../runtime/providerContext";
+import { newClient } from "../runtime/providerContext";
 
 /** How a function called from a Pulumi program reaches the service; every field is optional. */
 export interface FunctionOptions {
@@ -29,6 +28,6 @@ export function programClient(options: FunctionOptions = {}): VastClient {
         [CONFIG_KEYS.baseUrl]: options.baseUrl,
     };
     const config = resolveConfig({ get: (key) => explicit[key] || pulumi.runtime.getConfig(key) }, process.env);
-    // The process-wide pacer: calls from functions and from resources share the service's limits.
-    return new VastClient({ ...config, paceScale: timeScale(), pacer: sharedPacer, log: options.log });
+    // On the process-wide pacer: calls from functions and from resources share the service's limits.
+    return newClient(config, options.log);
 }

@@ -1,4 +1,5 @@
 import { sharedPacer } from "../client/pacer";
+import { DEFAULT_RETRY } from "../client/retryPolicy";
 import { VastClient } from "../client/vastClient";
 import { CONFIG_KEYS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
 
@@ -41,6 +42,21 @@ export function sleepScaled(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms * timeScale()));
 }
 
+/**
+ * A client on the process-wide pacer, its waits (paced intervals and retry backoff) scaled by
+ * `timeScale()`. The one place the provider and the program-side functions build a client.
+ */
+export function newClient(config: ProviderConfig, log?: (line: string) => void): VastClient {
+    const scale = timeScale();
+    return new VastClient({
+        ...config,
+        paceScale: scale,
+        pacer: sharedPacer,
+        retry: { baseDelayMs: DEFAULT_RETRY.baseDelayMs * scale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * scale },
+        log,
+    });
+}
+
 /** The client for the configured account; created on first use, so `check` never needs a key. */
 export function vastClient(): VastClient {
     const config: ProviderConfig = resolveConfig(
@@ -49,7 +65,7 @@ export function vastClient(): VastClient {
     );
     const key = `${config.baseUrl} ${config.apiKey}`;
     if (!cached || cached.key !== key) {
-        cached = { key, client: new VastClient({ ...config, paceScale: timeScale(), pacer: sharedPacer }) };
+        cached = { key, client: newClient(config) };
     }
     return cached.client;
 }
