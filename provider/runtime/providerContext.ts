@@ -9,7 +9,7 @@ import { CONFIG_KEYS, ProviderConfig, StackConfig, resolveConfig } from "../conf
  * is loaded once per host process by `require`, never serialized.
  */
 let stackConfig: Record<string, string | undefined> | undefined;
-let cached: { key: string; client: VastClient } | undefined;
+let cached: { key: string; client: VastClient; userId?: Promise<number> } | undefined;
 
 /**
  * Called by the host with the whole stack config. Synchronous: the host caches the provider
@@ -68,4 +68,18 @@ export function vastClient(): VastClient {
         cached = { key, client: newClient(config) };
     }
     return cached.client;
+}
+
+/**
+ * The id of the account the configured key belongs to, asked once per process: templates are
+ * matched on their creator, since searches include other users' public ones.
+ */
+export function currentUserId(): Promise<number> {
+    const client = vastClient();
+    const entry = cached!;
+    if (!entry.userId) {
+        entry.userId = client.account.currentUser().then((u) => u.id);
+        entry.userId.catch(() => (entry.userId = undefined)); // a failed look-up is asked again next time
+    }
+    return entry.userId;
 }

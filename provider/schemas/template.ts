@@ -97,6 +97,7 @@ export const templateRecordSchema = z.looseObject({
 export type TemplateRecord = z.infer<typeof templateRecordSchema>;
 
 export const templateCreateResponseSchema = z.looseObject({
+    msg: z.string().nullish(),
     template: templateRecordSchema,
 });
 

@@ -203,7 +203,7 @@ describe("faults: each a typed error or a success after retry", () => {
 
         it("a 429 on create is retried: the service did not act on it", async () => {
             emu.faults.add({ ...TEMPLATE_POST, fault: { kind: "status", status: 429, text: "API requests too frequent" }, times: 2 });
-            const created = await vast.templates.create(template);
+            const { template: created } = await vast.templates.create(template);
             expect(created.id).toEqual(expect.any(Number));
             expect(emu.requestsTo("POST", "/api/v0/template/").map((r) => r.status)).toEqual([429, 429, 200]);
         });

@@ -26,7 +26,7 @@ describe("templates API against the emulator", () => {
 
     it("creates a template: POST body as given, answer parsed with id and hash_id", async () => {
         const vast = clientFor(emu);
-        const created = await vast.templates.create(base);
+        const created = (await vast.templates.create(base)).template;
 
         const [req] = emu.requestsTo("POST", "/api/v0/template/");
         expect(req.body).toEqual(base);
@@ -36,9 +36,17 @@ describe("templates API against the emulator", () => {
         expect(created).not.toHaveProperty("docker_login_pass");
     });
 
+    it("says when the service answered with an existing template of the same content", async () => {
+        const vast = clientFor(emu);
+        const first = await vast.templates.create({ ...base, name: "twin" });
+        const second = await vast.templates.create({ ...base, name: "twin" });
+        expect(first.existing).toBe(false);
+        expect(second).toEqual({ template: expect.objectContaining({ id: first.template.id }), existing: true });
+    });
+
     it("searches with select_filters serialised as JSON, and includes other users' public templates", async () => {
         const vast = clientFor(emu);
-        const mine = await vast.templates.create({ ...base, name: "search-me" });
+        const mine = (await vast.templates.create({ ...base, name: "search-me" })).template;
 
         const byName = await vast.templates.search({ name: { eq: "search-me" } });
         const [req] = emu.requestsTo("GET", "/api/v0/template/");
@@ -53,14 +61,14 @@ describe("templates API against the emulator", () => {
 
     it("gets by numeric id, matching the id itself among public templates", async () => {
         const vast = clientFor(emu);
-        const mine = await vast.templates.create({ ...base, name: "get-me" });
+        const mine = (await vast.templates.create({ ...base, name: "get-me" })).template;
         expect((await vast.templates.get(mine.id))?.hash_id).toBe(mine.hash_id);
         expect(await vast.templates.get(999_999)).toBeUndefined();
     });
 
     it("edits by hash_id: same numeric id, new hash_id, changed fields", async () => {
         const vast = clientFor(emu);
-        const created = await vast.templates.create({ ...base, name: "edit-me" });
+        const created = (await vast.templates.create({ ...base, name: "edit-me" })).template;
         const edited = await vast.templates.edit({ hash_id: created.hash_id, tag: "1.5" });
 
         const [req] = emu.requestsTo("PUT", "/api/v0/template/");
@@ -72,7 +80,7 @@ describe("templates API against the emulator", () => {
 
     it("deletes by template_id, and reports a second delete as already gone", async () => {
         const vast = clientFor(emu);
-        const created = await vast.templates.create({ ...base, name: "delete-me" });
+        const created = (await vast.templates.create({ ...base, name: "delete-me" })).template;
 
         expect(await vast.templates.delete(created.id)).toEqual({ alreadyGone: false });
         const [req] = emu.requestsTo("DELETE", "/api/v0/template/");

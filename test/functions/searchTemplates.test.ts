@@ -64,7 +64,7 @@ describe("searchTemplates against the emulator", () => {
         emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
         const vast = clientFor(emu);
-        for (const [name, seed] of Object.entries(SEEDS)) ids[name as Name] = (await vast.templates.create(seed)).id;
+        for (const [name, seed] of Object.entries(SEEDS)) ids[name as Name] = (await vast.templates.create(seed)).template.id;
     });
     afterAll(async () => {
         setting.restore();

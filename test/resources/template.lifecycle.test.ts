@@ -123,6 +123,16 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(current.fields.desc).toBe("console");
     });
 
+    it("another user's public template is never read as ours, even under our template's id", async () => {
+        const { host, emu } = stack;
+        const theirs = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;
+        const reg = await programInputs({ name: "ghost", image: "busybox" }, "ghost");
+        const urn = host.urn(reg.type, reg.name);
+        // State that names their id (a template of ours deleted, its id now showing their public one).
+        const read = await host.read(String(theirs.id), urn, { ...reg.inputs, templateId: theirs.id, hashId: "stale" });
+        expect(read.id).toBe("");
+    });
+
     it("records a new numeric id should an edit ever answer with one, and reads by it afterwards", async () => {
         const { host, emu } = stack;
         const reg = await programInputs({ name: "renumbered", image: "busybox" }, "renumbered");

@@ -57,3 +57,45 @@ describe("Template: a create whose answer is lost", () => {
         expect(engine.get("twin").id).not.toBe(String(older.id));
     });
 });
+
+/** The live service answers a create of identical content with the account's existing template. */
+describe("Template: the service's \"existing template found\"", () => {
+    let stack: TestStack;
+    beforeEach(async () => {
+        stack = await startStack({ emulator: { dedupeTemplates: true } });
+    });
+    afterEach(() => stack.stop());
+
+    const live = (name: string) => [...stack.emu.model.templates.values()].filter((t) => !t.deleted && t.fields.name === name);
+
+    it("a template made earlier with the same content is not taken over: the create fails naming it", async () => {
+        const { emu, engine } = stack;
+        const older = emu.model.addTemplate(emu.demoUser.id, {
+            name: "console-made", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8,
+            docker_login_repo: "", docker_login_user: "", docker_login_pass: "",
+        }, { created_at: Date.now() - 3_600_000 });
+
+        const error = await engine.up(() => new Template("console-made", { name: "console-made", image: "busybox" })).catch((e) => e);
+        expect(error.message).toMatch(new RegExp(`already has template ${older.id} with exactly this content`));
+        expect(engine.state.size).toBe(0);
+        expect(live("console-made")).toHaveLength(1);
+    });
+
+    it("two resources with identical content: the second fails, the first keeps its template", async () => {
+        const { engine } = stack;
+        const error = await engine
+            .up(() => [new Template("a", { name: "same", image: "busybox" }), new Template("b", { name: "same", image: "busybox" })])
+            .catch((e) => e);
+        expect(error.message).toMatch(/already has template \d+ with exactly this content/);
+        expect([...engine.state.values()]).toHaveLength(1);
+        expect(live("same")).toHaveLength(1);
+    });
+
+    it("a lost answer is still recovered: the template the lost create made is adopted, once", async () => {
+        const { emu, engine } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        await engine.up(() => new Template("lost-live", { name: "lost-live", image: "busybox" }));
+        expect(live("lost-live")).toHaveLength(1);
+        expect(engine.get("lost-live").id).toBe(String(live("lost-live")[0].id));
+    });
+});

@@ -41,11 +41,16 @@ export class TemplatesApi {
         return found.find((t) => t.id === templateId);
     }
 
-    async create(request: TemplateCreateRequest): Promise<TemplateRecord> {
+    /**
+     * Creates a template. The service answers a create whose content matches one the account
+     * already has with that template ("existing template found"): `existing` says so, so the
+     * caller can tell a new template from an old one.
+     */
+    async create(request: TemplateCreateRequest): Promise<{ template: TemplateRecord; existing: boolean }> {
         const endpoint = ENDPOINTS.createTemplate;
         const body = checkRequest(endpoint, templateCreateRequestSchema, request);
         const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
-        return answer.template;
+        return { template: answer.template, existing: /existing/i.test(answer.msg ?? "") };
     }
 
     /** Edits the template whose current hash is `request.hash_id`; the answer carries the new hash. */

@@ -1,11 +1,11 @@
-import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
+import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue } from "../../dynamic/diffInputs";
 import { containsUnknown } from "../../dynamic/unknowns";
 import { toEnvMap } from "../../env/envFlags";
 import { warn } from "../../runtime/log";
-import { configure, sleepScaled, vastClient } from "../../runtime/providerContext";
+import { configure, currentUserId, sleepScaled, vastClient } from "../../runtime/providerContext";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import {
     TEMPLATE_COMPUTED,
@@ -38,17 +38,31 @@ function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean
     return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
 }
 
+/** How far before the request a template's creation time may read, for clock skew. */
+const CLOCK_SKEW_MS = 120_000;
+
+/** Whether the template was made by a request sent at `sentAt` (or later), as far as its creation time tells. */
+function createdSince(record: TemplateRecord, sentAt: number): boolean {
+    return record.created_at !== undefined && record.created_at !== null && record.created_at * 1000 >= sentAt - CLOCK_SKEW_MS;
+}
+
+/** A template of someone else (another user's public one) is not this account's, whatever its id. */
+async function ownTemplate(record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
+    if (!record || record.creator_id === undefined || record.creator_id === null) return record;
+    return record.creator_id === (await currentUserId()) ? record : undefined;
+}
+
 /**
  * After a create whose answer was lost: the template it may have made, found by creator, name and
  * image among those created since the request left, with the content that was sent. Looks a few
  * times, in case the service is still working on it.
  */
 async function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
-    const me = await vast.account.currentUser();
+    const me = await currentUserId();
     for (const waitMs of [0, 1000, 3000]) {
         await sleepScaled(waitMs);
-        const candidates = (await vast.templates.search({ creator_id: { eq: me.id }, name: { eq: fields.name }, image: { eq: fields.image } }))
-            .filter((t) => (t.created_at ?? 0) * 1000 >= sentAt - 120_000 && holds(t, fields))
+        const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
+            .filter((t) => createdSince(t, sentAt) && holds(t, fields))
             .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
         if (candidates.length > 0) {
             if (candidates.length > 1) {
@@ -81,13 +95,27 @@ export const templateProvider = {
         const canonical = normalize(inputs);
         const fields = toTemplateFields(canonical);
         const sentAt = Date.now();
+        // The service answers identical content with the account's existing template instead of a
+        // new one. That template is not this resource's to manage (deleting the resource would
+        // delete it), unless it is the one our own lost create made.
+        const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
+            const { template, existing } = await vast.templates.create(fields);
+            if (existing && !(afterLostCreate && createdSince(template, sentAt))) {
+                throw new VastRequestRejectedError(
+                    { operation: "create template", target: `"${fields.name}"` },
+                    `the account already has template ${template.id} with exactly this content (the service answered with it). ` +
+                        "Identical templates are one template on Vast.ai: give this one different content (its name, for one), or delete the other",
+                );
+            }
+            return template;
+        };
         let record: TemplateRecord;
         try {
-            record = await vast.templates.create(fields);
+            record = await createNew(false);
         } catch (e) {
             if (!(e instanceof VastOutcomeUnknownError)) throw e;
             // The service may have made it: adopt that one rather than make a second.
-            record = (await findLostTemplate(vast, fields, sentAt)) ?? (await vast.templates.create(fields));
+            record = (await findLostTemplate(vast, fields, sentAt)) ?? (await createNew(true));
         }
         return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
     },
@@ -95,7 +123,7 @@ export const templateProvider = {
     async read(id: string, props: Props) {
         const vast = vastClient();
         const templateId = Number(props.templateId ?? id);
-        const record = await vast.templates.get(templateId);
+        const record = await ownTemplate(await vast.templates.get(templateId));
         if (!record) return { id: "", props: {} };
         const inputs = inputsFromRecord(record, inputsOf(props));
         return { id: String(record.id), props: outputsOf(inputs, record, record.id), inputs };
@@ -116,7 +144,7 @@ export const templateProvider = {
             if (!(e instanceof VastNotFoundError) && !(e instanceof VastOutcomeUnknownError)) throw e;
             // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
             // template as it is now, by its stable numeric id.
-            const current = await vast.templates.get(templateId);
+            const current = await ownTemplate(await vast.templates.get(templateId));
             if (!current) {
                 throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
             }
