@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { HostCallError, ProviderHost, Props } from "./providerHost";
+import { noteSecretOutputs } from "./programMocks";
 
 /**
  * A small stand-in for the Pulumi engine's `up`, `refresh` and `destroy`, for tests and the demo.
@@ -15,6 +16,10 @@ export interface StateEntry {
     /** Inputs after check, as the engine records them. */
     inputs: Props;
     outputs: Props;
+    /** Output keys the engine stores encrypted: inputs given as secrets, and `additionalSecretOutputs`. */
+    secretOutputs: string[];
+    /** Created, but its create failed (an init failure): the next `up` updates it even without a diff. */
+    initFailed?: boolean;
 }
 
 export interface UpSummary {
@@ -26,6 +31,13 @@ export interface UpSummary {
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** Whether a value holds a secret anywhere: the engine then keeps that whole property encrypted. */
+function isSecret(value: unknown): boolean {
+    if (Array.isArray(value)) return value.some(isSecret);
+    if (!value || typeof value !== "object") return false;
+    return SECRET_SIG in (value as object) || Object.values(value as object).some(isSecret);
+}
 
 /** The engine sends plain values to the host (it does not accept secrets): unwrap them. */
 function unwrapSecrets(value: unknown): unknown {
@@ -57,6 +69,7 @@ export class MiniEngine {
     readonly state = new Map<string, StateEntry>();
     /** Every value the program registered as secret, for leak checks. */
     readonly secretInputs = new Set<string>();
+    private readonly additionalSecretOutputs = new Map<string, string[]>();
 
     constructor(
         readonly host: ProviderHost,
@@ -73,7 +86,11 @@ export class MiniEngine {
                     const urn = this.host.urn(args.type, args.name);
                     registered.add(urn);
                     this.collectSecrets(args.inputs);
-                    const entry = await this.step(urn, args.type, args.name, unwrapSecrets(args.inputs) as Props, summary);
+                    const secretOutputs = [
+                        ...Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k])),
+                        ...(this.additionalSecretOutputs.get(args.name) ?? []),
+                    ];
+                    const entry = await this.step(urn, args.type, args.name, unwrapSecrets(args.inputs) as Props, summary, secretOutputs);
                     return { id: entry.id, state: entry.outputs };
                 },
                 call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
@@ -82,6 +99,7 @@ export class MiniEngine {
             this.host.stack,
             false,
         );
+        noteSecretOutputs((name, list) => this.additionalSecretOutputs.set(name, list));
         const built = program();
         const resources =
             built === undefined ? [] : Array.isArray(built) ? built : built instanceof pulumi.Resource ? [built] : Object.values(built);
@@ -130,59 +148,98 @@ export class MiniEngine {
         return entry;
     }
 
-    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary): Promise<StateEntry> {
+    /**
+     * Secret values (as the program gave them) that state holds in plain text: under an output key
+     * the engine would not encrypt. Empty when nothing leaked.
+     */
+    secretLeaks(): Array<{ resource: string; output: string }> {
+        const secrets = [...this.secretInputs].filter((s) => s.length >= 4);
+        const leaks: Array<{ resource: string; output: string }> = [];
+        for (const entry of this.state.values()) {
+            for (const [key, value] of Object.entries(entry.outputs)) {
+                if (entry.secretOutputs.includes(key) || key === "__provider") continue;
+                const text = JSON.stringify(value) ?? "";
+                if (secrets.some((s) => text.includes(s))) leaks.push({ resource: entry.name, output: key });
+            }
+        }
+        return leaks;
+    }
+
+    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+        const entry = await this.apply(urn, type, name, news, summary, secretOutputs);
+        entry.secretOutputs = secretOutputs;
+        return entry;
+    }
+
+    private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
         const old = this.state.get(urn);
         const checked = await this.host.check(urn, old?.inputs ?? {}, news);
         if (checked.failures.length > 0) {
             throw new Error(`${name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
         }
         if (!old) {
-            const entry = await this.create(urn, type, name, checked.inputs);
+            const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
             summary.create.push(name);
             return entry;
         }
         const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
-        if (diff.changes === "none") {
+        // The engine updates a resource whose create failed, changed or not, so it can finish.
+        if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
             return old;
         }
         if (diff.replaces.length > 0) {
             if (diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
             this.state.delete(urn);
-            const entry = await this.create(urn, type, name, checked.inputs);
+            const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
             if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
             summary.replace.push({ name, because: diff.replaces });
             return entry;
         }
-        const updated = await this.host.update(old.id, urn, old.outputs, checked.inputs);
-        const entry = { ...old, inputs: checked.inputs, outputs: updated.properties };
+        let updated;
+        try {
+            updated = await this.host.update(old.id, urn, old.outputs, checked.inputs);
+        } catch (e) {
+            if (e instanceof HostCallError && e.initFailure) {
+                old.outputs = { ...e.initFailure.properties, __provider: checked.inputs.__provider };
+                old.initFailed = true;
+            }
+            throw e;
+        }
+        const entry = { ...old, inputs: checked.inputs, outputs: updated.properties, initFailed: false };
         this.state.set(urn, entry);
         summary.update.push(name);
         return entry;
     }
 
-    private async create(urn: string, type: string, name: string, inputs: Props): Promise<StateEntry> {
+    private async create(urn: string, type: string, name: string, inputs: Props, secretOutputs: string[]): Promise<StateEntry> {
         try {
             const created = await this.host.create(urn, inputs);
-            const entry = { urn, type, name, id: created.id, inputs, outputs: created.properties };
+            const entry: StateEntry = { urn, type, name, id: created.id, inputs, outputs: created.properties, secretOutputs };
             this.state.set(urn, entry);
             return entry;
         } catch (e) {
             // Created but failed to initialise: the engine keeps it in state, so it is never leaked.
             if (e instanceof HostCallError && e.initFailure) {
                 const { id, properties } = e.initFailure;
-                this.state.set(urn, { urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider } });
+                this.state.set(urn, {
+                    urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider }, secretOutputs, initFailed: true,
+                });
             }
             throw e;
         }
     }
 
-    private collectSecrets(value: unknown): void {
-        if (Array.isArray(value)) value.forEach((v) => this.collectSecrets(v));
-        else if (value && typeof value === "object") {
+    /** Notes every string under a secret (the SDK may lift a nested secret to its whole property). */
+    private collectSecrets(value: unknown, underSecret = false): void {
+        if (typeof value === "string") {
+            if (underSecret) this.secretInputs.add(value);
+        } else if (Array.isArray(value)) {
+            value.forEach((v) => this.collectSecrets(v, underSecret));
+        } else if (value && typeof value === "object") {
             const obj = value as Record<string, unknown>;
-            if (SECRET_SIG in obj && typeof obj.value === "string") this.secretInputs.add(obj.value);
-            else Object.values(obj).forEach((v) => this.collectSecrets(v));
+            if (SECRET_SIG in obj) this.collectSecrets(obj.value, true);
+            else Object.values(obj).forEach((v) => this.collectSecrets(v, underSecret));
         }
     }
 }

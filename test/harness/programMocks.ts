@@ -34,17 +34,24 @@ export async function registerAsProgram(
         options.stack ?? "test",
         options.preview ?? false,
     );
-    // The mock monitor hands `newResource` only the inputs; the request it gets also carries the
-    // options the engine acts on, so note the secret outputs from it on the way through.
-    const monitor = pulumi.runtime.getMonitor() as any;
-    const registerResource = monitor.registerResource.bind(monitor);
-    monitor.registerResource = (req: any, callback: unknown) => {
-        secretOutputs.set(req.getName(), req.getAdditionalsecretoutputsList());
-        return registerResource(req, callback);
-    };
+    noteSecretOutputs((name, list) => secretOutputs.set(name, list));
     const built = build();
     const resources = Array.isArray(built) ? built : [built];
     // A registration is complete once its URN resolves.
     await Promise.all(resources.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
     return registrations;
+}
+
+/**
+ * The mock monitor hands `newResource` only the inputs; the request it gets also carries the
+ * options the engine acts on. Reports each registration's `additionalSecretOutputs` on the way
+ * through. Call after `setMocks`.
+ */
+export function noteSecretOutputs(report: (name: string, additionalSecretOutputs: string[]) => void): void {
+    const monitor = pulumi.runtime.getMonitor() as any;
+    const registerResource = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req: any, callback: unknown) => {
+        report(req.getName(), req.getAdditionalsecretoutputsList());
+        return registerResource(req, callback);
+    };
 }

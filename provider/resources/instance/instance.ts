@@ -60,6 +60,9 @@ export class Instance extends pulumi.dynamic.Resource {
             imageLogin: args.imageLogin === undefined ? undefined : pulumi.secret(args.imageLogin),
             ...computed,
         };
-        super(providerShim("instance"), name, props, opts, "vastai", "Instance");
+        // `effectiveEnv` repeats the env (and the template's) under a key of its own, which the
+        // engine would otherwise store in plain text even when an env value was a secret.
+        const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "effectiveEnv"];
+        super(providerShim("instance"), name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "vastai", "Instance");
     }
 }
