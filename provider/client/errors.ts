@@ -152,6 +152,17 @@ const MAX_MESSAGE_CHARS = 500;
  */
 const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass"]);
 
+/**
+ * Blanks credential fields in text that is not parsed JSON (a truncated body, an HTML page quoting
+ * one): `"api_key": "..."`, `key='...'`, `api_key=...`.
+ */
+export function scrubCredentials(text: string): string {
+    const names = [...CREDENTIAL_FIELDS].join("|");
+    return text
+        .replace(new RegExp(`((?:["']?)\\b(?:${names})\\b["']?\\s*[:=]\\s*)(["'])(?:\\\\.|(?!\\2).)*\\2?`, "g"), "$1$2[redacted]$2")
+        .replace(new RegExp(`(\\b(?:${names})\\b\\s*[:=]\\s*)(?!["'\\[])[^\\s,&;}\\]<"']+`, "g"), "$1[redacted]");
+}
+
 function bodyText(body: unknown): string {
     return JSON.stringify(body, (field, value) => (CREDENTIAL_FIELDS.has(field) && typeof value === "string" ? "[redacted]" : value));
 }
@@ -166,7 +177,7 @@ export function serviceMessageOf(body: unknown): string {
         }
         return bodyText(body);
     }
-    if (typeof body === "string") return body.trim();
+    if (typeof body === "string") return scrubCredentials(body.trim());
     return body === undefined ? "" : bodyText(body);
 }
 

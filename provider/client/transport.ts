@@ -14,6 +14,7 @@ import {
     errorFromAnswer,
     errorFromNetwork,
     isFailure,
+    scrubCredentials,
 } from "./errors";
 import { Pacer, sharedPacer } from "./pacer";
 import { DEFAULT_RETRY, RetryOptions, decideRetry } from "./retryPolicy";
@@ -115,8 +116,11 @@ export class Transport {
         });
     }
 
-    /** Replaces every occurrence of the key, so service text can go into messages. */
-    redact = (text: string): string => text.split(this.#apiKey).join("[redacted]");
+    /**
+     * Makes service text safe for a message: every occurrence of this client's key, and credential
+     * fields (another key's `api_key`, a new key's `key`) even in text that is not valid JSON.
+     */
+    redact = (text: string): string => scrubCredentials(text.split(this.#apiKey).join("[redacted]"));
 
     async call<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
         const path = endpointPath(endpoint, request.params);
@@ -183,10 +187,11 @@ export class Transport {
         // An empty 2xx body is read as `{}`: the schema then says which field is missing, if any.
         const body = answer.body === undefined ? {} : answer.body;
         if (typeof body !== "object" || body === null) {
-            const shown = this.redact(String(answer.body ?? "")).slice(0, 120);
+            // Answers that carry a credential are never quoted, however they are spoiled.
+            const shown = endpoint.carriesCredentials ? "not shown: this answer carries credentials" : JSON.stringify(this.redact(String(answer.body ?? "")).slice(0, 120));
             error = new VastUnexpectedResponseError(
                 { ...ctx, status: answer.status },
-                `unexpected answer: HTTP ${answer.status} body is not a JSON object (${JSON.stringify(shown)})`,
+                `unexpected answer: HTTP ${answer.status} body is not a JSON object (${shown})`,
             );
         } else {
             const parsed = schema.safeParse(body);

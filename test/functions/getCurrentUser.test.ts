@@ -62,7 +62,7 @@ describe("getCurrentUser against the emulator", () => {
         expect(emu.requests).toHaveLength(0);
     });
 
-    it("keeps the account's api_key out of errors, whatever the failed answer holds", async () => {
+    it("keeps the account's api_key out of errors: JSON bodies, truncated ones, gateway pages", async () => {
         const reader = emu.createKey({ api: { user_read: {} } }).key;
         setting = programSetting({ config: stackConfigFor(emu, reader) });
         const accountKey = emu.demoUser.apiKey;
@@ -75,12 +75,21 @@ describe("getCurrentUser against the emulator", () => {
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, body: { id: "1001", api_key: accountKey } } });
         const unparsable = await getCurrentUser().catch((e) => e);
         expect(unparsable.message).toMatch(/unexpected answer .*id: /);
+        // Bodies that are not JSON at all: a truncated answer, a gateway page quoting the body.
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, text: `{"id": 1001, "api_key": "${accountKey}", "ema` } });
+        const truncated = await getCurrentUser().catch((e) => e);
+        expect(truncated.message).toMatch(/not a JSON object \(not shown: this answer carries credentials\)/);
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 502, text: `<pre>upstream said {"api_key": "${accountKey}"}</pre>` } });
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 502, text: `<pre>api_key=${accountKey}</pre>` }, times: 5 });
+        const gateway = await getCurrentUser().catch((e) => e);
+        expect(gateway.message).toMatch(/HTTP 502 server error: <pre>api_key=\[redacted\]<\/pre>/);
+
         // Refused: the key is not echoed either.
         emu.revokeKey(reader);
         const refused = await getCurrentUser().catch((e) => e);
         expect(refused).toBeInstanceOf(VastAuthError);
 
-        for (const error of [failed, unparsable, refused]) {
+        for (const error of [failed, unparsable, truncated, gateway, refused]) {
             expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(accountKey);
             expect(`${error.message} ${error.stack}`).not.toContain(reader);
         }
