@@ -241,11 +241,20 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     if (status === 429) {
         return new VastRateLimitError(ctx, `${statusText} rate limited${said}`, retryAfterMs(input.retryAfterHeader));
     }
-    if (status === 404 || status === 410 || noSuch) {
-        return new VastNotFoundError(ctx, `${statusText} not found${said}`);
-    }
     if (status >= 500) {
         return new VastServerError(ctx, `${statusText} server error${said}`);
+    }
+    // "Gone" drops a resource from state, so it is read narrowly: a retired endpoint, or a 404 page
+    // that is not the API's JSON (a wrong base URL, a proxy), is not a resource that is gone.
+    if (code === "deprecated_endpoint") {
+        return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`);
+    }
+    const jsonBody = !!body && typeof body === "object";
+    if (status === 404 && !jsonBody) {
+        return new VastRequestRejectedError(ctx, `${statusText} from something that is not the API${said}; check vastai:baseUrl`);
+    }
+    if (status === 404 || status === 410 || noSuch) {
+        return new VastNotFoundError(ctx, `${statusText} not found${said}`);
     }
     if (status === 400 || status === 422 || code === "invalid_args") {
         return new VastInvalidArgsError(ctx, `${statusText} invalid arguments${said}`);

@@ -28,6 +28,11 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         [500, "<html>oops</html>", VastServerError],
         [503, undefined, VastServerError],
         [409, { msg: "conflict" }, VastRequestRejectedError],
+        // not "gone": a retired endpoint, a 404 page that is not the API, a 5xx that mentions not_found
+        [410, { success: false, error: "deprecated_endpoint", msg: "use v1" }, VastRequestRejectedError],
+        [404, "<html>Not Found</html>", VastRequestRejectedError],
+        [404, undefined, VastRequestRejectedError],
+        [500, { msg: "lookup failed: not_found" }, VastServerError],
     ])("HTTP %i %j is a %p", (status, body, kind) => {
         expect(build(status, body)).toBeInstanceOf(kind);
     });
