@@ -102,6 +102,24 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
 
+    it("a label that could not be set after create is set by the next up: state records the label the instance has", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: /^\/api\/v0\/instances\/\d+\/$/, fault: { kind: "status", status: 500 } });
+
+        const program = () => new Instance("labelled", { offerId: offer.id, image: "busybox", label: "mine" });
+        await expect(engine.up(program)).rejects.toThrow(/was created, then: .*label instance .* HTTP 500/);
+        const [instance] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(instance.label).toMatch(/^pulumi-vastai-/);
+        expect(engine.get("labelled").outputs.label).toBe(instance.label);
+
+        const next = await engine.up(program);
+        expect(next.update).toEqual(["labelled"]);
+        expect(emu.model.instances.get(instance.id)!.label).toBe("mine");
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
+        await engine.destroy();
+    });
+
     it.each([
         ["a 504 after it took effect", { kind: "lostAnswer", status: 504 } as const],
         ["a reset after it took effect", { kind: "lostAnswer" } as const],

@@ -16,6 +16,8 @@ export class InstanceNotReadyError extends Error {
         message: string,
         readonly instanceId: number,
         readonly record?: InstanceRecord,
+        /** The label the instance has, when it is not yet the program's (the placement label). */
+        readonly label?: string,
     ) {
         super(message);
         this.name = "InstanceNotReadyError";
@@ -82,8 +84,9 @@ export async function launchInstance(
     const attempts: string[] = [];
     for (let attempt = 1; attempt <= max; attempt++) {
         let instanceId: number;
+        const placement = placementLabel(offerId);
         try {
-            instanceId = await placeInstance(vast, offerId, { ...request, label: placementLabel(offerId) });
+            instanceId = await placeInstance(vast, offerId, { ...request, label: placement });
         } catch (e) {
             // A retry that cannot take the offer again still says why there was a retry.
             if (attempts.length === 0) throw e;
@@ -91,8 +94,13 @@ export async function launchInstance(
         }
         const what = `instance ${instanceId} on offer ${offerId}`;
         progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
-        // The placement label has done its job; the instance takes the program's (or none).
-        await onExisting(instanceId, what, () => vast.instances.label(instanceId, inputs.label ?? ""));
+        // The placement label has done its job; the instance takes the program's (or none). Until
+        // that succeeds its label is the placement one, and state must say so for the next update.
+        try {
+            await vast.instances.label(instanceId, inputs.label ?? "");
+        } catch (e) {
+            throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId, undefined, placement);
+        }
         if (!inputs.waitForRunning) return { instanceId };
 
         const started = await untilStarted(vast, instanceId, inputs, what);

@@ -53,7 +53,8 @@ export async function placeInstance(vast: VastClient, offerId: number, request: 
             const [id, ...extras] = await findByLabel(vast, label);
             for (const extra of extras) {
                 warn(`instance ${extra} duplicates instance ${id} (same placement label); destroying it`);
-                await vast.instances.destroy(extra);
+                // Best effort: failing here must not lose the instance that was found.
+                await vast.instances.destroy(extra).catch((err: Error) => warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
             }
             if (id !== undefined) return id;
             if (send >= MAX_SENDS) {

@@ -98,7 +98,9 @@ export const instanceProvider = {
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
             const reported = e.record ? reportedByService(e.record) : {};
-            throw initFailure(e, instanceOutputs(desired, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
+            // The label the instance really has, so the next update sets the program's.
+            const state = e.label === undefined ? desired : { ...desired, label: e.label };
+            throw initFailure(e, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
         }
     },
 
