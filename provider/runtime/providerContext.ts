@@ -1,7 +1,8 @@
 import { sharedPacer } from "../client/pacer";
 import { DEFAULT_RETRY } from "../client/retryPolicy";
 import { VastClient } from "../client/vastClient";
-import { CONFIG_KEYS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
+import { isLoopbackHost } from "../client/transport";
+import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
 
 /**
  * What every resource implementation in the provider process shares: the stack configuration
@@ -29,12 +30,26 @@ export function configure(req: { config: StackConfig }): void {
 
 /**
  * `VASTAI_TIME_SCALE` multiplies every wait the provider makes on the service's behalf (paced
- * intervals, polling, look-ups after a lost answer). 1 at live speed; the emulator's tests run at
- * a fraction of it, with the emulator's own clock scaled to match.
+ * intervals, retry backoff, polling, deadlines, look-ups after a lost answer). 1 at live speed;
+ * the emulator's tests run at a fraction of it, with the emulator's own clock scaled to match.
+ * Below 1 it is honoured only against a loopback address: at the live service it would mean 429s
+ * and deadlines that pass at once. Above 1 (slower) it is honoured anywhere.
  */
-export function timeScale(): number {
-    const scale = Number(process.env.VASTAI_TIME_SCALE);
-    return Number.isFinite(scale) && scale >= 0 ? scale : 1;
+export function timeScale(baseUrl: string = configuredBaseUrl()): number {
+    const raw = process.env.VASTAI_TIME_SCALE;
+    const scale = raw === undefined || raw.trim() === "" ? 1 : Number(raw);
+    if (!Number.isFinite(scale) || scale < 0) return 1;
+    if (scale >= 1) return scale;
+    try {
+        return isLoopbackHost(new URL(baseUrl).hostname) ? scale : 1;
+    } catch {
+        return 1;
+    }
+}
+
+/** The base URL this process talks to, without requiring a key. */
+function configuredBaseUrl(): string {
+    return stackConfig?.[CONFIG_KEYS.baseUrl] || process.env[ENV_VARS.baseUrl] || DEFAULT_BASE_URL;
 }
 
 /** Waits `ms` at live speed, scaled by `timeScale()`. */
@@ -47,7 +62,7 @@ export function sleepScaled(ms: number): Promise<void> {
  * `timeScale()`. The one place the provider and the program-side functions build a client.
  */
 export function newClient(config: ProviderConfig, log?: (line: string) => void): VastClient {
-    const scale = timeScale();
+    const scale = timeScale(config.baseUrl);
     return new VastClient({
         ...config,
         paceScale: scale,

@@ -41,3 +41,27 @@ describe("resolveConfig", () => {
         }
     });
 });
+
+describe("VASTAI_TIME_SCALE", () => {
+    const { timeScale } = require("../../provider/runtime/providerContext");
+    const saved = process.env.VASTAI_TIME_SCALE;
+    afterEach(() => {
+        if (saved === undefined) delete process.env.VASTAI_TIME_SCALE;
+        else process.env.VASTAI_TIME_SCALE = saved;
+    });
+
+    it("speeds the provider up only against a loopback address (the emulator)", () => {
+        process.env.VASTAI_TIME_SCALE = "0.01";
+        expect(timeScale("http://127.0.0.1:8787")).toBe(0.01);
+        expect(timeScale("https://console.vast.ai")).toBe(1);
+    });
+
+    it("slows it down anywhere, and ignores nonsense", () => {
+        process.env.VASTAI_TIME_SCALE = "2";
+        expect(timeScale("https://console.vast.ai")).toBe(2);
+        process.env.VASTAI_TIME_SCALE = "fast";
+        expect(timeScale("http://127.0.0.1:1")).toBe(1);
+        delete process.env.VASTAI_TIME_SCALE;
+        expect(timeScale("http://127.0.0.1:1")).toBe(1);
+    });
+});
