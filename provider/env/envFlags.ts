@@ -164,9 +164,19 @@ function quoteValue(name: string, value: string): string {
     if (/^[^\s'"\\]*$/.test(value)) return value;
     if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
     if (!value.includes("'")) return `'${value}'`;
-    throw new EnvFlagError(
-        `the value of ${name} holds both quote characters and whitespace or backslashes, which the template flag format cannot carry`,
-    );
+    throw new EnvFlagError(`the value of ${name} ${FLAG_VALUE_PROBLEM}`);
+}
+
+const FLAG_VALUE_PROBLEM = "holds both quote characters and whitespace or backslashes, which the template flag format cannot carry";
+
+/** Why a value cannot be written into a template's flag string, or undefined when it can. */
+export function flagValueProblem(value: string): string | undefined {
+    try {
+        quoteValue("", value);
+        return undefined;
+    } catch {
+        return FLAG_VALUE_PROBLEM;
+    }
 }
 
 /** The canonical map as a template flag string: `-e A=1 -e B="two words" -p 8080:8080`. */

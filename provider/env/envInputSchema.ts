@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { isUnknown } from "../dynamic/unknowns";
-import { EnvFlagError, EnvMap, envMapProblems, parseEnvFlags } from "./envFlags";
+import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags } from "./envFlags";
 
 /**
  * `env` as a program gives it, for `check`: the flag string or a map. Each problem names its key;
  * values unknown during preview pass. `maxValueChars` adds a limit per value (the instance create
- * call's 256).
+ * call's 256); `asFlagString` checks each value can be written into a template's flag string.
  */
-export function envInputSchema(options: { maxValueChars?: number } = {}) {
+export function envInputSchema(options: { maxValueChars?: number; asFlagString?: boolean } = {}) {
     return z.union([z.string(), z.record(z.string(), z.unknown())]).superRefine((env, ctx) => {
         if (isUnknown(env)) return;
         let values: Record<string, unknown> = env as Record<string, unknown>;
@@ -25,11 +25,13 @@ export function envInputSchema(options: { maxValueChars?: number } = {}) {
             }
         }
         const max = options.maxValueChars;
-        if (max === undefined) return;
         for (const [key, value] of Object.entries(values as EnvMap)) {
-            if (typeof value === "string" && !isUnknown(value) && value.length > max) {
+            if (typeof value !== "string" || isUnknown(value)) continue;
+            if (max !== undefined && value.length > max) {
                 ctx.addIssue({ code: "custom", path: [key], message: `is ${value.length} characters; the service accepts at most ${max}` });
             }
+            const unwritable = options.asFlagString ? flagValueProblem(value) : undefined;
+            if (unwritable) ctx.addIssue({ code: "custom", path: [key], message: unwritable });
         }
     });
 }

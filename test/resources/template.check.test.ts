@@ -106,6 +106,11 @@ describe("Template check: bad input fails with the property's path", () => {
         ]);
     });
 
+    it("an env value the template flag string cannot carry fails in check, not later at create", async () => {
+        const { failures } = await check({ ...valid, env: { OK: "1", MOTTO: `say "hi", it's fine` } });
+        expect(failures).toEqual([{ property: "env.MOTTO", reason: expect.stringMatching(/both quote characters and whitespace/) }]);
+    });
+
     it("an unparseable env flag string fails instead of being dropped", async () => {
         const { failures } = await check({ ...valid, env: "-e A=1 --privileged" });
         expect(failures).toEqual([{ property: "env", reason: 'unsupported env flag "--privileged": expected -e NAME=value or -p host:container' }]);

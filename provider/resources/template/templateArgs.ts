@@ -119,7 +119,7 @@ export const templateArgsSchema = z.strictObject({
     tag: z.string().min(1, "must not be empty").optional(),
     desc: z.string().optional(),
     readme: z.string().optional(),
-    env: envInputSchema().optional(),
+    env: envInputSchema({ asFlagString: true }).optional(),
     onstart: z.string().optional(),
     runtype: z.enum(RUNTYPES).optional(),
     argsStr: z.string().optional(),
