@@ -17,6 +17,7 @@ import {
     scrubCredentials,
 } from "./errors";
 import { Pacer, sharedPacer } from "./pacer";
+import { describeIssues } from "./zodIssues";
 import { DEFAULT_RETRY, RetryOptions, decideRetry } from "./retryPolicy";
 
 export interface TransportOptions {
@@ -66,13 +67,6 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
     throw new VastConfigError(
         `refusing to send the API key to ${url.protocol}//${url.host}: use https://, or plain http:// only to a loopback address`,
     );
-}
-
-function zodIssues(error: z.ZodError): string {
-    return error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.length ? issue.path.join(".") : "(body)"}: ${issue.message}`)
-        .join("; ");
 }
 
 /**
@@ -198,7 +192,7 @@ export class Transport {
             if (parsed.success) return parsed.data;
             error = new VastUnexpectedResponseError(
                 { ...ctx, status: answer.status },
-                `unexpected answer from ${endpoint.method} ${endpoint.path}: ${zodIssues(parsed.error)}`,
+                `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeIssues(parsed.error, "(body)")}`,
             );
         }
         // A create that succeeded but whose answer we cannot read may still have created something.

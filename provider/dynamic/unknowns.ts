@@ -1,8 +1,11 @@
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+
 /**
  * During `pulumi preview` an input that depends on a resource not yet created arrives as this
- * string, whatever its declared type. Validation lets it pass; diff treats it as "may change".
+ * string (the SDK's own sentinel), whatever its declared type. Validation lets it pass; diff
+ * treats it as "may change".
  */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN: string = unknownValue;
 
 export function isUnknown(value: unknown): boolean {
     return value === UNKNOWN;

@@ -71,10 +71,7 @@ export class MiniEngine {
     readonly secretInputs = new Set<string>();
     private readonly additionalSecretOutputs = new Map<string, string[]>();
 
-    constructor(
-        readonly host: ProviderHost,
-        private readonly options: { project?: string; stack?: string } = {},
-    ) {}
+    constructor(readonly host: ProviderHost) {}
 
     /** Runs the program and makes the world match it, like `pulumi up`. */
     async up(program: () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void): Promise<UpSummary> {

@@ -32,8 +32,8 @@ function findRepoRoot(from: string): string {
 const REPO_ROOT = findRepoRoot(__dirname);
 const WATCHDOG = path.join(REPO_ROOT, "test", "harness", "watchdog.js");
 
-/** What the engine sends for a value not known yet (during preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** What the engine sends for a value not known yet (during preview): the SDK's own sentinel. */
+export const UNKNOWN: string = pulumiRequire("./runtime/rpc").unknownValue;
 
 export type Props = Record<string, unknown>;
 

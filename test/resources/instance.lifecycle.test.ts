@@ -9,8 +9,6 @@ async function programInputs(instanceArgs: InstanceArgs, name = "gpu") {
     return reg;
 }
 
-const asks = /^\/api\/v0\/asks\/\d+\/?$/;
-
 describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
     let stack: TestStack;
     beforeAll(async () => {

@@ -3,9 +3,9 @@ import { MachineRecord, machineListResponseSchema } from "../../schemas/machine"
 import { successResponseSchema } from "../../schemas/template";
 import { CurrentUser, currentUserSchema } from "../../schemas/user";
 import { ENDPOINTS } from "../endpoints";
-import { VastNotFoundError } from "../errors";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
+import { removal } from "./removal";
 
 /** The account: its user record, its host machines and its API keys. */
 export class AccountApi {
@@ -42,16 +42,8 @@ export class AccountApi {
 
     /** Revokes a key; one already gone is reported, not thrown. */
     async deleteApiKey(keyId: number): Promise<{ alreadyGone: boolean }> {
-        try {
-            await this.transport.call(
-                ENDPOINTS.deleteApiKey,
-                { params: { id: keyId }, target: String(keyId) },
-                successResponseSchema,
-            );
-            return { alreadyGone: false };
-        } catch (e) {
-            if (e instanceof VastNotFoundError) return { alreadyGone: true };
-            throw e;
-        }
+        return removal(() =>
+            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, target: String(keyId) }, successResponseSchema),
+        );
     }
 }

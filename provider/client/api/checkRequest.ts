@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Endpoint } from "../endpoints";
 import { VastInvalidArgsError } from "../errors";
+import { describeIssues } from "../zodIssues";
 
 /**
  * Checks a request against its strict schema before it is sent, so a malformed one fails here with
@@ -9,8 +10,5 @@ import { VastInvalidArgsError } from "../errors";
 export function checkRequest<S extends z.ZodType>(endpoint: Endpoint, schema: S, value: unknown, what = "request"): z.infer<S> {
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
-    const problems = parsed.error.issues
-        .map((issue) => `${issue.path.length ? issue.path.join(".") : what}: ${issue.message}`)
-        .join("; ");
-    throw new VastInvalidArgsError({ operation: endpoint.operation }, `invalid ${what} (not sent): ${problems}`);
+    throw new VastInvalidArgsError({ operation: endpoint.operation }, `invalid ${what} (not sent): ${describeIssues(parsed.error, what)}`);
 }

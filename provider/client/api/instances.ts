@@ -15,7 +15,9 @@ import { z } from "zod";
 import { ENDPOINTS } from "../endpoints";
 import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
 import { Transport } from "../transport";
+import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
+import { removal } from "./removal";
 
 /** The v1 list answers at most this many instances a page. */
 export const INSTANCE_PAGE_SIZE = 25;
@@ -64,7 +66,7 @@ export class InstancesApi {
         if (!found || found.id === undefined || found.id === null) return undefined;
         const parsed = instanceRecordSchema.safeParse(found);
         if (!parsed.success) {
-            const problems = parsed.error.issues.map((i) => `instances.${i.path.join(".")}: ${i.message}`).join("; ");
+            const problems = describeIssues(parsed.error, "instances", ["instances"]);
             throw new VastUnexpectedResponseError({ operation: endpoint.operation, target }, `unexpected answer: ${problems}`);
         }
         return parsed.data;
@@ -72,17 +74,13 @@ export class InstancesApi {
 
     /** Destroys the instance; one already gone is reported, not thrown. */
     async destroy(instanceId: number): Promise<{ alreadyGone: boolean }> {
-        try {
-            await this.transport.call(
+        return removal(() =>
+            this.transport.call(
                 ENDPOINTS.destroyInstance,
                 { params: { id: instanceId }, body: {}, target: String(instanceId) },
                 successResponseSchema,
-            );
-            return { alreadyGone: false };
-        } catch (e) {
-            if (e instanceof VastNotFoundError) return { alreadyGone: true };
-            throw e;
-        }
+            ),
+        );
     }
 
     async label(instanceId: number, label: string): Promise<void> {

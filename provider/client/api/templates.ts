@@ -12,9 +12,9 @@ import {
 } from "../../schemas/template";
 import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFilters";
 import { ENDPOINTS } from "../endpoints";
-import { VastNotFoundError } from "../errors";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
+import { removal } from "./removal";
 
 /** Templates (contract §4.3–4.6). */
 export class TemplatesApi {
@@ -67,17 +67,12 @@ export class TemplatesApi {
 
     /** Deletes by numeric id (the service rejects hash ids here). A template already gone is reported, not thrown. */
     async delete(templateId: number): Promise<{ alreadyGone: boolean }> {
-        const endpoint = ENDPOINTS.deleteTemplate;
-        try {
-            await this.transport.call(
-                endpoint,
+        return removal(() =>
+            this.transport.call(
+                ENDPOINTS.deleteTemplate,
                 { body: { template_id: templateId }, target: String(templateId) },
                 successResponseSchema,
-            );
-            return { alreadyGone: false };
-        } catch (e) {
-            if (e instanceof VastNotFoundError) return { alreadyGone: true };
-            throw e;
-        }
+            ),
+        );
     }
 }
