@@ -21,6 +21,7 @@ export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvide
             let implementation;
             try {
                 implementation = require("module").createRequire(process.cwd() + "/")("pulumi-vastai/runtime")[kind];
+                if (!implementation) throw new Error(`the installed version has no ${kind} resource`);
             } catch (e) {
                 throw new Error(`pulumi-vastai: cannot load the provider from ${process.cwd()} (${e}); run: npm install pulumi-vastai`);
             }
