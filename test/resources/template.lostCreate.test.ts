@@ -1,6 +1,14 @@
 import { Template } from "../../provider";
 import { Fault } from "../emulator/faults";
+import { Emulator } from "../emulator/server";
 import { TestStack, startStack } from "../support/stack";
+
+/** A template on the account with what `new Template(name, { name, image: "busybox" })` sends, an hour old. */
+function madeAnHourAgo(emu: Emulator, name: string) {
+    const fields = { name, image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8 };
+    const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+    return emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - 3_600_000 });
+}
 
 /**
  * A template create whose answer never arrives must not leave two templates behind. The emulator
@@ -46,10 +54,7 @@ describe("Template: a create whose answer is lost", () => {
 
     it("an identical template made earlier is not mistaken for the lost one", async () => {
         const { emu, engine } = stack;
-        const older = emu.model.addTemplate(emu.demoUser.id, {
-            name: "twin", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8,
-            docker_login_repo: "", docker_login_user: "", docker_login_pass: "",
-        }, { created_at: Date.now() - 3_600_000 });
+        const older = madeAnHourAgo(emu, "twin");
         emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
 
         await engine.up(() => new Template("twin", { name: "twin", image: "busybox" }));
@@ -70,10 +75,7 @@ describe("Template: the service's \"existing template found\"", () => {
 
     it("a template made earlier with the same content is not taken over: the create fails naming it", async () => {
         const { emu, engine } = stack;
-        const older = emu.model.addTemplate(emu.demoUser.id, {
-            name: "console-made", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8,
-            docker_login_repo: "", docker_login_user: "", docker_login_pass: "",
-        }, { created_at: Date.now() - 3_600_000 });
+        const older = madeAnHourAgo(emu, "console-made");
 
         const error = await engine.up(() => new Template("console-made", { name: "console-made", image: "busybox" })).catch((e) => e);
         expect(error.message).toMatch(new RegExp(`already has template ${older.id} with exactly this content`));
