@@ -1,8 +1,8 @@
+import { canonicalInputs } from "../../dynamic/canonicalInputs";
 import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { changedProperties } from "../../dynamic/diffInputs";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
-import { toEnvMap } from "../../env/envFlags";
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
 import { InstanceRecord } from "../../schemas/instance";
@@ -25,9 +25,7 @@ type Props = Record<string, any>;
 
 /** Defaults and the canonical env map; values unknown during preview are left as they are. */
 function normalize(args: Props): InstanceInputs {
-    const inputs: Props = { ...INSTANCE_DEFAULTS, ...inputsOf(args) };
-    if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env);
-    return inputs as InstanceInputs;
+    return canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS) as unknown as InstanceInputs;
 }
 
 /** The onstart size check, once the script and the other commands are known. */

@@ -1,9 +1,8 @@
+import { canonicalInputs } from "../../dynamic/canonicalInputs";
 import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue } from "../../dynamic/diffInputs";
-import { containsUnknown } from "../../dynamic/unknowns";
-import { toEnvMap } from "../../env/envFlags";
 import { warn } from "../../runtime/log";
 import { configure, currentUserId, sleepScaled, vastClient } from "../../runtime/providerContext";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
@@ -23,9 +22,7 @@ const inputsOf = (props: Props): Props => pickInputs(props, TEMPLATE_PROPERTIES)
 
 /** Defaults and the canonical env map; values unknown during preview are left as they are. */
 function normalize(args: Props): TemplateInputs {
-    const inputs: Props = { ...TEMPLATE_DEFAULTS, ...inputsOf(args) };
-    if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env);
-    return inputs as TemplateInputs;
+    return canonicalInputs(args, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
 }
 
 function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number): TemplateOutputs {

@@ -1,0 +1,13 @@
+import { toEnvMap } from "../env/envFlags";
+import { pickInputs } from "./checkArgs";
+import { containsUnknown } from "./unknowns";
+
+/**
+ * What `check` hands on, and what create and update work from: the resource's input properties
+ * only, its defaults filled in, and `env` as the canonical map (left as it is while unknown).
+ */
+export function canonicalInputs(args: Record<string, unknown>, properties: readonly string[], defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const inputs: Record<string, unknown> = { ...defaults, ...pickInputs(args, properties) };
+    if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env as string | Record<string, unknown>);
+    return inputs;
+}
