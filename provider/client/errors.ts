@@ -150,7 +150,38 @@ const MAX_MESSAGE_CHARS = 500;
  * `api_key`, a key's create answer its `key`. `redact` only knows the key the call was made with,
  * which is not the account's key when a scoped key is in use.
  */
-const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass"]);
+const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass", "image_login"]);
+
+/** Shorter values are not blanked by value: they would blank ordinary words of a message. */
+const MIN_SECRET_CHARS = 4;
+
+/**
+ * The credentials a request carries (`docker_login_pass`, `image_login` and its `-p` token, a
+ * key), wherever they sit in the body. A service that echoes the request in an error would
+ * otherwise put them in a message: these are blanked by value, whatever field quotes them.
+ */
+export function secretValuesIn(body: unknown): string[] {
+    const found: string[] = [];
+    const walk = (value: unknown, field?: string) => {
+        if (typeof value === "string") {
+            if (field && CREDENTIAL_FIELDS.has(field)) {
+                found.push(value);
+                // `-u user -p token registry`: the token alone may be quoted too.
+                const token = field === "image_login" ? /(?:^|\s)-p\s+(\S+)/.exec(value)?.[1] : undefined;
+                if (token) found.push(token);
+            }
+        } else if (Array.isArray(value)) value.forEach((v) => walk(v));
+        else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => walk(v, k));
+    };
+    walk(body);
+    return found.filter((s) => s.length >= MIN_SECRET_CHARS);
+}
+
+/** Blanks each of `secrets` (longest first, JSON-escaped forms too) and credential fields by name. */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+    const forms = [...new Set(secrets.filter(Boolean).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+    return (text) => scrubCredentials(forms.reduce((t, s) => t.split(s).join("[redacted]"), text));
+}
 
 /**
  * Blanks credential fields in text that is not parsed JSON (a truncated body, an HTML page quoting
@@ -220,7 +251,8 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
     const said = serviceMessage ? `: ${serviceMessage}` : "";
     const statusText = status >= 200 && status < 300 ? `HTTP ${status} with success=false` : `HTTP ${status}`;
-    const noSuch = /no_such_|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
+    // The service's own words: a JSON body whose code or message says what is missing.
+    const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
 
     // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
     if (status === 401 || status === 403 || code === "auth_error") {
@@ -244,17 +276,18 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     if (status >= 500) {
         return new VastServerError(ctx, `${statusText} server error${said}`);
     }
-    // "Gone" drops a resource from state, so it is read narrowly: a retired endpoint, or a 404 page
-    // that is not the API's JSON (a wrong base URL, a proxy), is not a resource that is gone.
+    // "Gone" drops a resource from state, so it is read only from the service's own words: a
+    // `not_found` or `no_such_*` code or message. A retired endpoint, a 404 page that is not the
+    // API's (a wrong base URL, a proxy), or a bare `{"detail": "Not Found"}` is not a resource that is gone.
     if (code === "deprecated_endpoint") {
         return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`);
     }
-    const jsonBody = !!body && typeof body === "object";
-    if (status === 404 && !jsonBody) {
-        return new VastRequestRejectedError(ctx, `${statusText} from something that is not the API${said}; check vastai:baseUrl`);
-    }
-    if (status === 404 || status === 410 || noSuch) {
-        return new VastNotFoundError(ctx, `${statusText} not found${said}`);
+    if (noSuch) return new VastNotFoundError(ctx, `${statusText} not found${said}`);
+    if (status === 404 || status === 410) {
+        return new VastRequestRejectedError(
+            ctx,
+            `${statusText} without saying what is missing${said}: this is not the API's own answer; check vastai:baseUrl`,
+        );
     }
     if (status === 400 || status === 422 || code === "invalid_args") {
         return new VastInvalidArgsError(ctx, `${statusText} invalid arguments${said}`);

@@ -1,13 +1,34 @@
-import { VastError, VastNetworkError, VastOutcomeUnknownError, VastRateLimitError, VastServerError } from "./errors";
+import {
+    VastError,
+    VastNetworkError,
+    VastOutcomeUnknownError,
+    VastRateLimitError,
+    VastServerError,
+    VastUnexpectedResponseError,
+} from "./errors";
 
 /**
- * The one retry policy. Rate limits, gateway errors (502/503/504) and connection errors are worth
- * another try, with capped, jittered exponential backoff. A request that is not idempotent (a
- * create) is re-sent only when the service certainly did not act on it (a 429, or a connection
- * that was never made); otherwise its failure becomes a `VastOutcomeUnknownError`.
+ * The one retry policy: what happens after each kind of failure, for each kind of call.
+ *
+ * | failure                                   | repeatable call (GET, DELETE, label) | create or edit          |
+ * |-------------------------------------------|--------------------------------------|-------------------------|
+ * | 429 rate limited                          | retry                                | retry                   |
+ * | connection never made (refused, DNS)      | retry                                | retry                   |
+ * | reset or timeout after sending            | retry                                | outcome unknown         |
+ * | 500, 502, 503, 504                        | retry                                | outcome unknown         |
+ * | 2xx whose body is not the expected JSON   | retry                                | outcome unknown         |
+ * | anything else (4xx, auth, other 5xx)      | fail                                 | fail                    |
+ *
+ * Why: a 429 and an unmade connection mean the service did not act, so anything may be sent again.
+ * Otherwise the service may have acted. A repeatable call (a read; a delete, whose repeat finds
+ * nothing left; a label, which sets the same value) is safe to send again. A create or an edit is
+ * not: sent twice it makes two instances or two hashes, so it fails with `VastOutcomeUnknownError`
+ * and the caller first looks for what it may have made (see `lostCreate.ts`).
+ * Retries are capped (`maxAttempts`, more for 429s, which only ever cost time) with capped,
+ * jittered exponential backoff, and `Retry-After` obeyed when sent.
  */
 export interface RetryOptions {
-    /** Tries in all for server and network failures, the first included. */
+    /** Tries in all for server, network and unreadable-answer failures, the first included. */
     maxAttempts: number;
     /** Tries in all when rate limited; higher, because a 429 only ever costs time. */
     rateLimitMaxAttempts: number;
@@ -27,7 +48,28 @@ export const DEFAULT_RETRY: RetryOptions = {
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: VastError };
 
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** A failure as the table above sorts it. */
+export type FailureKind = "rate-limited" | "not-sent" | "maybe-acted" | "final";
+
+type CallKind = "repeatable" | "create";
+type Action = "retry" | "outcome-unknown" | "fail";
+
+const POLICY: Record<FailureKind, Record<CallKind, Action>> = {
+    "rate-limited": { repeatable: "retry", create: "retry" },
+    "not-sent": { repeatable: "retry", create: "retry" },
+    "maybe-acted": { repeatable: "retry", create: "outcome-unknown" },
+    final: { repeatable: "fail", create: "fail" },
+};
+
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+export function failureKind(error: VastError): FailureKind {
+    if (error instanceof VastRateLimitError) return "rate-limited";
+    if (error instanceof VastNetworkError) return error.sent ? "maybe-acted" : "not-sent";
+    if (error instanceof VastServerError && RETRYABLE_STATUSES.has(error.status ?? 0)) return "maybe-acted";
+    if (error instanceof VastUnexpectedResponseError) return "maybe-acted";
+    return "final";
+}
 
 /** Delay before try `attempt + 1`: base × 2^(attempt-1), capped, with jitter in [50%, 100%]. */
 export function backoffMs(attempt: number, opts: RetryOptions, random: () => number = Math.random): number {
@@ -40,20 +82,18 @@ export function backoffMs(attempt: number, opts: RetryOptions, random: () => num
  * `idempotent`: whether sending the request twice has the same effect as sending it once.
  */
 export function decideRetry(error: VastError, attempt: number, idempotent: boolean, opts: RetryOptions): RetryDecision {
-    if (error instanceof VastRateLimitError) {
+    const kind = failureKind(error);
+    const action = POLICY[kind][idempotent ? "repeatable" : "create"];
+    if (action === "fail") return { retry: false, error };
+    if (action === "outcome-unknown") return { retry: false, error: new VastOutcomeUnknownError(error) };
+
+    if (kind === "rate-limited") {
         if (attempt >= opts.rateLimitMaxAttempts) return { retry: false, error };
         // The pacer already widened this lane's interval; the delay only keeps retries from bunching.
-        const hinted = error.retryAfterMs;
+        const hinted = (error as VastRateLimitError).retryAfterMs;
         const delayMs = hinted !== undefined ? Math.min(hinted, opts.maxRetryAfterMs) : backoffMs(1, opts);
         return { retry: true, delayMs };
     }
-
-    const transient =
-        error instanceof VastNetworkError || (error instanceof VastServerError && RETRYABLE_STATUSES.has(error.status ?? 0));
-    const maybeActedOn =
-        (error instanceof VastNetworkError && error.sent) || error instanceof VastServerError;
-
-    if (!idempotent && maybeActedOn) return { retry: false, error: new VastOutcomeUnknownError(error) };
-    if (!transient || attempt >= opts.maxAttempts) return { retry: false, error };
+    if (attempt >= opts.maxAttempts) return { retry: false, error };
     return { retry: true, delayMs: backoffMs(attempt, opts) };
 }

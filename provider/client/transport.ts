@@ -8,13 +8,13 @@ import {
     HttpAnswer,
     VastConfigError,
     VastError,
-    VastOutcomeUnknownError,
     VastRateLimitError,
     VastUnexpectedResponseError,
     errorFromAnswer,
     errorFromNetwork,
     isFailure,
-    scrubCredentials,
+    redactor,
+    secretValuesIn,
 } from "./errors";
 import { Pacer, sharedPacer } from "./pacer";
 import { describeIssues } from "./zodIssues";
@@ -114,13 +114,15 @@ export class Transport {
      * Makes service text safe for a message: every occurrence of this client's key, and credential
      * fields (another key's `api_key`, a new key's `key`) even in text that is not valid JSON.
      */
-    redact = (text: string): string => scrubCredentials(text.split(this.#apiKey).join("[redacted]"));
+    redact = (text: string): string => redactor([this.#apiKey])(text);
 
     async call<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
         const path = endpointPath(endpoint, request.params);
         const lane = `${endpoint.method} ${endpoint.path} ${this.#keyLane}`;
         const intervalMs = endpoint.minIntervalMs * this.paceScale;
         const ctx = { operation: endpoint.operation, target: request.target };
+        // Services echo requests in their errors: what was sent as a credential is blanked by value too.
+        const redact = redactor([this.#apiKey, ...secretValuesIn(request.body)]);
 
         for (let attempt = 1; ; attempt++) {
             await this.pacer.wait(lane, intervalMs);
@@ -129,13 +131,16 @@ export class Transport {
             try {
                 const answer = await this.send(endpoint, path, request);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
-                if (!isFailure(answer)) return this.parse(endpoint, ctx, answer, schema);
-                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, redact: this.redact });
+                if (!isFailure(answer)) return this.parse(endpoint, ctx, answer, schema, redact);
+                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, redact });
             } catch (e) {
-                if (e instanceof VastError) throw e;
-                const err = e as { code?: string; message?: string };
-                this.log?.(`${endpoint.method} ${path} -> ${err.code ?? "error"} in ${Date.now() - started} ms (try ${attempt})`);
-                error = errorFromNetwork(ctx, err.code, this.redact(String(err.message ?? e)));
+                if (e instanceof VastUnexpectedResponseError) error = e;
+                else if (e instanceof VastError) throw e;
+                else {
+                    const err = e as { code?: string; message?: string };
+                    this.log?.(`${endpoint.method} ${path} -> ${err.code ?? "error"} in ${Date.now() - started} ms (try ${attempt})`);
+                    error = errorFromNetwork(ctx, err.code, redact(String(err.message ?? e)));
+                }
             }
 
             if (error instanceof VastRateLimitError) {
@@ -171,31 +176,29 @@ export class Transport {
         return { status: response.status, body, retryAfterHeader: typeof retryAfter === "string" ? retryAfter : undefined };
     }
 
+    /** The answer checked against its schema; an unreadable one is a `VastUnexpectedResponseError` for the retry policy. */
     private parse<S extends z.ZodType>(
         endpoint: Endpoint,
         ctx: { operation: string; target?: string },
         answer: HttpAnswer,
         schema: S,
+        redact: (text: string) => string,
     ): z.infer<S> {
-        let error: VastUnexpectedResponseError;
         // An empty 2xx body is read as `{}`: the schema then says which field is missing, if any.
         const body = answer.body === undefined ? {} : answer.body;
         if (typeof body !== "object" || body === null) {
             // Answers that carry a credential are never quoted, however they are spoiled.
-            const shown = endpoint.carriesCredentials ? "not shown: this answer carries credentials" : JSON.stringify(this.redact(String(answer.body ?? "")).slice(0, 120));
-            error = new VastUnexpectedResponseError(
+            const shown = endpoint.carriesCredentials ? "not shown: this answer carries credentials" : JSON.stringify(redact(String(answer.body ?? "")).slice(0, 120));
+            throw new VastUnexpectedResponseError(
                 { ...ctx, status: answer.status },
                 `unexpected answer: HTTP ${answer.status} body is not a JSON object (${shown})`,
             );
-        } else {
-            const parsed = schema.safeParse(body);
-            if (parsed.success) return parsed.data;
-            error = new VastUnexpectedResponseError(
-                { ...ctx, status: answer.status },
-                `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeIssues(parsed.error, "(body)")}`,
-            );
         }
-        // A create that succeeded but whose answer we cannot read may still have created something.
-        throw endpoint.idempotent ? error : new VastOutcomeUnknownError(error);
+        const parsed = schema.safeParse(body);
+        if (parsed.success) return parsed.data;
+        throw new VastUnexpectedResponseError(
+            { ...ctx, status: answer.status },
+            `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeIssues(parsed.error, "(body)")}`,
+        );
     }
 }

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { isUnknown } from "../dynamic/unknowns";
+import { envLimitProblems } from "../schemas/limits";
 import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags } from "./envFlags";
 
 /**
  * `env` as a program gives it, for `check`: the flag string or a map. Each problem names its key;
- * values unknown during preview pass. `maxValueChars` adds a limit per value (the instance create
- * call's 256); `asFlagString` checks each value can be written into a template's flag string.
+ * values unknown during preview pass. `createLimits` adds the instance create call's limits (256
+ * a value, 32768 in all); `asFlagString` checks each value can be written into a template's flag string.
  */
-export function envInputSchema(options: { maxValueChars?: number; asFlagString?: boolean } = {}) {
+export function envInputSchema(options: { createLimits?: boolean; asFlagString?: boolean } = {}) {
     return z.union([z.string(), z.record(z.string(), z.unknown())]).superRefine((env, ctx) => {
         if (isUnknown(env)) return;
         let values: Record<string, unknown> = env as Record<string, unknown>;
@@ -24,12 +25,11 @@ export function envInputSchema(options: { maxValueChars?: number; asFlagString?:
                 if (!isUnknown(env[key])) ctx.addIssue({ code: "custom", path: [key], message: problem });
             }
         }
-        const max = options.maxValueChars;
-        for (const [key, value] of Object.entries(values as EnvMap)) {
-            if (typeof value !== "string" || isUnknown(value)) continue;
-            if (max !== undefined && value.length > max) {
-                ctx.addIssue({ code: "custom", path: [key], message: `is ${value.length} characters; the service accepts at most ${max}` });
-            }
+        const known = Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === "string" && !isUnknown(v))) as EnvMap;
+        if (options.createLimits) {
+            for (const { key, problem } of envLimitProblems(known)) ctx.addIssue({ code: "custom", path: key === undefined ? [] : [key], message: problem });
+        }
+        for (const [key, value] of Object.entries(known)) {
             const unwritable = options.asFlagString ? flagValueProblem(value) : undefined;
             if (unwritable) ctx.addIssue({ code: "custom", path: [key], message: unwritable });
         }

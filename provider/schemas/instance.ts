@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INSTANCE_LIMITS } from "./limits";
+import { INSTANCE_LIMITS, envLimitProblems } from "./limits";
 import { extraFiltersSchema, volumeInfoSchema } from "./template";
 
 /**
@@ -12,7 +12,7 @@ export const instanceCreateRequestSchema = z
         template_hash_id: z.string().min(1).optional(),
         image: z.string().min(1).max(INSTANCE_LIMITS.imageMax).optional(),
         /** Variables by name; a port mapping is the key `-p host:container` with value `"1"`. */
-        env: z.record(z.string(), z.string().max(INSTANCE_LIMITS.envValueMax)).optional(),
+        env: z.record(z.string(), z.string()).optional(),
         onstart: z.string().max(INSTANCE_LIMITS.onstartMax).optional(),
         args: z.array(z.string()).optional(),
         args_str: z.string().optional(),
@@ -38,13 +38,8 @@ export const instanceCreateRequestSchema = z
                 message: `args + args_str + onstart is ${total} characters; the service accepts at most ${INSTANCE_LIMITS.commandTotalMax}`,
             });
         }
-        const envTotal = Object.entries(body.env ?? {}).reduce((n, [k, v]) => n + k.length + v.length, 0);
-        if (envTotal > INSTANCE_LIMITS.envTotalMax) {
-            ctx.addIssue({
-                code: "custom",
-                path: ["env"],
-                message: `env is ${envTotal} characters; the service accepts at most ${INSTANCE_LIMITS.envTotalMax}`,
-            });
+        for (const { key, problem } of envLimitProblems(body.env ?? {})) {
+            ctx.addIssue({ code: "custom", path: key === undefined ? ["env"] : ["env", key], message: problem });
         }
     });
 export type InstanceCreateRequest = z.infer<typeof instanceCreateRequestSchema>;

@@ -16,3 +16,23 @@ export const INSTANCE_LIMITS = {
 
 /** The contract's default for `recommended_disk_space`, in GB. */
 export const DEFAULT_RECOMMENDED_DISK_GB = 8;
+
+/**
+ * What the instance create call refuses in an env map: a value over 256 characters, or more than
+ * 32768 in all (names and values). The one home of these limits: `check` applies them to the
+ * program's env and to its merge with a template's, the request schema before anything is sent.
+ */
+export function envLimitProblems(env: Readonly<Record<string, string>>): Array<{ key?: string; problem: string }> {
+    const problems: Array<{ key?: string; problem: string }> = [];
+    let total = 0;
+    for (const [key, value] of Object.entries(env)) {
+        total += key.length + value.length;
+        if (value.length > INSTANCE_LIMITS.envValueMax) {
+            problems.push({ key, problem: `is ${value.length} characters; the service accepts at most ${INSTANCE_LIMITS.envValueMax}` });
+        }
+    }
+    if (total > INSTANCE_LIMITS.envTotalMax) {
+        problems.push({ problem: `env is ${total} characters in all; the service accepts at most ${INSTANCE_LIMITS.envTotalMax}` });
+    }
+    return problems;
+}

@@ -68,17 +68,17 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(second.at - first.at).toBeGreaterThanOrEqual(950);
     });
 
-    it("502/503/504 on a read are retried to success; a 500 is not retried", async () => {
-        for (const status of [502, 503, 504]) emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status } });
+    it("500/502/503/504 on a read are retried to success; past the cap, a server error naming the operation", async () => {
+        for (const status of [500, 502, 503]) emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status } });
         await vast.templates.search();
-        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([502, 503, 504, 200]);
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([500, 502, 503, 200]);
 
         emu.clearLog();
-        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 500 } });
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 500 }, times: 4 });
         const error = await failure(vast.templates.search());
         expect(error).toBeInstanceOf(VastServerError);
         expect(error.message).toMatch(/search templates failed: HTTP 500 server error: Internal error/);
-        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(1);
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(4);
     });
 
     it("a reset connection on a read is retried to success", async () => {
@@ -100,15 +100,18 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(error.message).toMatch(/search templates failed: timed out/);
     });
 
-    it("a malformed body is an unexpected-response error", async () => {
+    it("a malformed body on a read is retried; one that stays malformed is an unexpected-response error", async () => {
         emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "malformed" } });
+        await vast.templates.search();
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(2);
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "malformed" }, times: 4 });
         const error = await failure(vast.templates.search());
         expect(error).toBeInstanceOf(VastUnexpectedResponseError);
         expect(error.message).toMatch(/search templates failed: unexpected answer: HTTP 200 body is not a JSON object/);
     });
 
     it("a body missing a required field names the path and the field", async () => {
-        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 200, body: { templates: [{ id: 5, name: "x" }] } } });
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 200, body: { templates: [{ id: 5, name: "x" }] } }, times: 4 });
         const error = await failure(vast.templates.search());
         expect(error).toBeInstanceOf(VastUnexpectedResponseError);
         expect(error.message).toMatch(/GET \/api\/v0\/template\/: templates\.0\.hash_id: Invalid input: expected string, received undefined/);

@@ -68,15 +68,15 @@ describe("getCurrentUser against the emulator", () => {
         const accountKey = emu.demoUser.apiKey;
 
         // A failure whose body has no message: the body itself becomes the message.
-        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 500, body: { success: false, id: 1, api_key: accountKey } } });
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 500, body: { success: false, id: 1, api_key: accountKey } }, times: 4 });
         const failed = await getCurrentUser().catch((e) => e);
         expect(failed.message).toMatch(/HTTP 500 server error: .*"api_key":"\[redacted\]"/);
         // An answer that does not parse: the problem is named, the body is not quoted.
-        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, body: { id: "1001", api_key: accountKey } } });
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, body: { id: "1001", api_key: accountKey } }, times: 4 });
         const unparsable = await getCurrentUser().catch((e) => e);
         expect(unparsable.message).toMatch(/unexpected answer .*id: /);
         // Bodies that are not JSON at all: a truncated answer, a gateway page quoting the body.
-        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, text: `{"id": 1001, "api_key": "${accountKey}", "ema` } });
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, text: `{"id": 1001, "api_key": "${accountKey}", "ema` }, times: 4 });
         const truncated = await getCurrentUser().catch((e) => e);
         expect(truncated.message).toMatch(/not a JSON object \(not shown: this answer carries credentials\)/);
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 502, text: `<pre>upstream said {"api_key": "${accountKey}"}</pre>` } });

@@ -141,20 +141,27 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         await host.delete(created.id, urn, created.properties);
     });
 
-    it("a create whose answer is lost names the keys it may have made, without the secret, and is not re-sent", async () => {
-        const { host, emu } = stack;
-        const reg = await programRegistration({ name: "lost-one", permissions: apiKeyPermissions("user_read") }, "lost");
-        const urn = host.urn(reg.type, reg.name);
-        const checked = await host.check(urn, {}, reg.inputs);
+    it("a create whose answer is lost keeps the key it made in state, without the secret, and is not re-sent; the next up replaces it", async () => {
+        const { host, emu, engine } = stack;
         emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostAnswer" } });
+        const program = () => new ApiKey("lost", { name: "lost-one", permissions: apiKeyPermissions("user_read") });
 
-        const error = await host.create(urn, checked.inputs).catch((e) => e);
+        const error = await engine.up(program).catch((e) => e);
         const made = [...emu.model.keys.values()].filter((k) => k.name === "lost-one");
         expect(made).toHaveLength(1);
         expect(emu.requestsTo("POST", "/api/v0/auth/apikeys/").filter((r) => (r.body as { name?: string }).name === "lost-one")).toHaveLength(1);
-        expect(error.message).toMatch(/outcome is unknown/);
-        expect(error.message).toContain(`Keys named "lost-one" made since then: ${made[0].id}`);
+        expect(error.message).toMatch(new RegExp(`the key it made \\(${made[0].id}\\) is kept in state`));
         expect(error.message).not.toContain(made[0].key);
+        expect(host.output.join("\n")).not.toContain(made[0].key);
+        expect(engine.get("lost")).toMatchObject({ id: String(made[0].id), initFailed: true });
+        expect(engine.get("lost").outputs.key).toBeUndefined();
+
+        // Its secret is gone with the answer: the next up makes a new key, then revokes the lost one.
+        const next = await engine.up(program);
+        expect(next.replace).toEqual([{ name: "lost", because: ["key"] }]);
+        expect(typeof engine.get("lost").outputs.key).toBe("string");
+        expect(made[0].revokedAnswer).toBeDefined();
+        await engine.destroy();
     });
 
     it("runs through the mini engine: a permissions change makes the new key before revoking the old; destroy revokes", async () => {

@@ -59,10 +59,12 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer([{ status: "exited" }, { status: "running" }]);
         const up = engine.up(() => new Instance("offer-gone", { offerId: offer.id, image: "busybox" })).catch((e) => e);
-        // Once the first instance exists, the offer is taken by someone else for the retry.
+        // Once the first instance exists, the offer is taken by someone else for the retry, for longer
+        // than the provider waits for an offer it freed itself to come back.
         await eventually(async () => [...emu.model.instances.values()].some((i) => i.offerId === offer.id));
-        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } } });
+        emu.faults.add({ method: "PUT", path: asks, times: 1000, fault: { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } } });
         const error = await up;
+        emu.faults.clear();
         const [first] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
         expect(error.message).toMatch(new RegExp(`create instance on offer ${offer.id} failed: HTTP 410 not found: offer taken`));
         expect(error.message).toContain(`(on attempt 2; none of the earlier ones was left running: attempt 1: instance ${first.id} on offer ${offer.id} exited`);
@@ -105,7 +107,8 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
     it("a label that could not be set after create is set by the next up: state records the label the instance has", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();
-        emu.faults.add({ method: "PUT", path: /^\/api\/v0\/instances\/\d+\/$/, fault: { kind: "status", status: 500 } });
+        // Every try the client makes (a label is repeatable, so a 500 is retried) fails.
+        emu.faults.add({ method: "PUT", path: /^\/api\/v0\/instances\/\d+\/$/, times: 4, fault: { kind: "status", status: 500 } });
 
         const program = () => new Instance("labelled", { offerId: offer.id, image: "busybox", label: "mine" });
         await expect(engine.up(program)).rejects.toThrow(/was created, then: .*label instance .* HTTP 500/);

@@ -51,7 +51,7 @@ describe("Template check: bad input fails with the property's path", () => {
 
     const check = (inputs: Record<string, unknown>) => host.check(urn, {}, { __provider: reg.inputs.__provider, ...inputs });
 
-    it("accepts the valid inputs, adding the contract's defaults", async () => {
+    it("accepts the valid inputs, adding the contract's defaults and private; registry login only as given", async () => {
         const result = await check(valid);
         expect(result.failures).toEqual([]);
         expect(result.inputs).toMatchObject({
@@ -59,10 +59,9 @@ describe("Template check: bad input fails with the property's path", () => {
             tag: "latest",
             runtype: "args",
             recommendedDiskSpace: 8,
-            dockerLoginRepo: "",
-            dockerLoginUser: "",
-            dockerLoginPass: "",
+            private: true,
         });
+        expect(result.inputs).not.toHaveProperty("dockerLoginPass");
     });
 
     it("covers every property of TemplateArgs", () => {

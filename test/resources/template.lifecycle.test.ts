@@ -56,6 +56,7 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
             runtype: "ssh",
             recommended_disk_space: 40,
             extra_filters: { gpu_ram: { gte: 24 } },
+            private: true,
             docker_login_repo: "ghcr.io",
             docker_login_user: "bot",
             docker_login_pass: "ghp_registry_token_123",

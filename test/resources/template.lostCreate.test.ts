@@ -5,7 +5,7 @@ import { TestStack, startStack } from "../support/stack";
 
 /** A template on the account with what `new Template(name, { name, image: "busybox" })` sends, an hour old. */
 function madeAnHourAgo(emu: Emulator, name: string) {
-    const fields = { name, image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8 };
+    const fields = { name, image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
     const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
     return emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - 3_600_000 });
 }

@@ -1,4 +1,11 @@
-import { VastNetworkError, VastOutcomeUnknownError, VastRateLimitError, VastServerError, VastNotFoundError } from "../../provider/client/errors";
+import {
+    VastNetworkError,
+    VastNotFoundError,
+    VastOutcomeUnknownError,
+    VastRateLimitError,
+    VastServerError,
+    VastUnexpectedResponseError,
+} from "../../provider/client/errors";
 import { DEFAULT_RETRY, backoffMs, decideRetry } from "../../provider/client/retryPolicy";
 
 const ctx = { operation: "create instance", target: "on offer 1" };
@@ -15,7 +22,9 @@ describe("decideRetry: one policy for every call", () => {
         ["504", server(504), true],
         ["reset", sent, true],
         ["refused", notSent, true],
-        ["500", server(500), false],
+        ["500", server(500), true],
+        ["2xx that cannot be read", new VastUnexpectedResponseError({ ...ctx, status: 200 }, "not JSON"), true],
+        ["501", server(501), false],
         ["404", new VastNotFoundError({ ...ctx, status: 404 }, "gone"), false],
     ])("an idempotent call retries a %s: %p", (_name, error, retried) => {
         expect(decideRetry(error, 1, true, DEFAULT_RETRY).retry).toBe(retried);
@@ -25,6 +34,7 @@ describe("decideRetry: one policy for every call", () => {
         ["502", server(502)],
         ["500", server(500)],
         ["reset after sending", sent],
+        ["2xx that cannot be read", new VastUnexpectedResponseError({ ...ctx, status: 200 }, "not JSON")],
     ])("a create is never re-sent after a %s: its outcome is unknown", (_name, error) => {
         const decision = decideRetry(error, 1, false, DEFAULT_RETRY);
         expect(decision.retry).toBe(false);

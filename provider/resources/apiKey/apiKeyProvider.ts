@@ -1,44 +1,59 @@
 import { VastAuthError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
+import { confirmedRemoval } from "../../client/api/removal";
+import { sameValue } from "../../dynamic/diffInputs";
+import { initFailure } from "../../dynamic/initFailure";
+import { ApiKeyRecord } from "../../schemas/apiKey";
+import { findLostCreate } from "../lostCreate";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties } from "../../dynamic/diffInputs";
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
-import { permissionsSchema } from "../../schemas/permissions";
+import { Permissions, permissionsSchema } from "../../schemas/permissions";
 import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
 
 type Props = Record<string, any>;
 
 const inputsOf = (props: Props) => pickInputs(props, API_KEY_PROPERTIES) as unknown as ApiKeyInputs;
 
-/** How far back a lost create is looked for, in seconds, to allow for clock skew. */
+/** How far before the request a key's creation time may read, in seconds, for clock skew. */
 const LOST_CREATE_SLACK_S = 120;
 
+/** Keys this process made: a lost create of another resource never takes them for its own. */
+const madeHere = new Set<number>();
+
 /**
- * After a create whose answer was lost. The service may have made the key, but its secret was in
- * that answer only, so adopting it is no use; revoking it here could hit a key another resource
- * just made under the same name. So the error names the candidates and leaves the choice to a person.
+ * After a create whose answer was lost: the key it may have made, named and scoped as asked, made
+ * since the request left and not by another resource of this run (lostCreate.ts looks again while
+ * the service is still working on it, and while its answers fail). Several candidates: none is
+ * taken, a person chooses.
  */
-async function lostCreateError(vast: VastClient, lost: VastOutcomeUnknownError, name: string, sentAt: number): Promise<Error> {
-    let candidates = "";
-    try {
-        const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
-        // A listing without creation times cannot rule a key out: keep it as a candidate.
-        const ids = (await vast.account.listApiKeys())
-            .filter((k) => k.name === name && (k.created_at ?? Infinity) >= since)
-            .map((k) => k.id);
-        candidates =
-            ids.length > 0
-                ? ` Keys named "${name}" made since then: ${ids.join(", ")}; revoke the one this create made.`
-                : ` No key named "${name}" was found, so it was most likely not made.`;
-    } catch {
-        candidates = " The account's keys could not be listed to look for it.";
+async function findLostKey(vast: VastClient, name: string, permissions: Permissions, sentAt: number): Promise<ApiKeyRecord | undefined> {
+    const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
+    const found = await findLostCreate({
+        what: `API key "${name}"`,
+        lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
+        look: async () => {
+            // A listing without creation times cannot rule a key out: keep it as a candidate.
+            const candidates = (await vast.account.listApiKeys()).filter(
+                (k) => k.name === name && (k.created_at ?? Infinity) >= since && !madeHere.has(k.id) && samePermissions(k.permissions, permissions),
+            );
+            return candidates.length > 0 ? candidates : undefined;
+        },
+    });
+    if (found && found.length > 1) {
+        throw new Error(
+            `vastai: the answer to the create of API key "${name}" was lost, and keys ${found.map((k) => k.id).join(", ")} all match it; ` +
+                "revoke the one it made in the Vast.ai console, then run `pulumi up` again",
+        );
     }
-    return new Error(
-        `${lost.message}. Its secret cannot be read back, so a key made by it cannot be used.${candidates} ` +
-            "Then run `pulumi up` again.",
-        { cause: lost },
-    );
+    return found?.[0];
+}
+
+function samePermissions(listed: unknown, asked: Permissions): boolean {
+    const parsed = permissionsSchema.safeParse(listed);
+    // A listing that does not show permissions cannot rule a key out.
+    return listed === undefined || listed === null || !parsed.success || sameValue(parsed.data, asked);
 }
 
 /** The ApiKey resource's implementation, run inside Pulumi's dynamic-provider host. */
@@ -51,10 +66,19 @@ export const apiKeyProvider = {
         return { inputs: inputsOf(args) };
     },
 
-    /** A key cannot be edited: every changed input replaces it, the new key made before the old is revoked. */
+    /**
+     * A key cannot be edited: every changed input replaces it, the new key made before the old is
+     * revoked. So does a key whose secret state lacks (its create's answer was lost).
+     */
     async diff(_id: string, olds: Props, news: Props) {
-        const changed = changedProperties(olds, news, API_KEY_PROPERTIES);
+        const changed: string[] = changedProperties(olds, news, API_KEY_PROPERTIES);
+        if (typeof olds.key !== "string") changed.push("key");
         return { changes: changed.length > 0, replaces: changed, deleteBeforeReplace: false };
+    },
+
+    /** Reached only with nothing to change (diff replaces on any change): the state stays as it is. */
+    async update(_id: string, olds: Props, news: Props) {
+        return { outs: { ...olds, ...inputsOf(news) } };
     },
 
     async create(inputs: Props) {
@@ -65,7 +89,17 @@ export const apiKeyProvider = {
         try {
             created = await vast.account.createApiKey({ name, permissions });
         } catch (e) {
-            if (e instanceof VastOutcomeUnknownError) throw await lostCreateError(vast, e, name, sentAt);
+            if (e instanceof VastOutcomeUnknownError) {
+                const lost = await findLostKey(vast, name, permissions, sentAt);
+                if (!lost) throw new Error(`${e.message}. No key named "${name}" was made by it; run \`pulumi up\` again`, { cause: e });
+                // It exists, so it goes into state; its secret was in the lost answer only, so the
+                // next `pulumi up` replaces it (a new key, then this one revoked).
+                madeHere.add(lost.id);
+                const message =
+                    `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
+                    "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
+                throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, inputs.__provider);
+            }
             if (e instanceof VastAuthError && e.status === 403) {
                 // The generic 403 names the route's permission; here the likelier cause is the grant.
                 throw new Error(
@@ -76,6 +110,7 @@ export const apiKeyProvider = {
             }
             throw e;
         }
+        madeHere.add(created.id);
         // A line for the person running `pulumi up`: which key, never its secret.
         progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
         const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
@@ -103,7 +138,11 @@ export const apiKeyProvider = {
     /** Revokes the key; one already revoked is fine. */
     async delete(id: string, props: Props) {
         const keyId = Number(props.keyId ?? id);
-        const { alreadyGone } = await vastClient().account.deleteApiKey(keyId);
+        const vast = vastClient();
+        const { alreadyGone } = await confirmedRemoval(
+            () => vast.account.deleteApiKey(keyId),
+            async () => (await vast.account.listApiKeys()).some((k) => k.id === keyId),
+        );
         progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
     },
 };

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
+import { isUnknown } from "../../dynamic/unknowns";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { RUNTYPES } from "../../schemas/template";
 
@@ -168,14 +169,14 @@ export const instanceArgsSchema = z
         offerId: z.number().int().positive("must be a positive offer id"),
         templateHashId: z.string().min(1, "must not be empty").optional(),
         image: z.string().min(1, "must not be empty").max(INSTANCE_LIMITS.imageMax).optional(),
-        env: envInputSchema({ maxValueChars: INSTANCE_LIMITS.envValueMax }).optional(),
+        env: envInputSchema({ createLimits: true }).optional(),
         onstart: z.string().optional(),
         args: z.array(z.string()).optional(),
         argsStr: z.string().optional(),
         runtype: z.enum(RUNTYPES).optional(),
         disk: z.number().min(INSTANCE_LIMITS.diskMinGb, `must be at least ${INSTANCE_LIMITS.diskMinGb} GB`).optional(),
-        // Set with an edit after the create, which takes longer labels than the create does.
-        label: z.string().max(INSTANCE_LIMITS.labelOnEditMax).optional(),
+        // The create call's limit: an edit takes longer labels, but a replacement creates with it.
+        label: z.string().max(INSTANCE_LIMITS.labelOnCreateMax).optional(),
         price: z.number().positive("must be a positive bid in $/hour").optional(),
         imageLogin: z.string().optional(),
         volumeInfo: volumeInfoArgsSchema.optional(),
@@ -186,5 +187,13 @@ export const instanceArgsSchema = z
     .superRefine((args, ctx) => {
         if (args.image === undefined && args.templateHashId === undefined) {
             ctx.addIssue({ code: "custom", path: ["image"], message: "give an image, or a templateHashId whose template has one" });
+        }
+        // The service refuses both together (its own clients send runtype only without a template).
+        if (args.runtype !== undefined && args.templateHashId !== undefined && !isUnknown(args.templateHashId)) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["runtype"],
+                message: "cannot be combined with templateHashId: an instance from a template runs as the template says; set runtype on the Template",
+            });
         }
     });

@@ -4,6 +4,7 @@ import { timeScale } from "../../runtime/providerContext";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { placeInstance, placementLabel } from "./instancePlacement";
+import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
 
@@ -86,7 +87,8 @@ export async function launchInstance(
         let instanceId: number;
         const placement = placementLabel(offerId);
         try {
-            instanceId = await placeInstance(vast, offerId, { ...request, label: placement });
+            const deadlineAt = Date.now() + inputs.readyTimeoutSeconds * 1000 * timeScale();
+            instanceId = await placeInstance(vast, offerId, { ...request, label: placement }, deadlineAt);
         } catch (e) {
             // A retry that cannot take the offer again still says why there was a retry.
             if (attempts.length === 0) throw e;
@@ -108,7 +110,7 @@ export async function launchInstance(
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         if (started.kind === "failed") {
             progress(`${what} will not run: ${started.reason}; destroying it`);
-            await onExisting(instanceId, what, () => vast.instances.destroy(instanceId));
+            await onExisting(instanceId, what, () => destroyConfirmed(vast, instanceId, offerId));
         }
     }
     throw new Error(

@@ -2,7 +2,9 @@ import { randomBytes } from "crypto";
 import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { warn } from "../../runtime/log";
-import { sleepScaled } from "../../runtime/providerContext";
+import { findLostCreate } from "../lostCreate";
+import { destroyConfirmed } from "./instanceRemoval";
+import { rentWhenFree } from "./offerRelease";
 import { InstanceCreateRequest } from "../../schemas/instance";
 
 /**
@@ -20,41 +22,39 @@ export function placementLabel(offerId: number): string {
 
 /** Sends at most this many creates for one placement; the second only after the first was looked for. */
 const MAX_SENDS = 2;
-/** Waits before each look, at live speed: the service may still be working on a lost create. */
-const LOOK_AFTER_MS = [0, 2000, 5000];
-
-/** The instances carrying `label`, lowest id first; looks a few times before answering none. */
-async function findByLabel(vast: VastClient, label: string): Promise<number[]> {
-    for (const waitMs of LOOK_AFTER_MS) {
-        await sleepScaled(waitMs);
-        const found = await vast.instances.listAll({ label: { eq: label } });
-        if (found.length > 0) return found.map((i) => i.id).sort((a, b) => a - b);
-    }
-    return [];
-}
 
 /**
  * Creates an instance on `offerId` and returns its id. `request.label` must come from
- * `placementLabel`. A lost answer is resolved by finding the instance it made; only when there is
- * none is the create sent once more. Should two turn up, the extras are destroyed: the label is
- * this placement's alone, so they are certainly duplicates of it.
+ * `placementLabel`. A lost answer is resolved by finding the instance it made (see lostCreate.ts);
+ * only when there is none is the create sent once more. Should two turn up, the extras are
+ * destroyed: the label is this placement's alone, so they are certainly duplicates of it.
+ * An offer this process has just freed is waited for (see offerRelease.ts).
  */
-export async function placeInstance(vast: VastClient, offerId: number, request: InstanceCreateRequest): Promise<number> {
+export async function placeInstance(vast: VastClient, offerId: number, request: InstanceCreateRequest, deadlineAt: number): Promise<number> {
     const label = request.label;
     if (!label) throw new Error("placeInstance needs the placement label in the request");
     for (let send = 1; ; send++) {
         try {
-            return (await vast.instances.create(offerId, request)).instanceId;
+            return (await rentWhenFree(vast, offerId, request, send === 1)).instanceId;
         } catch (e) {
             // After a lost answer, "no such offer" may mean our first create holds it.
             const mayExist = e instanceof VastOutcomeUnknownError || (send > 1 && e instanceof VastNotFoundError);
             if (!mayExist) throw e;
             warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance labelled ${label} before trying again`);
-            const [id, ...extras] = await findByLabel(vast, label);
+            const found = await findLostCreate({
+                what: `instance on offer ${offerId}`,
+                lookFor: `an instance labelled ${label}`,
+                look: async () => {
+                    const ids = (await vast.instances.listAll({ label: { eq: label } })).map((i) => i.id).sort((a, b) => a - b);
+                    return ids.length > 0 ? ids : undefined;
+                },
+                deadlineAt,
+            });
+            const [id, ...extras] = found ?? [];
             for (const extra of extras) {
                 warn(`instance ${extra} duplicates instance ${id} (same placement label); destroying it`);
                 // Best effort: failing here must not lose the instance that was found.
-                await vast.instances.destroy(extra).catch((err: Error) => warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+                await destroyConfirmed(vast, extra).catch((err: Error) => warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
             }
             if (id !== undefined) return id;
             if (send >= MAX_SENDS) {

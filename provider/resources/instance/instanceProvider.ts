@@ -2,6 +2,7 @@ import { canonicalInputs } from "../../dynamic/canonicalInputs";
 import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { changedProperties } from "../../dynamic/diffInputs";
+import { initFailure } from "../../dynamic/initFailure";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
@@ -12,14 +13,16 @@ import {
     INSTANCE_PROPERTIES,
     INSTANCE_REPLACE_PROPERTIES,
     InstanceInputs,
-    InstanceOutputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
 } from "./instanceArgs";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
-import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, toCreateRequest } from "./instanceMapping";
+import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+import { destroyConfirmed } from "./instanceRemoval";
 import { findTemplate } from "./templateLookup";
+import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
+import { envLimitProblems } from "../../schemas/limits";
 
 type Props = Record<string, any>;
 
@@ -36,16 +39,25 @@ function onstartFailures(args: Props): CheckFailure[] {
 }
 
 /**
- * The error that makes the engine record a created-but-failed resource: it carries the id and the
- * outputs (with `__provider`, which the host adds only on success), so the instance stays in
- * state, destroyable, instead of leaking.
+ * The create call's env limits on the env the instance would really get: the template's merged
+ * with the program's. Known once the template's hash is (during `up`, and during preview when the
+ * template is not changing); otherwise, or when the template cannot be read now, the same limits
+ * are applied to the request before it is sent.
  */
-function initFailure(e: InstanceNotReadyError, outs: InstanceOutputs, provider: unknown): Error {
-    return Object.assign(new Error(e.message), {
-        id: String(e.instanceId),
-        properties: { ...outs, __provider: provider },
-        reasons: [e.message],
-    });
+async function mergedEnvFailures(args: Props): Promise<CheckFailure[]> {
+    const hashId = args.templateHashId;
+    if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env) || isUnknown(args.offerId)) return [];
+    let template;
+    try {
+        template = await findTemplate(vastClient(), hashId, args.offerId);
+    } catch {
+        return [];
+    }
+    const merged = normalizeEnvMap({ ...templateEnv(template), ...(args.env === undefined ? {} : toEnvMap(args.env)) });
+    return envLimitProblems(merged).map(({ key, problem }) => ({
+        property: key === undefined ? "env" : `env.${key}`,
+        reason: `merged with the env of template ${hashId}: ${problem}`,
+    }));
 }
 
 /** Computed outputs, and the template's numeric id, which instance creation does not take (contract §7). */
@@ -69,6 +81,7 @@ export const instanceProvider = {
     async check(_olds: Props, news: Props) {
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args));
+        if (failures.length === 0) failures.push(...(await mergedEnvFailures(args)));
         if (failures.length > 0) return { inputs: news, failures };
         return { inputs: normalize(args) };
     },
@@ -98,7 +111,7 @@ export const instanceProvider = {
             const reported = e.record ? reportedByService(e.record) : {};
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
-            throw initFailure(e, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
+            throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
         }
     },
 
@@ -124,7 +137,7 @@ export const instanceProvider = {
                 record = await awaitExisting(vast, instanceId, desired);
             } catch (e) {
                 if (!(e instanceof InstanceNotReadyError)) throw e;
-                throw initFailure(e, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), news.__provider);
+                throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), news.__provider);
             }
         }
         const reported = record ? reportedByService(record) : reportedIn(olds);
@@ -133,7 +146,7 @@ export const instanceProvider = {
 
     async delete(id: string, props: Props) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await vastClient().instances.destroy(instanceId);
+        const { alreadyGone } = await destroyConfirmed(vastClient(), instanceId, props.offerId);
         progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
     },
 };

@@ -33,15 +33,16 @@ export class Template extends pulumi.dynamic.Resource {
     declare readonly jupDirect: pulumi.Output<boolean | undefined>;
     declare readonly jupyterDir: pulumi.Output<string | null | undefined>;
     declare readonly useJupyterLab: pulumi.Output<boolean | undefined>;
-    declare readonly dockerLoginRepo: pulumi.Output<string>;
-    declare readonly dockerLoginUser: pulumi.Output<string>;
+    declare readonly dockerLoginRepo: pulumi.Output<string | undefined>;
+    declare readonly dockerLoginUser: pulumi.Output<string | undefined>;
     /** Secret. */
-    declare readonly dockerLoginPass: pulumi.Output<string>;
+    declare readonly dockerLoginPass: pulumi.Output<string | undefined>;
     declare readonly href: pulumi.Output<string | undefined>;
     declare readonly repo: pulumi.Output<string | undefined>;
     declare readonly extraFilters: pulumi.Output<Record<string, Record<string, unknown>> | undefined>;
     declare readonly recommendedDiskSpace: pulumi.Output<number>;
-    declare readonly private: pulumi.Output<boolean | undefined>;
+    /** True unless the program says false. */
+    declare readonly private: pulumi.Output<boolean>;
     declare readonly volumeInfo: pulumi.Output<Record<string, unknown> | null | undefined>;
 
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {

@@ -28,7 +28,10 @@ export interface TemplateArgs {
     jupDirect?: pulumi.Input<boolean>;
     jupyterDir?: pulumi.Input<string | null>;
     useJupyterLab?: pulumi.Input<boolean>;
-    /** Private registry; unused login fields are sent as empty strings. */
+    /**
+     * Private registry. Login fields the program does not set are never sent on an edit, so a
+     * password set in the console survives (a create sends them as empty strings, as the contract asks).
+     */
     dockerLoginRepo?: pulumi.Input<string>;
     dockerLoginUser?: pulumi.Input<string>;
     /** Registry token; kept secret in state even when given as plain text. */
@@ -39,6 +42,7 @@ export interface TemplateArgs {
     extraFilters?: pulumi.Input<Record<string, Record<string, unknown>>>;
     /** GB; default 8. */
     recommendedDiskSpace?: pulumi.Input<number>;
+    /** Default true: a template is private unless the program says `private: false` (its env and onstart may hold internal URLs). */
     private?: pulumi.Input<boolean>;
     /** An interface hint only; it has no effect on instance creation. */
     volumeInfo?: pulumi.Input<Record<string, unknown> | null>;
@@ -60,14 +64,14 @@ export interface TemplateInputs {
     jupDirect?: boolean;
     jupyterDir?: string | null;
     useJupyterLab?: boolean;
-    dockerLoginRepo: string;
-    dockerLoginUser: string;
-    dockerLoginPass: string;
+    dockerLoginRepo?: string;
+    dockerLoginUser?: string;
+    dockerLoginPass?: string;
     href?: string;
     repo?: string;
     extraFilters?: Record<string, Record<string, unknown>>;
     recommendedDiskSpace: number;
-    private?: boolean;
+    private: boolean;
     volumeInfo?: Record<string, unknown> | null;
 }
 
@@ -139,12 +143,16 @@ export const templateArgsSchema = z.strictObject({
     volumeInfo: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
-/** The contract's defaults (§2.2): tag latest, runtype args, 8 GB, login fields as empty strings. */
+/**
+ * The contract's defaults (§2.2): tag latest, runtype args, 8 GB; and private, as the vendor
+ * console makes templates, so nothing becomes public by omission.
+ */
 export const TEMPLATE_DEFAULTS = {
     tag: "latest",
     runtype: "args",
     recommendedDiskSpace: DEFAULT_RECOMMENDED_DISK_GB,
-    dockerLoginRepo: "",
-    dockerLoginUser: "",
-    dockerLoginPass: "",
+    private: true,
 } as const;
+
+/** The registry login fields; the contract wants them on a create, as empty strings when unused. */
+export const REGISTRY_LOGIN_ON_CREATE = { dockerLoginRepo: "", dockerLoginUser: "", dockerLoginPass: "" } as const;

@@ -18,7 +18,11 @@ export function toTemplateFields(inputs: TemplateInputs): TemplateFields {
     return body as TemplateFields;
 }
 
-/** Values that clear a property, for ones the program stopped setting (an edit keeps omitted fields). */
+/**
+ * Values that clear a property, for ones the program stopped setting (an edit keeps omitted
+ * fields). Registry login fields are not cleared: one the program stops setting is left as the
+ * service has it (it may have been set in the console), never erased by omission.
+ */
 const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
     desc: "",
     readme: "",
@@ -33,7 +37,6 @@ const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
     href: "",
     repo: "",
     extraFilters: {},
-    private: false,
     volumeInfo: null,
 };
 

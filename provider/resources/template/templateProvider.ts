@@ -4,9 +4,12 @@ import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue } from "../../dynamic/diffInputs";
 import { warn } from "../../runtime/log";
-import { configure, currentUserId, sleepScaled, vastClient } from "../../runtime/providerContext";
+import { configure, currentUserId, vastClient } from "../../runtime/providerContext";
+import { confirmedRemoval } from "../../client/api/removal";
+import { findLostCreate } from "../lostCreate";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import {
+    REGISTRY_LOGIN_ON_CREATE,
     TEMPLATE_COMPUTED,
     TEMPLATE_DEFAULTS,
     TEMPLATE_PROPERTIES,
@@ -51,24 +54,32 @@ async function ownTemplate(record: TemplateRecord | undefined): Promise<Template
 
 /**
  * After a create whose answer was lost: the template it may have made, found by creator, name and
- * image among those created since the request left, with the content that was sent. Looks a few
- * times, in case the service is still working on it.
+ * image among those created since the request left, with the content that was sent (lostCreate.ts
+ * looks again while the service is still working on it, and while its answers fail).
  */
-async function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
-    const me = await currentUserId();
-    for (const waitMs of [0, 1000, 3000]) {
-        await sleepScaled(waitMs);
-        const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
-            .filter((t) => createdSince(t, sentAt) && holds(t, fields))
-            .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
-        if (candidates.length > 0) {
-            if (candidates.length > 1) {
-                warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
-            }
+function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
+    return findLostCreate({
+        what: `template "${fields.name}"`,
+        lookFor: `a template named "${fields.name}" with image ${fields.image}, created at ${new Date(sentAt).toISOString()} or later`,
+        look: async () => {
+            const me = await currentUserId();
+            const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
+                .filter((t) => createdSince(t, sentAt) && holds(t, fields))
+                .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
+            if (candidates.length > 1) warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
-        }
-    }
-    return undefined;
+        },
+    });
+}
+
+/**
+ * Earlier versions always stored the registry login fields, as empty strings when unused. Such a
+ * value is no setting of the program's: read as absent, so an upgrade shows no change.
+ */
+function withoutLegacyLogin(olds: Props): Props {
+    const managed = { ...olds };
+    for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "") delete managed[property];
+    return managed;
 }
 
 /** The Template resource's implementation, run inside Pulumi's dynamic-provider host. */
@@ -82,7 +93,7 @@ export const templateProvider = {
     },
 
     async diff(_id: string, olds: Props, news: Props) {
-        const changed = changedProperties(olds, news, TEMPLATE_PROPERTIES);
+        const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_PROPERTIES);
         // Every template field can be edited in place; the edit gives a new hash_id.
         return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
     },
@@ -90,7 +101,7 @@ export const templateProvider = {
     async create(inputs: Props) {
         const vast = vastClient();
         const canonical = normalize(inputs);
-        const fields = toTemplateFields(canonical);
+        const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
         const sentAt = Date.now();
         // The service answers identical content with the account's existing template instead of a
         // new one. That template is not this resource's to manage (deleting the resource would
@@ -130,7 +141,7 @@ export const templateProvider = {
         const vast = vastClient();
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
-        const removed = TEMPLATE_PROPERTIES.filter((p) => olds[p] !== undefined && desired[p] === undefined);
+        const removed = TEMPLATE_PROPERTIES.filter((p) => withoutLegacyLogin(olds)[p] !== undefined && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
 
         const editWith = (hashId: string) => vast.templates.edit({ ...fields, hash_id: hashId });
@@ -151,6 +162,11 @@ export const templateProvider = {
     },
 
     async delete(id: string, props: Props) {
-        await vastClient().templates.delete(Number(props.templateId ?? id));
+        const vast = vastClient();
+        const templateId = Number(props.templateId ?? id);
+        await confirmedRemoval(
+            () => vast.templates.delete(templateId),
+            async () => (await ownTemplate(await vast.templates.get(templateId))) !== undefined,
+        );
     },
 };

@@ -1,0 +1,49 @@
+import { VastNotFoundError } from "../../client/errors";
+import { VastClient } from "../../client/vastClient";
+import { progress } from "../../runtime/log";
+import { sleepScaled, timeScale } from "../../runtime/providerContext";
+import { InstanceCreateRequest } from "../../schemas/instance";
+
+/**
+ * An offer holds one instance. Once that instance is destroyed the marketplace takes a moment
+ * before the offer can be rented again, and until then a create on it answers "no such offer".
+ * Two paths of this provider destroy and then rent the same offer: a replacement on the same
+ * offer (delete before create), and a retry after an instance that will not run. So the offers
+ * this process frees are noted here, and a create on one of them waits for it a while instead of
+ * failing at once. Module state on purpose: one provider process serves a whole `pulumi up`.
+ */
+const releasedAt = new Map<number, number>();
+
+/** How long a freed offer is waited for, at live speed. */
+const RETURN_WAIT_MS = 60_000;
+const RETRY_EVERY_MS = 2000;
+
+export function noteOfferReleased(offerId: number | undefined): void {
+    if (offerId !== undefined && Number.isInteger(offerId)) releasedAt.set(offerId, Date.now());
+}
+
+/**
+ * Rents `offerId`. When `waitIfJustFreed` and this process freed the offer moments ago, "no such
+ * offer" is taken as "not back yet" and the create is sent again until the wait runs out; any
+ * other answer is returned or thrown as it is.
+ */
+export async function rentWhenFree(
+    vast: VastClient,
+    offerId: number,
+    request: InstanceCreateRequest,
+    waitIfJustFreed = true,
+): Promise<{ instanceId: number }> {
+    let told = false;
+    for (;;) {
+        try {
+            return await vast.instances.create(offerId, request);
+        } catch (e) {
+            const freed = releasedAt.get(offerId);
+            const waitUntil = freed === undefined ? 0 : freed + RETURN_WAIT_MS * timeScale();
+            if (!(e instanceof VastNotFoundError) || !waitIfJustFreed || Date.now() >= waitUntil) throw e;
+            if (!told) progress(`offer ${offerId} was freed moments ago and is not rentable yet; waiting for it`);
+            told = true;
+            await sleepScaled(RETRY_EVERY_MS);
+        }
+    }
+}

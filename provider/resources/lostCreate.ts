@@ -1,0 +1,81 @@
+import { VastAuthError, VastConfigError } from "../client/errors";
+import { warn } from "../runtime/log";
+import { sleepScaled, timeScale } from "../runtime/providerContext";
+
+/**
+ * The one home of "find what a lost create made". A create call has no idempotency key: when its
+ * answer is lost (a timeout, a reset, a 5xx after sending, a 2xx that cannot be read), the service
+ * may or may not have made the thing, and sending it again blindly could make a second paid
+ * instance. So the caller looks for it first, by something only that create carried (a placement
+ * label, a name and content made since the request left).
+ *
+ * The look is itself a call that can fail. A failed look proves nothing, so it is tried again,
+ * with backoff, until the resource's create deadline; only looks that answered count. "Nothing
+ * was made" needs `ABSENT_LOOKS` answered looks spread over a few seconds, in case the service is
+ * still working on the create. When the deadline passes first, the create fails with an error
+ * that says what to look for in the console, rather than guess.
+ */
+
+/** Waits before each answered look that found nothing, at live speed. */
+const ABSENT_LOOK_WAITS_MS = [0, 2000, 5000];
+/** Backoff between failed looks, at live speed. */
+const FAILED_LOOK_BACKOFF_MS = { first: 500, max: 10_000 };
+/** How long a lost create of a resource without a deadline of its own is looked for, at live speed. */
+export const DEFAULT_LOOKUP_MS = 5 * 60_000;
+
+export interface LostCreateSearch<T> {
+    /** What the create was making, for messages: `instance on offer 7`, `template "trainer"`. */
+    what: string;
+    /** What a person would look for in the console: `an instance labelled pulumi-vastai-7-ab12`. */
+    lookFor: string;
+    /** One look: what the lost create made, or undefined when nothing is there (yet). */
+    look: () => Promise<T | undefined>;
+    /** When to stop looking (ms since the epoch); default `DEFAULT_LOOKUP_MS` from now, scaled. */
+    deadlineAt?: number;
+}
+
+/** The lookup after a lost create could not tell, before the deadline, whether anything was made. */
+export class LostCreateUndecidedError extends Error {
+    constructor(search: LostCreateSearch<unknown>, lastError: unknown) {
+        super(
+            `vastai: the answer to the create of ${search.what} was lost, and looking for what it made kept failing ` +
+                `until the deadline (last: ${(lastError as Error)?.message ?? lastError}). It was not sent again, so ` +
+                `nothing is paid twice. Look in the Vast.ai console for ${search.lookFor}: if there is one, remove it ` +
+                "there; then run `pulumi up` again",
+            { cause: lastError },
+        );
+        this.name = "LostCreateUndecidedError";
+    }
+}
+
+/** Milliseconds from now until the default lookup deadline, at the configured time scale. */
+export function defaultLookupDeadline(): number {
+    return Date.now() + DEFAULT_LOOKUP_MS * timeScale();
+}
+
+/**
+ * Looks for what a lost create made. Returns it, or undefined once enough answered looks found
+ * nothing. Throws `LostCreateUndecidedError` when looks keep failing until the deadline, and at
+ * once for a refused key, which no retry mends.
+ */
+export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T | undefined> {
+    const deadlineAt = search.deadlineAt ?? defaultLookupDeadline();
+    let absentLooks = 0;
+    let failedLooks = 0;
+    for (;;) {
+        if (absentLooks < ABSENT_LOOK_WAITS_MS.length) await sleepScaled(ABSENT_LOOK_WAITS_MS[absentLooks]);
+        try {
+            const found = await search.look();
+            if (found !== undefined) return found;
+            failedLooks = 0;
+            if (++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
+        } catch (e) {
+            if (e instanceof VastAuthError || e instanceof VastConfigError) throw e;
+            failedLooks++;
+            const backoff = Math.min(FAILED_LOOK_BACKOFF_MS.max, FAILED_LOOK_BACKOFF_MS.first * 2 ** (failedLooks - 1)) * timeScale();
+            if (Date.now() + backoff >= deadlineAt) throw new LostCreateUndecidedError(search, e);
+            warn(`looking for ${search.lookFor} failed (${(e as Error).message}); trying again`);
+            await new Promise((resolve) => setTimeout(resolve, backoff));
+        }
+    }
+}
