@@ -67,6 +67,8 @@ function acknowledgeFailures(resource: pulumi.Resource): void {
 
 export class MiniEngine {
     readonly state = new Map<string, StateEntry>();
+    /** Replaced resources whose delete failed: still in state, to be deleted before anything else. */
+    readonly pendingDeletes: StateEntry[] = [];
     /** Every value the program registered as secret, for leak checks. */
     readonly secretInputs = new Set<string>();
     private readonly additionalSecretOutputs = new Map<string, string[]>();
@@ -75,6 +77,7 @@ export class MiniEngine {
 
     /** Runs the program and makes the world match it, like `pulumi up`. */
     async up(program: () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void): Promise<UpSummary> {
+        await this.deletePending();
         const summary: UpSummary = { create: [], update: [], replace: [], delete: [], same: [] };
         const registered = new Set<string>();
         await pulumi.runtime.setMocks(
@@ -101,8 +104,11 @@ export class MiniEngine {
         const resources =
             built === undefined ? [] : Array.isArray(built) ? built : built instanceof pulumi.Resource ? [built] : Object.values(built);
         resources.forEach(acknowledgeFailures);
-        // A failed step rejects the resource's URN; the first failure fails the whole `up`.
-        await Promise.all(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
+        // A failed step rejects the resource's URN; the first failure fails the whole `up`, once
+        // every other step has finished, as the engine waits for steps in flight.
+        const settled = await Promise.allSettled(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+        if (failed) throw failed.reason;
 
         for (const entry of [...this.state.values()].reverse()) {
             if (registered.has(entry.urn)) continue;
@@ -129,6 +135,7 @@ export class MiniEngine {
 
     /** Deletes everything, newest first, like `pulumi destroy`. */
     async destroy(): Promise<string[]> {
+        await this.deletePending();
         const deleted: string[] = [];
         for (const entry of [...this.state.values()].reverse()) {
             await this.host.delete(entry.id, entry.urn, entry.outputs);
@@ -136,6 +143,14 @@ export class MiniEngine {
             deleted.push(entry.name);
         }
         return deleted;
+    }
+
+    private async deletePending(): Promise<void> {
+        while (this.pendingDeletes.length > 0) {
+            const old = this.pendingDeletes[0];
+            await this.host.delete(old.id, old.urn, old.outputs);
+            this.pendingDeletes.shift();
+        }
     }
 
     /** The state entry of the resource named `name`. */
@@ -189,7 +204,12 @@ export class MiniEngine {
             if (diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
             this.state.delete(urn);
             const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
-            if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
+            // As the engine does, a replaced resource whose delete fails stays in state, marked
+            // for deletion, and the next `up` or `destroy` deletes it first.
+            if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs).catch((e) => {
+                this.pendingDeletes.push(old);
+                throw e;
+            });
             summary.replace.push({ name, because: diff.replaces });
             return entry;
         }

@@ -1,0 +1,199 @@
+import * as fs from "fs";
+import * as path from "path";
+import { Instance, Template } from "../../provider";
+import { ProviderHost } from "../harness/providerHost";
+import { registerAsProgram } from "../harness/programMocks";
+import { startEmulator } from "../support/fixtures";
+import { makeProgramDir } from "../support/programDir";
+import { TestStack, startStack } from "../support/stack";
+
+/**
+ * One test per promise of the money-safety issue, each through Pulumi's dynamic-provider host
+ * against the emulator. Each failed on the provider as it was before (noted per test).
+ */
+
+const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+const oneInstance = /^\/api\/v0\/instances\/\d+\/?$/;
+const LIST = "/api/v1/instances/";
+
+describe("money safety, promise by promise", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+    afterEach(async () => {
+        stack.emu.faults.clear();
+        await stack.engine.destroy();
+    });
+
+    // Before: a failed configure left the bare shim cached in the host, and its missing delete
+    // answered success: the instance left state while it kept running.
+    it("1. the serialized shim never answers success on its own: with no package to load, every call fails and says what to install", async () => {
+        const emu = await startEmulator();
+        const program = makeProgramDir("installed");
+        fs.rmSync(path.join(program.cwd, "node_modules", "pulumi-vastai"), { recursive: true, force: true });
+        const [reg] = await registerAsProgram(() => new Instance("orphan", { offerId: 1, image: "busybox" }));
+        const urn = `urn:pulumi:test::vastai-test::${reg.type}::${reg.name}`;
+        const host = await ProviderHost.start({ cwd: program.cwd });
+        try {
+            await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+            const props = { ...reg.inputs, instanceId: 5000001 };
+            for (const call of [() => host.delete("5000001", urn, props), () => host.read("5000001", urn, props), () => host.delete("5000001", urn, props)]) {
+                await expect(call()).rejects.toThrow(/cannot load the provider .*npm install pulumi-vastai/);
+            }
+        } finally {
+            await host.stop();
+            await emu.stop();
+            fs.rmSync(program.root, { recursive: true, force: true });
+        }
+    });
+
+    // Before: a failed lookup call after a lost create failed the create; the instance it had made leaked.
+    it("2. a lost create is found again while the lookup's own calls fail: one instance, in state", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 500 }, times: 4 });
+        emu.faults.add({ method: "GET", path: LIST, fault: { kind: "malformed" }, times: 4 });
+        await engine.up(() => new Instance("found", { offerId: offer.id, image: "busybox" }));
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get("found").id).toBe(String(live[0].id));
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(1);
+    });
+
+    // Before: a 500 or an unreadable 2xx on a read failed the refresh.
+    it("3. reads are retried: a refresh through a 500, a reset and an unreadable answer succeeds", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("reread", { offerId: offer.id, image: "busybox" }));
+        emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 500 } });
+        emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "reset" } });
+        emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "malformed" } });
+        await engine.refresh();
+        expect(engine.get("reread").outputs).toMatchObject({ actualStatus: "running" });
+    });
+
+    // Before: any 404 with a JSON body read as "gone", and the instance left state.
+    it("4. gone only on a positive signal: a 404 page or {detail: Not Found} fails the refresh and keeps the instance", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("kept", { offerId: offer.id, image: "busybox" }));
+        for (const shape of ["detail", "html"] as const) {
+            emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "notFoundPage", shape } });
+            await expect(engine.refresh()).rejects.toThrow(/without saying what is missing.*check vastai:baseUrl/);
+            expect(engine.get("kept").outputs.instanceId).toBe(emu.liveInstances().find((i) => i.offerId === offer.id)!.id);
+        }
+        // The service's own words: gone.
+        emu.liveInstances().find((i) => i.offerId === offer.id)!.destroyed = true;
+        await engine.refresh();
+        expect(engine.state.size).toBe(0);
+    });
+
+    // Before: a destroy whose answers were all lost failed, though the instance was gone.
+    it("5. a lost delete answer is not a failure to delete: the instance is read, found gone, and leaves state", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("lost-delete", { offerId: offer.id, image: "busybox" }));
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "notFoundPage", shape: "html" }, times: 3 });
+        expect(await engine.destroy()).toEqual(["lost-delete"]);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    it("5. the retry after an exited instance goes on when its own destroy answer was lost", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer([{ status: "exited" }, { status: "running" }]);
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "notFoundPage", shape: "detail" }, times: 3 });
+        await engine.up(() => new Instance("retried", { offerId: offer.id, image: "busybox" }));
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get("retried")).toMatchObject({ id: String(live[0].id), outputs: { actualStatus: "running" } });
+    });
+
+    // Before: `private` was sent only when given; the service's default made the template public.
+    it("6. nothing private becomes public by omission: private unless the program says false, and again once it stops saying so", async () => {
+        const { emu, engine } = stack;
+        await engine.up(() => new Template("quiet", { name: "quiet", image: "busybox", env: "-e INTERNAL_URL=http://10.0.0.5" }));
+        const template = emu.model.templates.get(Number(engine.get("quiet").id))!;
+        expect(template.fields.private).toBe(true);
+        await engine.up(() => new Template("quiet", { name: "quiet", image: "busybox", env: "-e INTERNAL_URL=http://10.0.0.5", private: false }));
+        expect(template.fields.private).toBe(false);
+        await engine.up(() => new Template("quiet", { name: "quiet", image: "busybox", env: "-e INTERNAL_URL=http://10.0.0.5" }));
+        expect(template.fields.private).toBe(true);
+    });
+
+    // Before: every edit sent the registry login fields, as empty strings when the program left them out.
+    it("7. an edit changes only what the program manages: a registry password set in the console survives an edit", async () => {
+        const { emu, engine } = stack;
+        await engine.up(() => new Template("registry", { name: "registry", image: "ghcr.io/acme/trainer", desc: "first" }));
+        const id = Number(engine.get("registry").id);
+        emu.consoleEditTemplate(id, { docker_login_repo: "ghcr.io", docker_login_user: "bot", docker_login_pass: "set-in-console" });
+        await engine.refresh();
+        emu.clearLog();
+        await engine.up(() => new Template("registry", { name: "registry", image: "ghcr.io/acme/trainer", desc: "second" }));
+        const [edit] = emu.requestsTo("PUT", "/api/v0/template/");
+        expect(Object.keys(edit.body as object).filter((k) => k.startsWith("docker_login"))).toEqual([]);
+        expect(emu.model.templates.get(id)!.fields).toMatchObject({ desc: "second", docker_login_pass: "set-in-console", docker_login_user: "bot" });
+    });
+
+    // Before: check let these through, and the create call was refused after the template was made.
+    it("8. the service's refusals are found at preview: the merged env, the label, runtype with a template", async () => {
+        const { emu, engine, host } = stack;
+        const offer = emu.addOffer();
+        const long = "x".repeat(250);
+        const env = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`T${i}`, long]));
+        const wide = () => new Template("wide-env", { name: "wide-env", image: "busybox", env });
+        await engine.up(wide);
+        const hashId = engine.get("wide-env").outputs.hashId as string;
+        // Alone, each env is within the limits; merged, they are over 32768 characters.
+        const mine = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`I${i}`, long]));
+        const [reg] = await registerAsProgram(() => new Instance("merged", { offerId: offer.id, templateHashId: hashId, env: mine }));
+        const urn = host.urn(reg.type, reg.name);
+        const merged = await host.check(urn, {}, reg.inputs);
+        expect(merged.failures).toEqual([{ property: "env", reason: expect.stringMatching(/merged with the env of template .*: env is \d+ characters in all; the service accepts at most 32768/) }]);
+
+        const [labelled] = await registerAsProgram(() => new Instance("labelled", { offerId: offer.id, image: "busybox", label: "l".repeat(300) }));
+        const label = await host.check(host.urn(labelled.type, labelled.name), {}, labelled.inputs);
+        expect(label.failures).toEqual([{ property: "label", reason: expect.stringMatching(/256/) }]);
+
+        const [both] = await registerAsProgram(() => new Instance("both", { offerId: offer.id, templateHashId: hashId, runtype: "ssh" }));
+        const runtype = await host.check(host.urn(both.type, both.name), {}, both.inputs);
+        expect(runtype.failures).toEqual([{ property: "runtype", reason: expect.stringMatching(/cannot be combined with templateHashId/) }]);
+        expect(emu.requestsTo("PUT", asks)).toEqual([]);
+    });
+
+    // Before: an error that quoted the request put the registry password or image_login in the message.
+    it("9. secrets the service echoes back are redacted by value", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const password = "ghp_echoed_password_123";
+        const imageLogin = "-u bot -p dckr_echoed_token_456 registry.example.com";
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "echoRequest" } });
+        const templateError = await engine
+            .up(() => new Template("echo", { name: "echo", image: "busybox", dockerLoginUser: "bot", dockerLoginPass: password }))
+            .catch((e) => e);
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "echoRequest" } });
+        const instanceError = await engine.up(() => new Instance("echo-i", { offerId: offer.id, image: "busybox", imageLogin })).catch((e) => e);
+        for (const error of [templateError, instanceError]) {
+            expect(error.message).toMatch(/422/);
+            for (const secret of [password, imageLogin, "dckr_echoed_token_456"]) expect(error.message).not.toContain(secret);
+        }
+        expect(instanceError.message).toContain("[redacted]");
+        for (const secret of [password, "dckr_echoed_token_456"]) expect(stack.host.output.join("\n")).not.toContain(secret);
+    });
+
+    // Before: the provider created right after destroying on the same offer, which the marketplace refuses for a moment.
+    it("10. an offer freed by a replacement is waited for, not failed on; runtype with a template never reaches the service", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("same-offer", { offerId: offer.id, image: "busybox" }));
+        const first = engine.get("same-offer").id;
+        const replaced = await engine.up(() => new Instance("same-offer", { offerId: offer.id, image: "alpine" }));
+        expect(replaced.replace).toEqual([{ name: "same-offer", because: ["image"] }]);
+        expect(engine.get("same-offer").id).not.toBe(first);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
+    });
+});

@@ -1,0 +1,119 @@
+import * as pulumi from "@pulumi/pulumi";
+import { Fault } from "../emulator/faults";
+import { Emulator } from "../emulator/server";
+import { MiniEngine } from "../harness/miniEngine";
+
+/**
+ * The money-safety fault suite's cases and its audit. A case is one operation of one resource
+ * (create, refresh, update, delete) with faults at given positions among the requests the
+ * operation makes; the audit compares the engine's state with the emulator afterwards.
+ */
+
+/** Every fault kind, by the name the summary uses. */
+export const FAULT_KINDS: Record<string, Fault> = {
+    "lost after the change": { kind: "lostAnswer" },
+    "500": { kind: "status", status: 500 },
+    "502": { kind: "status", status: 502 },
+    "503": { kind: "status", status: 503 },
+    "429 plain text": { kind: "status", status: 429, text: "API requests too frequent" },
+    reset: { kind: "reset" },
+    timeout: { kind: "timeout", acted: true },
+    malformed: { kind: "malformed" },
+    truncated: { kind: "truncated" },
+};
+
+export type Operation = "create" | "refresh" | "update" | "delete";
+export const OPERATIONS: Operation[] = ["create", "refresh", "update", "delete"];
+
+export interface FaultCase {
+    operation: Operation;
+    /** Request positions (1-based, counted from the start of the operation) and the fault at each. */
+    faults: Array<{ at: number; kind: string }>;
+    label: string;
+}
+
+/**
+ * The cases for one operation that makes `calls` requests when nothing fails, `createAt` being the
+ * position of its create call, if any: each fault kind at each position; each kind at a position
+ * and again at the next (the retry fails too); and a lost create answer followed by a failure of
+ * the first, then of the second, call after it (the lookup's own calls).
+ */
+export function casesFor(operation: Operation, calls: number, createAt?: number): FaultCase[] {
+    const cases: FaultCase[] = [];
+    const add = (faults: FaultCase["faults"]) =>
+        cases.push({ operation, faults, label: `${operation}: ${faults.map((f) => `${f.kind} at call ${f.at}`).join(", then ")}` });
+    for (let at = 1; at <= calls; at++) {
+        for (const kind of Object.keys(FAULT_KINDS)) {
+            add([{ at, kind }]);
+            add([{ at, kind }, { at: at + 1, kind }]);
+        }
+    }
+    if (createAt !== undefined) {
+        for (const kind of Object.keys(FAULT_KINDS)) {
+            add([{ at: createAt, kind: "lost after the change" }, { at: createAt + 1, kind }]);
+            add([{ at: createAt, kind: "lost after the change" }, { at: createAt + 2, kind }]);
+        }
+    }
+    return cases;
+}
+
+/** The emulator's script for a case: position k holds the fault for the k-th request. */
+export function scriptOf(c: FaultCase): Array<Fault | undefined> {
+    const list: Array<Fault | undefined> = [];
+    for (const { at, kind } of c.faults) list[at - 1] = FAULT_KINDS[kind];
+    return list;
+}
+
+/** How one resource kind is made, changed and found on the emulator. */
+export interface ResourceUnderTest {
+    type: string;
+    /** The program for case `name`; `edited` gives the one an update applies. */
+    program(emu: Emulator, name: string, edited: boolean): () => pulumi.Resource;
+    /** Ids of what exists on the emulator for case `name`, not deleted. */
+    liveIds(emu: Emulator, name: string): string[];
+    /** Removes what is left for case `name` straight from the emulator's model (cleanup). */
+    purge(emu: Emulator, name: string): void;
+}
+
+export interface Audit {
+    leaked: number;
+    duplicated: number;
+    dropped: number;
+    /** Operations that failed (allowed: the invariants must hold either way). */
+    failed: number;
+    /** Faults that fired: a case whose positions lie past the operation's end counts none. */
+    fired: number;
+    problems: string[];
+}
+
+export function emptyAudit(): Audit {
+    return { leaked: 0, duplicated: 0, dropped: 0, failed: 0, fired: 0, problems: [] };
+}
+
+/**
+ * Compares state with the emulator for case `name` after its operation. Each thing that exists
+ * on the service and that no state entry (nor a replaced one pending deletion) points at is:
+ * - dropped: state had it before the operation and lost it;
+ * - duplicated: a second copy beside one that state holds;
+ * - leaked: otherwise.
+ */
+export function auditCase(
+    audit: Audit,
+    r: ResourceUnderTest,
+    emu: Emulator,
+    engine: MiniEngine,
+    name: string,
+    before: string | undefined,
+    label: string,
+): void {
+    const live = r.liveIds(emu, name);
+    const tracked = new Set(
+        [...engine.state.values(), ...engine.pendingDeletes].filter((e) => e.name === name).map((e) => e.id),
+    );
+    const held = live.filter((id) => tracked.has(id));
+    for (const id of live.filter((id) => !tracked.has(id))) {
+        const kind = id === before ? "dropped" : held.length > 0 ? "duplicated" : "leaked";
+        audit[kind]++;
+        audit.problems.push(`${r.type} ${label}: ${id} ${kind} (state holds ${[...tracked].join(", ") || "nothing"})`);
+    }
+}

@@ -1,0 +1,152 @@
+import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
+import { Emulator } from "../emulator/server";
+import { TestStack, startStack } from "../support/stack";
+import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "./faultCases";
+
+/**
+ * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every
+ * request that a create, refresh, update and delete of a Template, an Instance and an ApiKey makes
+ * is spoiled by every fault kind, alone and twice in a row, and a lost create answer is followed by
+ * a failure of each of the lookup's first two calls. After every case the engine's state must
+ * agree with the emulator: nothing leaked, duplicated or dropped, whether the operation failed or
+ * not. The three resource kinds run side by side, each against its own emulator and host.
+ */
+
+/** Faster than the other host tests: the suite is hundreds of operations. */
+const SUITE_TIME_SCALE = 0.005;
+
+const demo = (emu: Emulator) => emu.demoUser.id;
+
+const RESOURCES: ResourceUnderTest[] = [
+    {
+        type: "Template",
+        program: (_emu, name, edited) => () => new Template(name, { name, image: "busybox", desc: edited ? "edited" : "first" }),
+        liveIds: (emu, name) =>
+            [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === demo(emu) && t.fields.name === name).map((t) => String(t.id)),
+        purge: (emu, name) => {
+            for (const t of emu.model.templates.values()) if (t.fields.name === name) t.deleted = true;
+        },
+    },
+    {
+        type: "Instance",
+        program: (emu, name, edited) => {
+            const offer = offerFor(emu, name);
+            return () => new Instance(name, { offerId: offer, image: "busybox", label: edited ? `${name}-edited` : name });
+        },
+        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
+        purge: (emu, name) => {
+            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
+        },
+    },
+    {
+        type: "ApiKey",
+        program: (_emu, name, edited) => () =>
+            new ApiKey(name, { name, permissions: edited ? apiKeyPermissions("user_read", "instance_read") : apiKeyPermissions("user_read") }),
+        liveIds: (emu, name) =>
+            [...emu.model.keys.values()].filter((k) => k.name === name && !k.revokedAnswer && k.userId === demo(emu)).map((k) => String(k.id)),
+        purge: (emu, name) => {
+            for (const k of emu.model.keys.values()) if (k.name === name) k.revokedAnswer = 401;
+        },
+    },
+];
+
+/** One offer per case, so a case's instances are told apart by their offer. */
+const offers = new Map<string, number>();
+function offerFor(emu: Emulator, name: string): number {
+    let id = offers.get(name);
+    if (id === undefined) offers.set(name, (id = emu.addOffer().id));
+    return id;
+}
+
+/**
+ * Runs `operation` on the case's resource (made first, without faults, unless it is a create),
+ * with `c`'s faults. Says whether it succeeded and which id state held when the faults began.
+ */
+async function operate(stack: TestStack, r: ResourceUnderTest, name: string, operation: Operation, c?: FaultCase): Promise<{ ok: boolean; before?: string }> {
+    const { emu, engine } = stack;
+    if (operation !== "create") await engine.up(r.program(emu, name, false));
+    const before = [...engine.state.values()].find((e) => e.name === name)?.id;
+    emu.clearLog();
+    if (c) emu.faults.script(scriptOf(c));
+    try {
+        if (operation === "create") await engine.up(r.program(emu, name, false));
+        else if (operation === "refresh") await engine.refresh();
+        else if (operation === "update") await engine.up(r.program(emu, name, true));
+        else await engine.destroy();
+        return { ok: true, before };
+    } catch {
+        return { ok: false, before };
+    }
+}
+
+/** Requests each operation makes when nothing fails, and where its create call is. */
+async function measure(stack: TestStack, r: ResourceUnderTest): Promise<Record<Operation, { calls: number; createAt?: number }>> {
+    const measured = {} as Record<Operation, { calls: number; createAt?: number }>;
+    for (const operation of OPERATIONS) {
+        const name = `measure-${r.type}-${operation}`.toLowerCase();
+        await operate(stack, r, name, operation);
+        const log = stack.emu.requests;
+        const create = log.findIndex((q) => q.method !== "GET" && q.method !== "DELETE" && q.route?.endsWith("create"));
+        measured[operation] = { calls: log.length, createAt: create >= 0 ? create + 1 : undefined };
+        await stack.engine.destroy();
+    }
+    return measured;
+}
+
+async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }> {
+    const stack = await startStack({
+        emulator: { rateLimitScale: SUITE_TIME_SCALE, instanceTimings: { loadingAfterMs: 10, runningAfterMs: 30 }, offerReturnAfterMs: 20 },
+        host: { env: { VASTAI_TIME_SCALE: String(SUITE_TIME_SCALE) } },
+    });
+    const audit = emptyAudit();
+    let cases = 0;
+    try {
+        const measured = await measure(stack, r);
+        for (const operation of OPERATIONS) {
+            const { calls, createAt } = measured[operation];
+            for (const c of casesFor(operation, calls, createAt)) {
+                const name = `${r.type}-${++cases}`.toLowerCase();
+                const { ok, before } = await operate(stack, r, name, operation, c);
+                audit.fired += stack.emu.faults.scriptFired;
+                stack.emu.faults.clear();
+                if (!ok) audit.failed++;
+                auditCase(audit, r, stack.emu, stack.engine, name, before, c.label);
+                // Clean up without faults: the next case starts from an empty stack.
+                await stack.engine.destroy().catch((e) => audit.problems.push(`${r.type} ${c.label}: destroy afterwards failed: ${e.message}`));
+                r.purge(stack.emu, name);
+                stack.engine.state.clear();
+                stack.engine.pendingDeletes.length = 0;
+            }
+        }
+    } finally {
+        await stack.stop();
+    }
+    return { ...audit, cases };
+}
+
+describe("money safety: every call of every operation, spoiled once and twice", () => {
+    it("leaves nothing leaked, duplicated or dropped", async () => {
+        const started = Date.now();
+        const results = await Promise.all(RESOURCES.map(runSuite));
+        const total = results.reduce(
+            (sum, a) => ({
+                cases: sum.cases + a.cases,
+                fired: sum.fired + a.fired,
+                failed: sum.failed + a.failed,
+                leaked: sum.leaked + a.leaked,
+                duplicated: sum.duplicated + a.duplicated,
+                dropped: sum.dropped + a.dropped,
+            }),
+            { cases: 0, fired: 0, failed: 0, leaked: 0, duplicated: 0, dropped: 0 },
+        );
+        const problems = results.flatMap((a) => a.problems);
+        process.stdout.write(
+            `money safety: ${total.cases} cases, ${total.fired} faults fired, ${total.failed} operations failed and were left safe; ` +
+                `leaked ${total.leaked}, duplicated ${total.duplicated}, dropped ${total.dropped} ` +
+                `(${RESOURCES.map((r, i) => `${r.type} ${results[i].cases}`).join(", ")}; ${Math.round((Date.now() - started) / 1000)} s)\n`,
+        );
+        expect(problems).toEqual([]);
+        expect(total).toMatchObject({ leaked: 0, duplicated: 0, dropped: 0 });
+        expect(total.cases).toBeGreaterThanOrEqual(300);
+    }, 170_000);
+});

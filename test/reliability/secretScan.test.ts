@@ -1,0 +1,62 @@
+import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
+import { TestStack, startStack } from "../support/stack";
+
+/**
+ * A whole lifecycle (create, refresh, edit, service errors that echo the request, destroy) with
+ * every credential the provider handles: the stack's API key, a registry password, an instance's
+ * image_login, a new API key's secret. None may appear in plain text in outputs, the serialized
+ * provider, the host's stdout and stderr, or an error message.
+ */
+describe("secret scan over a whole lifecycle", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("no credential in plain text anywhere a user or a log can see", async () => {
+        const { emu, engine, host } = stack;
+        const offer = emu.addOffer();
+        const password = "ghp_scan_registry_password_1";
+        const token = "dckr_scan_token_2";
+        const imageLogin = `-u bot -p ${token} registry.example.com`;
+        const errors: Error[] = [];
+        const program = (desc: string) => () => {
+            const template = new Template("scan", { name: "scan", image: "ghcr.io/acme/app", desc, dockerLoginUser: "bot", dockerLoginPass: password });
+            const instance = new Instance("scan-gpu", { offerId: offer.id, templateHashId: template.hashId, imageLogin, label: desc });
+            const key = new ApiKey("scan-key", { name: "scan-key", permissions: apiKeyPermissions("user_read") });
+            return [template, instance, key];
+        };
+
+        await engine.up(program("first"));
+        const newKey = engine.get("scan-key").outputs.key as string;
+        await engine.refresh();
+        // Edits the service refuses, quoting the request, then edits that go through.
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "echoRequest" } });
+        await engine.up(program("second")).catch((e) => errors.push(e));
+        await engine.up(program("second"));
+        // A create the service refuses, quoting the request.
+        const other = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/$/, fault: { kind: "echoRequest" } });
+        await engine.up(() => new Instance("scan-echo", { offerId: other.id, image: "busybox", imageLogin })).catch((e) => errors.push(e));
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "echoRequest", status: 400 } });
+        await engine.up(() => new Template("scan-echo-t", { name: "scan-echo-t", image: "busybox", dockerLoginPass: password })).catch((e) => errors.push(e));
+        expect(errors).toHaveLength(3);
+        const providers = [...new Set([...engine.state.values()].map((e) => String(e.outputs.__provider)))].join("\n");
+        const plainOutputs = JSON.stringify([...engine.state.values()].map((e) => Object.fromEntries(Object.entries(e.outputs).filter(([k]) => !e.secretOutputs.includes(k)))));
+        expect(engine.secretLeaks()).toEqual([]);
+        await engine.destroy();
+
+        const secrets = [emu.demoKey, password, token, imageLogin, newKey];
+        const seen = {
+            errors: errors.map((e) => `${e.message}\n${e.stack}`).join("\n"),
+            host: host.output.join("\n"),
+            provider: providers,
+            outputs: plainOutputs,
+        };
+        for (const [where, text] of Object.entries(seen)) {
+            for (const secret of secrets) expect({ where, leaked: text.includes(secret) }).toEqual({ where, leaked: false });
+        }
+        expect(seen.errors).toContain("[redacted]");
+    });
+});
