@@ -1,7 +1,8 @@
 import * as http from "http";
 import { AddressInfo, Socket } from "net";
-import { Answer, fail, invalidArgs } from "./answer";
+import { Answer, answerText, fail, invalidArgs } from "./answer";
 import { authenticate, authorize } from "./auth";
+import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
 import { InstanceTimings, instanceView } from "./handlers/instances";
 import { applyEdit } from "./handlers/templates";
@@ -213,49 +214,63 @@ export class Emulator {
             body: undefined,
         };
         this.requests.push(entry);
+        // Taken before anything else, so a scripted position counts every request.
+        const fault = this.faults.take(method, url.pathname);
+        if (fault) entry.fault = fault.kind;
 
         let body: unknown;
+        let bodyIsJson = true;
         if (raw.trim() !== "") {
             try {
                 body = JSON.parse(raw);
             } catch {
-                return this.send(res, entry, invalidArgs("body is not valid JSON"));
+                bodyIsJson = false;
             }
         }
         entry.body = body;
 
-        const fault = this.faults.take(method, url.pathname);
-        if (fault) entry.fault = fault.kind;
+        // Faults where the service never acts on the request.
         switch (fault?.kind) {
             case "reset":
-                entry.status = 0;
-                req.socket.destroy();
-                return;
-            case "status":
-                return this.send(res, entry, fault.text !== undefined
-                    ? { status: fault.status, body: fault.text, text: true, headers: fault.headers }
-                    : { status: fault.status, body: fault.body ?? { success: false, error: "server_error", msg: "Internal error" }, headers: fault.headers });
-            case "successFalse":
-                return this.send(res, entry, { status: 200, body: { success: false, error: fault.error ?? "server_error", msg: fault.msg ?? "Something went wrong" } });
-            case "authError404":
-                return this.send(res, entry, fail(404, "auth_error", "Invalid user key"));
+                return this.hangUp(req, entry);
+            case "timeout":
+                if (!fault.acted) return this.hold(req, entry, fault.holdMs);
+                break;
             case "slow":
                 await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
                 break;
+            default: {
+                const instead = fault && answerInstead(fault, raw, bodyIsJson ? body : raw);
+                if (instead) return this.send(res, entry, instead);
+            }
         }
 
-        const answer = this.dispatch(method, url, body, req.headers.authorization, entry);
+        const answer = bodyIsJson
+            ? this.dispatch(method, url, body, req.headers.authorization, entry)
+            : invalidArgs("body is not valid JSON");
 
-        if (fault?.kind === "malformed") {
-            return this.send(res, entry, { status: 200, body: '{"success": true, "tem', text: true });
-        }
-        if (fault?.kind === "lostAnswer") {
-            if (fault.status) return this.send(res, entry, { status: fault.status, body: "<html>Gateway Timeout</html>", text: true });
-            entry.status = 0;
-            req.socket.destroy();
-            return;
-        }
-        this.send(res, entry, answer);
+        // Faults where it acted, and its answer is lost or spoiled.
+        if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
+        if (fault?.kind === "lostAnswer" && !fault.status) return this.hangUp(req, entry);
+        this.send(res, entry, answerAfter(fault, answer));
+    }
+
+    /** Close the connection without answering. */
+    private hangUp(req: http.IncomingMessage, entry: LoggedRequest): void {
+        entry.status = 0;
+        req.socket.destroy();
+    }
+
+    /**
+     * Never answer: keep the connection open until the client gives up or `holdMs` passes. The
+     * timer is unref'd and `stop()` destroys every socket, so a held one keeps no test alive.
+     */
+    private hold(req: http.IncomingMessage, entry: LoggedRequest, holdMs = 30000): void {
+        entry.status = 0;
+        const socket = req.socket;
+        const timer = setTimeout(() => socket.destroy(), holdMs);
+        timer.unref();
+        socket.once("close", () => clearTimeout(timer));
     }
 
     private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): Answer {
@@ -281,9 +296,9 @@ export class Emulator {
     private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {
         entry.status = answer.status;
         if (res.destroyed || res.writableEnded) return;
-        const text = answer.text ? String(answer.body) : JSON.stringify(answer.body);
+        const text = answerText(answer);
         res.writeHead(answer.status, {
-            "Content-Type": answer.text ? "text/plain; charset=utf-8" : "application/json",
+            "Content-Type": answer.contentType ?? (answer.text ? "text/plain; charset=utf-8" : "application/json"),
             "Content-Length": Buffer.byteLength(text),
             Connection: "close",
             ...answer.headers,
