@@ -1,6 +1,6 @@
 import * as http from "http";
 import { AddressInfo, Socket } from "net";
-import { Answer, answerText, fail, invalidArgs } from "./answer";
+import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
 import { authenticate, authorize } from "./auth";
 import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
@@ -275,7 +275,8 @@ export class Emulator {
 
     private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): Answer {
         const found = findRoute(method, url.pathname);
-        if (found === undefined) return fail(404, "not_found", `no such endpoint ${url.pathname}`);
+        // No such path: the web server's page, not the API's JSON (that is for a missing resource).
+        if (found === undefined) return notFoundPage();
         if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
         const { route, params } = found;
         entry.route = route.name;
