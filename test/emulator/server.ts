@@ -24,6 +24,11 @@ export interface EmulatorOptions {
     dedupeTemplates?: boolean;
     /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
     revokedKeyAnswer?: 401 | 404;
+    /**
+     * How long a destroyed instance's offer stays taken before it can be rented again (the
+     * marketplace takes a moment to list it); default 5000 ms.
+     */
+    offerReturnAfterMs?: number;
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
 }
@@ -73,6 +78,7 @@ export class Emulator {
             goneInstanceShape: options.goneInstanceShape ?? "null",
             dedupeTemplates: options.dedupeTemplates ?? true,
             revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+            offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
         };
         this.rateLimiter = new RateLimiter(this.options.rateLimitScale);
