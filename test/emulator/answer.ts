@@ -2,7 +2,10 @@
 export interface Answer {
     status: number;
     body: unknown;
+    /** Send `body` as it is, not as JSON. */
     text?: boolean;
+    /** Defaults to application/json, or text/plain for `text`. */
+    contentType?: string;
     headers?: Record<string, string>;
 }
 
@@ -15,3 +18,19 @@ export const fail = (status: number, error: string, msg: string): Answer => ({
 });
 
 export const invalidArgs = (msg: string): Answer => fail(400, "invalid_args", msg);
+
+/** The answer's body as sent on the wire. */
+export function answerText(answer: Answer): string {
+    return answer.text ? String(answer.body) : JSON.stringify(answer.body);
+}
+
+/**
+ * What a web server or proxy in front of the API answers for a path it does not know (a wrong
+ * base URL, a typo in a path): an HTML page, unlike the API's JSON for a missing resource.
+ */
+export const notFoundPage = (): Answer => ({
+    status: 404,
+    body: "<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>",
+    text: true,
+    contentType: "text/html; charset=utf-8",
+});

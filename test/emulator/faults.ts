@@ -1,7 +1,8 @@
 /**
- * Faults scripted per method and path. Each matching request consumes one use of the first fault
- * that matches it. Some faults replace the answer before the request is handled (the service never
- * acted); `malformed` and `lostAnswer` let the request take effect and then spoil its answer.
+ * Faults for tests, three ways: a script for the next requests by position, rules per method and
+ * path, and spoiling at random (seeded). Some faults replace the answer before the request is
+ * handled (the service never acted); others let the request take effect and then spoil or lose
+ * its answer. faultAnswers.ts says what each does on the wire.
  */
 export type Fault =
     /** Answer with this status (429, 500, 503, ...) and body, without handling the request. */
@@ -12,10 +13,18 @@ export type Fault =
     | { kind: "slow"; delayMs: number }
     /** Handle the request, then answer 200 with a body that is not JSON. */
     | { kind: "malformed" }
+    /** Handle the request, then answer 200 (application/json) with the first half of the real answer's text. */
+    | { kind: "truncated" }
     /** Answer HTTP 200 `{success: false}` without handling the request. */
     | { kind: "successFalse"; error?: string; msg?: string }
     /** Handle the request (a create takes effect), then lose the answer: reset, or this status. */
     | { kind: "lostAnswer"; status?: number }
+    /** Handle the request first if `acted`; then never answer, until the client gives up or `holdMs` (default 30 s) passes. */
+    | { kind: "timeout"; acted: boolean; holdMs?: number }
+    /** Without handling, answer `status` (default 422) with a FastAPI-like body that quotes the request. */
+    | { kind: "echoRequest"; status?: number }
+    /** Without handling, answer 404 as a wrong base URL or a proxy does: an HTML page, or `{"detail": "Not Found"}`. */
+    | { kind: "notFoundPage"; shape: "html" | "detail" }
     /** Answer 404 with an `auth_error` body, as a revoked key has been seen to. */
     | { kind: "authError404" };
 
@@ -28,6 +37,15 @@ export interface FaultRule {
     times?: number;
 }
 
+export interface SpoilPlan {
+    /** The chance, 0 to 1, that a request gets a fault. */
+    rate: number;
+    /** The faults to draw from, each equally likely. */
+    kinds: Fault[];
+    /** The same seed gives the same faults on the same sequence of requests. */
+    seed: number;
+}
+
 interface ActiveRule extends FaultRule {
     remaining: number;
 }
@@ -38,29 +56,100 @@ export function normalizePath(path: string): string {
 
 export class FaultBook {
     private rules: ActiveRule[] = [];
+    private scripted?: Array<Fault | undefined>;
+    private spoiler?: { rate: number; kinds: Fault[]; random: () => number };
+    private counts = { scriptedSoFar: 0, scriptFired: 0, spoiled: 0 };
 
     add(rule: FaultRule): void {
         this.rules.push({ ...rule, remaining: rule.times ?? 1 });
     }
 
-    clear(): void {
-        this.rules = [];
+    /**
+     * From now on the k-th request, whatever its method and path, gets `list[k - 1]` (undefined:
+     * none). Positions are what a fault suite reasons in ("the second call of a create"); a
+     * scripted fault wins over rules. Replaces any earlier script.
+     */
+    script(list: Array<Fault | undefined>): void {
+        this.scripted = [...list];
+        this.counts.scriptedSoFar = 0;
+        this.counts.scriptFired = 0;
     }
 
-    /** Uses up and returns the fault for this request, if one is scripted. */
+    /** From now on every request gets, with chance `rate`, a fault drawn from `kinds`. */
+    spoil(plan: SpoilPlan): void {
+        if (!(plan.rate >= 0 && plan.rate <= 1)) throw new Error(`spoil rate must be within 0..1, got ${plan.rate}`);
+        if (plan.kinds.length === 0) throw new Error("spoil needs at least one fault kind");
+        this.spoiler = { rate: plan.rate, kinds: [...plan.kinds], random: mulberry32(plan.seed) };
+        this.counts.spoiled = 0;
+    }
+
+    /** Removes rules, the script and spoiling, and zeroes their counts. */
+    clear(): void {
+        this.rules = [];
+        this.scripted = undefined;
+        this.spoiler = undefined;
+        this.counts = { scriptedSoFar: 0, scriptFired: 0, spoiled: 0 };
+    }
+
+    /** Uses up and returns the fault for this request, if any: scripted, else a rule, else spoiled. */
     take(method: string, path: string): Fault | undefined {
+        let scripted: Fault | undefined;
+        if (this.scripted) scripted = this.scripted[this.counts.scriptedSoFar++];
+        // Drawn on every request, so a seed gives the same run whatever else applied.
+        const drawn = this.draw();
+        if (scripted) {
+            this.counts.scriptFired++;
+            return scripted;
+        }
         const rule = this.rules.find(
             (r) =>
                 r.remaining > 0 &&
                 (r.method === "*" || r.method === method) &&
                 (typeof r.path === "string" ? normalizePath(r.path) === normalizePath(path) : r.path.test(path)),
         );
-        if (!rule) return undefined;
-        rule.remaining--;
-        return rule.fault;
+        if (rule) {
+            rule.remaining--;
+            return rule.fault;
+        }
+        if (drawn) this.counts.spoiled++;
+        return drawn;
     }
 
+    /** Rule uses not yet taken. */
     get pending(): number {
         return this.rules.reduce((n, r) => n + r.remaining, 0);
     }
+
+    /** Requests counted since `script` was called. */
+    get scriptedSoFar(): number {
+        return this.counts.scriptedSoFar;
+    }
+
+    /** Scripted faults applied since `script` was called. */
+    get scriptFired(): number {
+        return this.counts.scriptFired;
+    }
+
+    /** Requests spoiled since `spoil` was called. */
+    get spoiled(): number {
+        return this.counts.spoiled;
+    }
+
+    private draw(): Fault | undefined {
+        const s = this.spoiler;
+        if (!s || s.random() >= s.rate) return undefined;
+        return s.kinds[Math.floor(s.random() * s.kinds.length)];
+    }
+}
+
+/** A small seeded PRNG (mulberry32): uniform in [0, 1), the same sequence for the same seed. */
+function mulberry32(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
 }

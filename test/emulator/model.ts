@@ -62,8 +62,11 @@ export interface EmuOffer {
     script: OfferScript;
     /** Scripts for the next instances on this offer, in order (first `exited`, then `running`). */
     upcoming: OfferScript[];
-    /** True while an instance holds the offer: one instance per offer; destroying it frees the offer. */
-    used: boolean;
+    /**
+     * When the offer can be rented (ms epoch): one instance per offer, so never (Infinity) while an
+     * instance holds it, and a moment after that instance is destroyed, not at once.
+     */
+    freeAt: number;
 }
 
 export interface EmuInstance {
@@ -167,7 +170,7 @@ export class EmulatorModel {
         return machine;
     }
 
-    addOffer(fields: Partial<Omit<EmuOffer, "id" | "used">> = {}): EmuOffer {
+    addOffer(fields: Partial<Omit<EmuOffer, "id" | "freeAt">> = {}): EmuOffer {
         const id = this.nextIds.offer++;
         const machineId = fields.machineId ?? [...this.machines.keys()][0] ?? 0;
         const offer: EmuOffer = {
@@ -176,7 +179,7 @@ export class EmulatorModel {
             dphTotal: fields.dphTotal ?? 0.42,
             script: fields.script ?? { status: "running" },
             upcoming: [...(fields.upcoming ?? [])],
-            used: false,
+            freeAt: 0,
         };
         this.offers.set(id, offer);
         return offer;

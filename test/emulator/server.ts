@@ -1,7 +1,8 @@
 import * as http from "http";
 import { AddressInfo, Socket } from "net";
-import { Answer, fail, invalidArgs } from "./answer";
+import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
 import { authenticate, authorize } from "./auth";
+import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
 import { InstanceTimings, instanceView } from "./handlers/instances";
 import { applyEdit } from "./handlers/templates";
@@ -23,6 +24,11 @@ export interface EmulatorOptions {
     dedupeTemplates?: boolean;
     /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
     revokedKeyAnswer?: 401 | 404;
+    /**
+     * How long a destroyed instance's offer stays taken before it can be rented again (the
+     * marketplace takes a moment to list it); default 5000 ms.
+     */
+    offerReturnAfterMs?: number;
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
 }
@@ -72,6 +78,7 @@ export class Emulator {
             goneInstanceShape: options.goneInstanceShape ?? "null",
             dedupeTemplates: options.dedupeTemplates ?? true,
             revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+            offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
         };
         this.rateLimiter = new RateLimiter(this.options.rateLimitScale);
@@ -213,54 +220,69 @@ export class Emulator {
             body: undefined,
         };
         this.requests.push(entry);
+        // Taken before anything else, so a scripted position counts every request.
+        const fault = this.faults.take(method, url.pathname);
+        if (fault) entry.fault = fault.kind;
 
         let body: unknown;
+        let bodyIsJson = true;
         if (raw.trim() !== "") {
             try {
                 body = JSON.parse(raw);
             } catch {
-                return this.send(res, entry, invalidArgs("body is not valid JSON"));
+                bodyIsJson = false;
             }
         }
         entry.body = body;
 
-        const fault = this.faults.take(method, url.pathname);
-        if (fault) entry.fault = fault.kind;
+        // Faults where the service never acts on the request.
         switch (fault?.kind) {
             case "reset":
-                entry.status = 0;
-                req.socket.destroy();
-                return;
-            case "status":
-                return this.send(res, entry, fault.text !== undefined
-                    ? { status: fault.status, body: fault.text, text: true, headers: fault.headers }
-                    : { status: fault.status, body: fault.body ?? { success: false, error: "server_error", msg: "Internal error" }, headers: fault.headers });
-            case "successFalse":
-                return this.send(res, entry, { status: 200, body: { success: false, error: fault.error ?? "server_error", msg: fault.msg ?? "Something went wrong" } });
-            case "authError404":
-                return this.send(res, entry, fail(404, "auth_error", "Invalid user key"));
+                return this.hangUp(req, entry);
+            case "timeout":
+                if (!fault.acted) return this.hold(req, entry, fault.holdMs);
+                break;
             case "slow":
                 await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
                 break;
+            default: {
+                const instead = fault && answerInstead(fault, raw, bodyIsJson ? body : raw);
+                if (instead) return this.send(res, entry, instead);
+            }
         }
 
-        const answer = this.dispatch(method, url, body, req.headers.authorization, entry);
+        const answer = bodyIsJson
+            ? this.dispatch(method, url, body, req.headers.authorization, entry)
+            : invalidArgs("body is not valid JSON");
 
-        if (fault?.kind === "malformed") {
-            return this.send(res, entry, { status: 200, body: '{"success": true, "tem', text: true });
-        }
-        if (fault?.kind === "lostAnswer") {
-            if (fault.status) return this.send(res, entry, { status: fault.status, body: "<html>Gateway Timeout</html>", text: true });
-            entry.status = 0;
-            req.socket.destroy();
-            return;
-        }
-        this.send(res, entry, answer);
+        // Faults where it acted, and its answer is lost or spoiled.
+        if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
+        if (fault?.kind === "lostAnswer" && !fault.status) return this.hangUp(req, entry);
+        this.send(res, entry, answerAfter(fault, answer));
+    }
+
+    /** Close the connection without answering. */
+    private hangUp(req: http.IncomingMessage, entry: LoggedRequest): void {
+        entry.status = 0;
+        req.socket.destroy();
+    }
+
+    /**
+     * Never answer: keep the connection open until the client gives up or `holdMs` passes. The
+     * timer is unref'd and `stop()` destroys every socket, so a held one keeps no test alive.
+     */
+    private hold(req: http.IncomingMessage, entry: LoggedRequest, holdMs = 30000): void {
+        entry.status = 0;
+        const socket = req.socket;
+        const timer = setTimeout(() => socket.destroy(), holdMs);
+        timer.unref();
+        socket.once("close", () => clearTimeout(timer));
     }
 
     private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): Answer {
         const found = findRoute(method, url.pathname);
-        if (found === undefined) return fail(404, "not_found", `no such endpoint ${url.pathname}`);
+        // No such path: the web server's page, not the API's JSON (that is for a missing resource).
+        if (found === undefined) return notFoundPage();
         if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
         const { route, params } = found;
         entry.route = route.name;
@@ -281,9 +303,9 @@ export class Emulator {
     private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {
         entry.status = answer.status;
         if (res.destroyed || res.writableEnded) return;
-        const text = answer.text ? String(answer.body) : JSON.stringify(answer.body);
+        const text = answerText(answer);
         res.writeHead(answer.status, {
-            "Content-Type": answer.text ? "text/plain; charset=utf-8" : "application/json",
+            "Content-Type": answer.contentType ?? (answer.text ? "text/plain; charset=utf-8" : "application/json"),
             "Content-Length": Buffer.byteLength(text),
             Connection: "close",
             ...answer.headers,

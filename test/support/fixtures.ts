@@ -2,11 +2,15 @@ import { Pacer } from "../../provider/client/pacer";
 import { VastClient, VastClientOptions } from "../../provider/client/vastClient";
 import { Emulator, EmulatorOptions } from "../emulator/server";
 
-/** Fast defaults for tests: no rate limits unless asked, instances running within ~60 ms. */
+/**
+ * Fast defaults for tests: no rate limits unless asked, instances running within ~60 ms, a
+ * destroyed instance's offer rentable again 50 ms later.
+ */
 export function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
     return Emulator.start({
         rateLimitScale: 0,
         instanceTimings: { loadingAfterMs: 20, runningAfterMs: 60 },
+        offerReturnAfterMs: 50,
         ...options,
     });
 }

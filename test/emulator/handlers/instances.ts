@@ -29,7 +29,7 @@ export function createInstance(ctx: HandlerContext): Answer {
     if (!offer) {
         return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
     }
-    if (offer.used) return fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
+    if (ctx.now < offer.freeAt) return fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
 
     const problem = checkCreateBody(body);
     if (problem) return invalidArgs(problem);
@@ -76,7 +76,7 @@ export function createInstance(ctx: HandlerContext): Answer {
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
         sshPort: 20000 + (offerId % 10000),
     };
-    offer.used = true;
+    offer.freeAt = Infinity;
     model.instances.set(instance.id, instance);
     return ok({ success: true, new_contract: instance.id, instance_api_key: newSecret("instkey") });
 }
@@ -105,6 +105,10 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     }
     if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
     if (body.price !== undefined && (typeof body.price !== "number" || body.price <= 0)) return "price must be a positive number";
+    // The vendor CLI sends runtype only without a template (real-api-notes).
+    if (body.runtype !== undefined && body.template_hash_id !== undefined) {
+        return "runtype cannot be combined with template_hash_id: the template's runtype applies";
+    }
     return undefined;
 }
 
@@ -181,9 +185,10 @@ export function destroyInstance(ctx: HandlerContext): Answer {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     instance.destroyed = true;
-    // The offer is free again: a replacement, or a retry after a failed start, can take it.
+    // The offer is free again, but not at once: the marketplace takes a moment to list it, and a
+    // replacement or a retry after a failed start that takes it sooner is refused as for a taken one.
     const offer = ctx.emu.model.offers.get(instance.offerId);
-    if (offer) offer.used = false;
+    if (offer) offer.freeAt = ctx.now + ctx.emu.options.offerReturnAfterMs;
     return ok({ success: true, msg: `destroying instance ${instance.id}` });
 }
 

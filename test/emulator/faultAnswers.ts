@@ -1,0 +1,55 @@
+import { Answer, answerText, fail, notFoundPage } from "./answer";
+import { Fault } from "./faults";
+
+/**
+ * What each fault sends instead of, or in place of, the real answer. Faults that send nothing at
+ * all (`reset`, `timeout`, `lostAnswer` without a status) are the server's: they act on the socket.
+ */
+
+/** The answer of a fault where the service never acts on the request; undefined for the others. */
+export function answerInstead(fault: Fault, rawBody: string, body: unknown): Answer | undefined {
+    switch (fault.kind) {
+        case "status":
+            return fault.text !== undefined
+                ? { status: fault.status, body: fault.text, text: true, headers: fault.headers }
+                : { status: fault.status, body: fault.body ?? { success: false, error: "server_error", msg: "Internal error" }, headers: fault.headers };
+        case "successFalse":
+            return { status: 200, body: { success: false, error: fault.error ?? "server_error", msg: fault.msg ?? "Something went wrong" } };
+        case "authError404":
+            return fail(404, "auth_error", "Invalid user key");
+        case "notFoundPage":
+            return fault.shape === "html" ? notFoundPage() : { status: 404, body: { detail: "Not Found" } };
+        case "echoRequest":
+            // Some services quote the request in a validation error: whatever the body held
+            // (a password, a key) comes back in the answer.
+            return {
+                status: fault.status ?? 422,
+                body: {
+                    detail: [{
+                        type: "value_error",
+                        loc: ["body"],
+                        msg: `Value error, request refused: ${rawBody.trim() === "" ? "null" : rawBody}`,
+                        input: body ?? null,
+                    }],
+                },
+            };
+        default:
+            return undefined;
+    }
+}
+
+/** The answer sent once the service has acted: spoiled by the fault, or the real one. */
+export function answerAfter(fault: Fault | undefined, real: Answer): Answer {
+    switch (fault?.kind) {
+        case "malformed":
+            return { status: 200, body: '{"success": true, "tem', text: true };
+        case "truncated": {
+            const text = answerText(real);
+            return { status: 200, body: text.slice(0, Math.floor(text.length / 2)), text: true, contentType: "application/json" };
+        }
+        case "lostAnswer":
+            return fault.status ? { status: fault.status, body: "<html>Gateway Timeout</html>", text: true } : real;
+        default:
+            return real;
+    }
+}
