@@ -1,7 +1,9 @@
 import { sharedPacer } from "../client/pacer";
 import { DEFAULT_RETRY } from "../client/retryPolicy";
 import { VastClient } from "../client/vastClient";
-import { isLoopbackHost } from "../client/transport";
+import { DEFAULT_TIMEOUT_MS, isLoopbackHost } from "../client/transport";
+
+const MIN_TIMEOUT_MS = 250;
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
 
 /**
@@ -30,7 +32,7 @@ export function configure(req: { config: StackConfig }): void {
 
 /**
  * `VASTAI_TIME_SCALE` multiplies every wait the provider makes on the service's behalf (paced
- * intervals, retry backoff, polling, deadlines, look-ups after a lost answer). 1 at live speed;
+ * intervals, retry backoff, request timeouts, polling, deadlines, look-ups after a lost answer). 1 at live speed;
  * the emulator's tests run at a fraction of it, with the emulator's own clock scaled to match.
  * Below 1 it is honoured only against a loopback address: at the live service it would mean 429s
  * and deadlines that pass at once. Above 1 (slower) it is honoured anywhere.
@@ -65,6 +67,8 @@ export function newClient(config: ProviderConfig, log?: (line: string) => void):
     const scale = timeScale(config.baseUrl);
     return new VastClient({
         ...config,
+        // A floor, so a loaded machine at a small test scale does not time out ordinary answers.
+        timeoutMs: Math.max(MIN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS * scale),
         paceScale: scale,
         pacer: sharedPacer,
         retry: { baseDelayMs: DEFAULT_RETRY.baseDelayMs * scale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * scale },

@@ -21,11 +21,13 @@ describe("secret scan over a whole lifecycle", () => {
         const token = "dckr_scan_token_2";
         const imageLogin = `-u bot -p ${token} registry.example.com`;
         const errors: Error[] = [];
+        // Only the template nothing depends on is edited: a failed edit then fails nothing else.
         const program = (desc: string) => () => {
-            const template = new Template("scan", { name: "scan", image: "ghcr.io/acme/app", desc, dockerLoginUser: "bot", dockerLoginPass: password });
-            const instance = new Instance("scan-gpu", { offerId: offer.id, templateHashId: template.hashId, imageLogin, label: desc });
+            const template = new Template("scan", { name: "scan", image: "ghcr.io/acme/app", dockerLoginUser: "bot", dockerLoginPass: password });
+            const instance = new Instance("scan-gpu", { offerId: offer.id, templateHashId: template.hashId, imageLogin, label: "scan" });
             const key = new ApiKey("scan-key", { name: "scan-key", permissions: apiKeyPermissions("user_read") });
-            return [template, instance, key];
+            const solo = new Template("scan-solo", { name: "scan-solo", image: "ghcr.io/acme/tool", desc, dockerLoginUser: "bot", dockerLoginPass: password });
+            return [template, instance, key, solo];
         };
 
         await engine.up(program("first"));
