@@ -203,7 +203,16 @@ export class MiniEngine {
         if (diff.replaces.length > 0) {
             if (diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
             this.state.delete(urn);
-            const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
+            let entry: StateEntry;
+            try {
+                entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
+            } catch (e) {
+                // As the engine does: a failed replacement keeps the old resource in state; if the new
+                // one was made all the same (created but failed), the old one waits to be deleted.
+                if (this.state.has(urn)) this.pendingDeletes.push(old);
+                else if (!diff.deleteBeforeReplace) this.state.set(urn, old);
+                throw e;
+            }
             // As the engine does, a replaced resource whose delete fails stays in state, marked
             // for deletion, and the next `up` or `destroy` deletes it first.
             if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs).catch((e) => {
