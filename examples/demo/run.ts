@@ -28,7 +28,12 @@ function show(step: string, summary: UpSummary, said: string[]): void {
 }
 
 async function main(): Promise<void> {
-    const emu = await Emulator.start({ rateLimitScale: TIME_SCALE, instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 } });
+    // The emulator's clock at the same pace: limits, boot times, and the moment a freed offer takes to return.
+    const emu = await Emulator.start({
+        rateLimitScale: TIME_SCALE,
+        instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 },
+        offerReturnAfterMs: 5000 * TIME_SCALE,
+    });
     const host = await ProviderHost.start({ cwd: REPO, project: "vastai-quickstart", stack: "dev", env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
     try {
         console.log(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
