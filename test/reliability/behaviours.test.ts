@@ -123,6 +123,14 @@ describe("money safety, promise by promise", () => {
         expect(template.fields.private).toBe(false);
         await engine.up(() => new Template("quiet", { name: "quiet", image: "busybox", env: "-e INTERNAL_URL=http://10.0.0.5" }));
         expect(template.fields.private).toBe(true);
+
+        // Made public outside the program (or by an older version, which sent nothing): refresh
+        // shows it, and the next up makes it private again.
+        emu.consoleEditTemplate(template.id, { private: false });
+        await engine.refresh();
+        expect(engine.get("quiet").outputs.private).toBe(false);
+        expect((await engine.up(() => new Template("quiet", { name: "quiet", image: "busybox", env: "-e INTERNAL_URL=http://10.0.0.5" }))).update).toEqual(["quiet"]);
+        expect(template.fields.private).toBe(true);
     });
 
     // Before: every edit sent the registry login fields, as empty strings when the program left them out.

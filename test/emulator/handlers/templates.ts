@@ -79,6 +79,8 @@ export function templateView(t: EmuTemplate): Record<string, unknown> {
         jup_direct: false,
         ssh_direct: false,
         use_ssh: false,
+        // A template made without `private` is public (other users see it), and says so.
+        private: false,
         ...fields,
         id: t.id,
         hash_id: t.hash_id,
