@@ -24,7 +24,7 @@ export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvide
     // Until `configure` has loaded the installed code, every method fails: with the load's error
     // once it failed, so a later delete can never report success for an instance still running.
     const notLoaded = function (this: { failed?: Error }) {
-        throw this.failed ?? new Error("pulumi-vastai: the provider was used before it was configured");
+        throw this.failed ?? new Error("pulumi-vastai: not loaded, or this call is missing: npm install pulumi-vastai");
     };
     const shim = {
         configure(this: Record<string, unknown>, req: unknown) {
@@ -34,7 +34,7 @@ export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvide
                 if (!impl) throw new Error(`the installed version has no ${kind} resource`);
                 impl.configure(req);
             } catch (e) {
-                throw (this.failed = new Error(`pulumi-vastai: cannot load the provider from ${process.cwd()} (${e}); install pulumi-vastai in the program's directory: npm install pulumi-vastai`));
+                throw (this.failed = new Error(`pulumi-vastai: cannot load the provider from ${process.cwd()} (${e}): install pulumi-vastai in the program's directory`));
             }
             for (const m of ["check", "diff", "create", "read", "update", "delete"]) if (impl[m]) this[m] = impl[m].bind(impl);
         },

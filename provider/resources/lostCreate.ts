@@ -63,7 +63,7 @@ export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T 
     let absentLooks = 0;
     let failedLooks = 0;
     for (;;) {
-        if (absentLooks < ABSENT_LOOK_WAITS_MS.length) await sleepScaled(ABSENT_LOOK_WAITS_MS[absentLooks]);
+        await sleepScaled(ABSENT_LOOK_WAITS_MS[absentLooks]);
         try {
             const found = await search.look();
             if (found !== undefined) return found;
