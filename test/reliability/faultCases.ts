@@ -22,6 +22,9 @@ export const FAULT_KINDS: Record<string, Fault> = {
     truncated: { kind: "truncated" },
 };
 
+/** How many calls after a create its re-send may come (the lookup's calls come between). */
+const RESEND_REACH = 6;
+
 export type Operation = "create" | "refresh" | "update" | "delete";
 export const OPERATIONS: Operation[] = ["create", "refresh", "update", "delete"];
 
@@ -52,6 +55,11 @@ export function casesFor(operation: Operation, calls: number, createAt?: number)
         for (const kind of Object.keys(FAULT_KINDS)) {
             add([{ at: createAt, kind: "lost after the change" }, { at: createAt + 1, kind }]);
             add([{ at: createAt, kind: "lost after the change" }, { at: createAt + 2, kind }]);
+        }
+        // A create refused unseen (nothing made, outcome unknown), then the re-send's answer lost
+        // after it made the thing: wherever the re-send falls after the lookup's calls.
+        for (const first of ["500", "reset"]) {
+            for (let later = 1; later <= RESEND_REACH; later++) add([{ at: createAt, kind: first }, { at: createAt + later, kind: "lost after the change" }]);
         }
     }
     return cases;

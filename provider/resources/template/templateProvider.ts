@@ -38,6 +38,9 @@ function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean
     return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
 }
 
+/** Creates sent for one resource at most; the second only after the first was looked for. */
+const MAX_SENDS = 2;
+
 /** How far before the request a template's creation time may read, for clock skew. */
 const CLOCK_SKEW_MS = 120_000;
 
@@ -117,15 +120,20 @@ export const templateProvider = {
             }
             return template;
         };
-        let record: TemplateRecord;
-        try {
-            record = await createNew(false);
-        } catch (e) {
-            if (!(e instanceof VastOutcomeUnknownError)) throw e;
-            // The service may have made it: adopt that one rather than make a second.
-            record = (await findLostTemplate(vast, fields, sentAt)) ?? (await createNew(true));
+        // A lost answer, to the first send or to the one re-send, is resolved by adopting what it made.
+        for (let send = 1; ; send++) {
+            let record: TemplateRecord | undefined;
+            try {
+                record = await createNew(send > 1);
+            } catch (e) {
+                if (!(e instanceof VastOutcomeUnknownError)) throw e;
+                record = await findLostTemplate(vast, fields, sentAt);
+                if (!record && send >= MAX_SENDS) {
+                    throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
+                }
+            }
+            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
         }
-        return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
     },
 
     async read(id: string, props: Props) {
