@@ -166,8 +166,8 @@ export function secretValuesIn(body: unknown): string[] {
         if (typeof value === "string") {
             if (field && CREDENTIAL_FIELDS.has(field)) {
                 found.push(value);
-                // `-u user -p token registry`: the token alone may be quoted too.
-                const token = field === "image_login" ? /(?:^|\s)-p\s+(\S+)/.exec(value)?.[1] : undefined;
+                // `-u user -p token registry` (or `--password=token`, quoted): the token alone may be quoted too.
+                const token = field === "image_login" ? /(?:^|\s)(?:-p|--password)(?:\s+|=)(["']?)([^\s"']+)\1/.exec(value)?.[2] : undefined;
                 if (token) found.push(token);
             }
         } else if (Array.isArray(value)) value.forEach((v) => walk(v));

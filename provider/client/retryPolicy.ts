@@ -15,9 +15,9 @@ import {
  * | 429 rate limited                          | retry                                | retry                   |
  * | connection never made (refused, DNS)      | retry                                | retry                   |
  * | reset or timeout after sending            | retry                                | outcome unknown         |
- * | 500, 502, 503, 504                        | retry                                | outcome unknown         |
+ * | any 5xx, 408                              | retry                                | outcome unknown         |
  * | 2xx whose body is not the expected JSON   | retry                                | outcome unknown         |
- * | anything else (4xx, auth, other 5xx)      | fail                                 | fail                    |
+ * | anything else (other 4xx, auth)           | fail                                 | fail                    |
  *
  * Why: a 429 and an unmade connection mean the service did not act, so anything may be sent again.
  * Otherwise the service may have acted. A repeatable call (a read; a delete, whose repeat finds
@@ -61,12 +61,11 @@ const POLICY: Record<FailureKind, Record<CallKind, Action>> = {
     final: { repeatable: "fail", create: "fail" },
 };
 
-const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
-
 export function failureKind(error: VastError): FailureKind {
     if (error instanceof VastRateLimitError) return "rate-limited";
     if (error instanceof VastNetworkError) return error.sent ? "maybe-acted" : "not-sent";
-    if (error instanceof VastServerError && RETRYABLE_STATUSES.has(error.status ?? 0)) return "maybe-acted";
+    // Any 5xx, and a 408, may come after the service acted (a front end timing out on the origin).
+    if (error instanceof VastServerError || error.status === 408) return "maybe-acted";
     if (error instanceof VastUnexpectedResponseError) return "maybe-acted";
     return "final";
 }

@@ -26,3 +26,14 @@ export function changedProperties(
 ): string[] {
     return properties.filter((p) => containsUnknown(news[p]) || !sameValue(olds[p], news[p]));
 }
+
+/**
+ * Whether state holds another `__provider` text than the program sends: the host deletes with the
+ * text in state, so a resource made by an older version keeps that version's shim until an update
+ * writes the new one. Such a diff asks for that update (which changes nothing on the service).
+ */
+export function shimChanged(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+    const old = olds.__provider;
+    const now = news.__provider;
+    return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now;
+}

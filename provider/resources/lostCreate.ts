@@ -32,14 +32,16 @@ export interface LostCreateSearch<T> {
     look: () => Promise<T | undefined>;
     /** When to stop looking (ms since the epoch); default `DEFAULT_LOOKUP_MS` from now, scaled. */
     deadlineAt?: number;
+    /** Something was most likely made: answered looks that find nothing do not end the search, the deadline does. */
+    untilFound?: boolean;
 }
 
 /** The lookup after a lost create could not tell, before the deadline, whether anything was made. */
 export class LostCreateUndecidedError extends Error {
     constructor(search: LostCreateSearch<unknown>, lastError: unknown) {
         super(
-            `vastai: the answer to the create of ${search.what} was lost, and looking for what it made kept failing ` +
-                `until the deadline (last: ${(lastError as Error)?.message ?? lastError}). It was not sent again, so ` +
+            `vastai: the answer to the create of ${search.what} was lost, and looking for what it made could not ` +
+                `settle it before the deadline (last: ${(lastError as Error)?.message ?? lastError}). It was not sent again, so ` +
                 `nothing is paid twice. Look in the Vast.ai console for ${search.lookFor}: if there is one, remove it ` +
                 "there; then run `pulumi up` again",
             { cause: lastError },
@@ -68,9 +70,17 @@ export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T 
             const found = await search.look();
             if (found !== undefined) return found;
             failedLooks = 0;
-            if (++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
+            if (!search.untilFound && ++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
+            if (search.untilFound) {
+                absentLooks = Math.min(absentLooks + 1, ABSENT_LOOK_WAITS_MS.length - 1);
+                if (Date.now() + ABSENT_LOOK_WAITS_MS[absentLooks] * timeScale() >= deadlineAt) {
+                    throw new LostCreateUndecidedError(search, new Error("it was not found before the deadline"));
+                }
+            }
         } catch (e) {
-            if (e instanceof VastAuthError || e instanceof VastConfigError) throw e;
+            if (e instanceof LostCreateUndecidedError) throw e;
+            // A refused key is not mended by retrying; what may have been made is still named.
+            if (e instanceof VastAuthError || e instanceof VastConfigError) throw new LostCreateUndecidedError(search, e);
             failedLooks++;
             const backoff = Math.min(FAILED_LOOK_BACKOFF_MS.max, FAILED_LOOK_BACKOFF_MS.first * 2 ** (failedLooks - 1)) * timeScale();
             if (Date.now() + backoff >= deadlineAt) throw new LostCreateUndecidedError(search, e);

@@ -1,4 +1,5 @@
 import {
+    VastInvalidArgsError,
     VastNetworkError,
     VastNotFoundError,
     VastOutcomeUnknownError,
@@ -24,7 +25,8 @@ describe("decideRetry: one policy for every call", () => {
         ["refused", notSent, true],
         ["500", server(500), true],
         ["2xx that cannot be read", new VastUnexpectedResponseError({ ...ctx, status: 200 }, "not JSON"), true],
-        ["501", server(501), false],
+        ["524 from a front end", server(524), true],
+        ["400", new VastInvalidArgsError({ ...ctx, status: 400 }, "bad"), false],
         ["404", new VastNotFoundError({ ...ctx, status: 404 }, "gone"), false],
     ])("an idempotent call retries a %s: %p", (_name, error, retried) => {
         expect(decideRetry(error, 1, true, DEFAULT_RETRY).retry).toBe(retried);
@@ -34,6 +36,7 @@ describe("decideRetry: one policy for every call", () => {
         ["502", server(502)],
         ["500", server(500)],
         ["reset after sending", sent],
+        ["524 from a front end", server(524)],
         ["2xx that cannot be read", new VastUnexpectedResponseError({ ...ctx, status: 200 }, "not JSON")],
     ])("a create is never re-sent after a %s: its outcome is unknown", (_name, error) => {
         const decision = decideRetry(error, 1, false, DEFAULT_RETRY);

@@ -1,12 +1,12 @@
 import { VastAuthError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { confirmedRemoval } from "../../client/api/removal";
-import { sameValue } from "../../dynamic/diffInputs";
+import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
 import { initFailure } from "../../dynamic/initFailure";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate } from "../lostCreate";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
-import { changedProperties } from "../../dynamic/diffInputs";
+
 import { progress } from "../../runtime/log";
 import { configure, vastClient } from "../../runtime/providerContext";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
@@ -25,8 +25,10 @@ const madeHere = new Set<number>();
 /**
  * After a create whose answer was lost: the key it may have made, named and scoped as asked, made
  * since the request left and not by another resource of this run (lostCreate.ts looks again while
- * the service is still working on it, and while its answers fail). Several candidates: none is
- * taken, a person chooses.
+ * the service is still working on it, and while its answers fail). A key is adopted only when the
+ * listing shows its creation time and permissions and both match: adopting a hand-made key of the
+ * same name would have the next `up` revoke it. Several candidates, or one the listing cannot
+ * vouch for: none is taken, a person chooses.
  */
 async function findLostKey(vast: VastClient, name: string, permissions: Permissions, sentAt: number): Promise<ApiKeyRecord | undefined> {
     const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
@@ -34,26 +36,28 @@ async function findLostKey(vast: VastClient, name: string, permissions: Permissi
         what: `API key "${name}"`,
         lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
         look: async () => {
-            // A listing without creation times cannot rule a key out: keep it as a candidate.
+            // A listing without creation times or permissions cannot rule a key out: a candidate.
             const candidates = (await vast.account.listApiKeys()).filter(
-                (k) => k.name === name && (k.created_at ?? Infinity) >= since && !madeHere.has(k.id) && samePermissions(k.permissions, permissions),
+                (k) => k.name === name && (k.created_at ?? Infinity) >= since && !madeHere.has(k.id) && samePermissions(k.permissions, permissions) !== false,
             );
             return candidates.length > 0 ? candidates : undefined;
         },
     });
-    if (found && found.length > 1) {
+    const vouched = found?.length === 1 && typeof found[0].created_at === "number" && samePermissions(found[0].permissions, permissions) === true;
+    if (found && !vouched) {
         throw new Error(
-            `vastai: the answer to the create of API key "${name}" was lost, and keys ${found.map((k) => k.id).join(", ")} all match it; ` +
-                "revoke the one it made in the Vast.ai console, then run `pulumi up` again",
+            `vastai: the answer to the create of API key "${name}" was lost, and the account's keys cannot tell which it made: ` +
+                `${found.map((k) => k.id).join(", ")} may be it. Revoke the one it made in the Vast.ai console (its secret is lost), ` +
+                "then run `pulumi up` again",
         );
     }
     return found?.[0];
 }
 
-function samePermissions(listed: unknown, asked: Permissions): boolean {
+/** True or false when the listing shows permissions; undefined when it cannot tell. */
+function samePermissions(listed: unknown, asked: Permissions): boolean | undefined {
     const parsed = permissionsSchema.safeParse(listed);
-    // A listing that does not show permissions cannot rule a key out.
-    return listed === undefined || listed === null || !parsed.success || sameValue(parsed.data, asked);
+    return parsed.success ? sameValue(parsed.data, asked) : undefined;
 }
 
 /** The ApiKey resource's implementation, run inside Pulumi's dynamic-provider host. */
@@ -73,10 +77,10 @@ export const apiKeyProvider = {
     async diff(_id: string, olds: Props, news: Props) {
         const changed: string[] = changedProperties(olds, news, API_KEY_PROPERTIES);
         if (typeof olds.key !== "string") changed.push("key");
-        return { changes: changed.length > 0, replaces: changed, deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false };
     },
 
-    /** Reached only with nothing to change (diff replaces on any change): the state stays as it is. */
+    /** Reached only with nothing to change (diff replaces on any change; a new shim in state): the rest stays as it is. */
     async update(_id: string, olds: Props, news: Props) {
         return { outs: { ...olds, ...inputsOf(news) } };
     },
@@ -91,7 +95,7 @@ export const apiKeyProvider = {
         } catch (e) {
             if (e instanceof VastOutcomeUnknownError) {
                 const lost = await findLostKey(vast, name, permissions, sentAt);
-                if (!lost) throw new Error(`${e.message}. No key named "${name}" was made by it; run \`pulumi up\` again`, { cause: e });
+                if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
                 // It exists, so it goes into state; its secret was in the lost answer only, so the
                 // next `pulumi up` replaces it (a new key, then this one revoked).
                 madeHere.add(lost.id);

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
+import { CheckFailure } from "../../dynamic/checkFailures";
 import { isUnknown } from "../../dynamic/unknowns";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { RUNTYPES } from "../../schemas/template";
@@ -175,8 +176,9 @@ export const instanceArgsSchema = z
         argsStr: z.string().optional(),
         runtype: z.enum(RUNTYPES).optional(),
         disk: z.number().min(INSTANCE_LIMITS.diskMinGb, `must be at least ${INSTANCE_LIMITS.diskMinGb} GB`).optional(),
-        // The create call's limit: an edit takes longer labels, but a replacement creates with it.
-        label: z.string().max(INSTANCE_LIMITS.labelOnCreateMax).optional(),
+        // Set with an edit after the create (the create carries the placement label), which takes
+        // longer labels than the create does.
+        label: z.string().max(INSTANCE_LIMITS.labelOnEditMax).optional(),
         price: z.number().positive("must be a positive bid in $/hour").optional(),
         imageLogin: z.string().optional(),
         volumeInfo: volumeInfoArgsSchema.optional(),
@@ -188,12 +190,15 @@ export const instanceArgsSchema = z
         if (args.image === undefined && args.templateHashId === undefined) {
             ctx.addIssue({ code: "custom", path: ["image"], message: "give an image, or a templateHashId whose template has one" });
         }
-        // The service refuses both together (its own clients send runtype only without a template).
-        if (args.runtype !== undefined && args.templateHashId !== undefined && !isUnknown(args.templateHashId)) {
-            ctx.addIssue({
-                code: "custom",
-                path: ["runtype"],
-                message: "cannot be combined with templateHashId: an instance from a template runs as the template says; set runtype on the Template",
-            });
-        }
     });
+
+/**
+ * The service refuses `runtype` together with a template (its own clients send runtype only without
+ * one). Refused in `check` for what is about to be created; an instance that already runs with both
+ * (made before this check existed) is left alone, and a replacement of it leaves runtype out.
+ */
+export function runtypeWithTemplate(args: { runtype?: unknown; templateHashId?: unknown }, olds: { runtype?: unknown; templateHashId?: unknown }): CheckFailure[] {
+    const both = (a: typeof args) => a.runtype !== undefined && a.templateHashId !== undefined;
+    if (!both(args) || isUnknown(args.templateHashId) || both(olds)) return [];
+    return [{ property: "runtype", reason: "cannot be combined with templateHashId: an instance from a template runs as the template says; set runtype on the Template" }];
+}

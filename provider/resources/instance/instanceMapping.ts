@@ -38,13 +38,8 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     if (Object.keys(effectiveEnv).length > 0) request.env = effectiveEnv;
     if (inputs.args !== undefined) request.args = inputs.args;
     if (inputs.argsStr !== undefined) request.args_str = inputs.argsStr;
-    if (inputs.runtype !== undefined) {
-        // `check` refuses this once both are known; a template's hash unknown at preview ends here.
-        if (inputs.templateHashId !== undefined) {
-            throw new Error(`vastai: create instance on offer ${inputs.offerId} failed: runtype cannot be combined with templateHashId; set runtype on the Template`);
-        }
-        request.runtype = inputs.runtype;
-    }
+    // The service refuses runtype with a template (see runtypeWithTemplate): the template's applies.
+    if (inputs.runtype !== undefined && inputs.templateHashId === undefined) request.runtype = inputs.runtype;
     if (inputs.disk !== undefined) request.disk = inputs.disk;
     if (inputs.price !== undefined) request.price = inputs.price;
     if (inputs.imageLogin !== undefined) request.image_login = inputs.imageLogin;

@@ -45,10 +45,14 @@ export async function placeInstance(vast: VastClient, offerId: number, request: 
                 what: `instance on offer ${offerId}`,
                 lookFor: `an instance labelled ${label}`,
                 look: async () => {
-                    const ids = (await vast.instances.listAll({ label: { eq: label } })).map((i) => i.id).sort((a, b) => a - b);
-                    return ids.length > 0 ? ids : undefined;
+                    // Matched here too: a list that ignored its filter must not make others' instances ours.
+                    const ids = (await vast.instances.listAll({ label: { eq: label } })).filter((i) => i.label === label).map((i) => i.id);
+                    return ids.length > 0 ? ids.sort((a, b) => a - b) : undefined;
                 },
                 deadlineAt,
+                // The offer refused a re-send: most likely our first create holds it, so the look
+                // goes on until the deadline rather than conclude "nothing" from a slow listing.
+                untilFound: e instanceof VastNotFoundError,
             });
             const [id, ...extras] = found ?? [];
             for (const extra of extras) {

@@ -1,7 +1,7 @@
 import { canonicalInputs } from "../../dynamic/canonicalInputs";
 import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
-import { changedProperties } from "../../dynamic/diffInputs";
+import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import { initFailure } from "../../dynamic/initFailure";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
 import { progress } from "../../runtime/log";
@@ -15,6 +15,7 @@ import {
     InstanceInputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
+    runtypeWithTemplate,
 } from "./instanceArgs";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
@@ -46,10 +47,10 @@ function onstartFailures(args: Props): CheckFailure[] {
  */
 async function mergedEnvFailures(args: Props): Promise<CheckFailure[]> {
     const hashId = args.templateHashId;
-    if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env) || isUnknown(args.offerId)) return [];
+    if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env)) return [];
     let template;
     try {
-        template = await findTemplate(vastClient(), hashId, args.offerId);
+        template = await findTemplate(vastClient(), hashId, isUnknown(args.offerId) ? 0 : args.offerId);
     } catch {
         return [];
     }
@@ -78,10 +79,12 @@ const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
 export const instanceProvider = {
     configure,
 
-    async check(_olds: Props, news: Props) {
+    async check(olds: Props, news: Props) {
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
-        if (failures.length === 0) failures.push(...onstartFailures(args));
-        if (failures.length === 0) failures.push(...(await mergedEnvFailures(args)));
+        if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
+        // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
+        const creates = Object.keys(olds).length === 0 || changedProperties(olds, args, INSTANCE_REPLACE_PROPERTIES).length > 0;
+        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(args)));
         if (failures.length > 0) return { inputs: news, failures };
         return { inputs: normalize(args) };
     },
@@ -91,7 +94,7 @@ export const instanceProvider = {
         const replaces = changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p));
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
         const sameOffer = !isUnknown(news.offerId) && olds.offerId === news.offerId;
-        return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
     async create(inputs: Props) {

@@ -40,7 +40,8 @@ export async function rentWhenFree(
         } catch (e) {
             const freed = releasedAt.get(offerId);
             const waitUntil = freed === undefined ? 0 : freed + RETURN_WAIT_MS * timeScale();
-            if (!(e instanceof VastNotFoundError) || !waitIfJustFreed || Date.now() >= waitUntil) throw e;
+            const offerTaken = e instanceof VastNotFoundError && (e.status === 410 || /no_such_ask/.test(`${e.code} ${e.serviceMessage}`));
+            if (!offerTaken || !waitIfJustFreed || Date.now() >= waitUntil) throw e;
             if (!told) progress(`offer ${offerId} was freed moments ago and is not rentable yet; waiting for it`);
             told = true;
             await sleepScaled(RETRY_EVERY_MS);

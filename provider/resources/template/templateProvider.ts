@@ -2,7 +2,7 @@ import { canonicalInputs } from "../../dynamic/canonicalInputs";
 import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
-import { changedProperties, sameValue } from "../../dynamic/diffInputs";
+import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
 import { warn } from "../../runtime/log";
 import { configure, currentUserId, vastClient } from "../../runtime/providerContext";
 import { confirmedRemoval } from "../../client/api/removal";
@@ -98,7 +98,7 @@ export const templateProvider = {
     async diff(_id: string, olds: Props, news: Props) {
         const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_PROPERTIES);
         // Every template field can be edited in place; the edit gives a new hash_id.
-        return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: [], deleteBeforeReplace: false };
     },
 
     async create(inputs: Props) {
@@ -149,6 +149,10 @@ export const templateProvider = {
         const vast = vastClient();
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
+        // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
+        if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_PROPERTIES).length === 0) {
+            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId) };
+        }
         const removed = TEMPLATE_PROPERTIES.filter((p) => withoutLegacyLogin(olds)[p] !== undefined && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
 
@@ -157,7 +161,9 @@ export const templateProvider = {
         try {
             edited = await editWith(String(olds.hashId));
         } catch (e) {
-            if (!(e instanceof VastNotFoundError) && !(e instanceof VastOutcomeUnknownError)) throw e;
+            // A 404 that does not say what is missing is read as a stale hash too: the look by numeric id settles it.
+            const stale = e instanceof VastNotFoundError || (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410));
+            if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
             // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
             // template as it is now, by its stable numeric id.
             const current = await ownTemplate(await vast.templates.get(templateId));
