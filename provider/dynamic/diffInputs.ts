@@ -19,12 +19,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * The input properties whose value differs between the old state and the new inputs, in the
  * order of `properties`. A value unknown during preview counts as changed.
  */
-export function changedProperties(
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-    properties: readonly string[],
-): string[] {
-    return properties.filter((p) => containsUnknown(news[p]) || !sameValue(olds[p], news[p]));
+export function changedProperties(olds: object, news: object, properties: readonly string[]): string[] {
+    const before = olds as Record<string, unknown>;
+    const after = news as Record<string, unknown>;
+    return properties.filter((p) => containsUnknown(after[p]) || !sameValue(before[p], after[p]));
 }
 
 /**
@@ -32,8 +30,8 @@ export function changedProperties(
  * text in state, so a resource made by an older version keeps that version's shim until an update
  * writes the new one. Such a diff asks for that update (which changes nothing on the service).
  */
-export function shimChanged(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
-    const old = olds.__provider;
-    const now = news.__provider;
+export function shimChanged(olds: object, news: object): boolean {
+    const old = (olds as { __provider?: unknown }).__provider;
+    const now = (news as { __provider?: unknown }).__provider;
     return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now;
 }

@@ -10,3 +10,8 @@ export function initFailure(message: string, id: string | number, outputs: objec
         reasons: [message],
     });
 }
+
+/** The `__provider` text a property bag carries (the host adds it to inputs); it goes back in an init failure. */
+export function providerOf(props: object): unknown {
+    return (props as { __provider?: unknown }).__provider;
+}

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VastClient } from "../client/vastClient";
 import { CONFIG_KEYS, resolveConfig } from "../config/providerConfig";
-import { newClient } from "../runtime/providerContext";
+import { newClient } from "../config/newClient";
 
 /** How a function called from a Pulumi program reaches the service; every field is optional. */
 export interface FunctionOptions {

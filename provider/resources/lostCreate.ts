@@ -1,6 +1,5 @@
 import { VastAuthError, VastConfigError } from "../client/errors";
-import { warn } from "../runtime/log";
-import { sleepScaled, timeScale } from "../runtime/providerContext";
+import { Clock, ProviderContext } from "../dynamic/context";
 
 /**
  * The one home of "find what a lost create made". A create call has no idempotency key: when its
@@ -50,9 +49,9 @@ export class LostCreateUndecidedError extends Error {
     }
 }
 
-/** Milliseconds from now until the default lookup deadline, at the configured time scale. */
-export function defaultLookupDeadline(): number {
-    return Date.now() + DEFAULT_LOOKUP_MS * timeScale();
+/** The default lookup deadline, from now, at the clock's time scale. */
+export function defaultLookupDeadline(clock: Clock): number {
+    return clock.now() + clock.scaled(DEFAULT_LOOKUP_MS);
 }
 
 /**
@@ -60,12 +59,13 @@ export function defaultLookupDeadline(): number {
  * nothing. Throws `LostCreateUndecidedError` when looks keep failing until the deadline, and at
  * once for a refused key, which no retry mends.
  */
-export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T | undefined> {
-    const deadlineAt = search.deadlineAt ?? defaultLookupDeadline();
+export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "log">, search: LostCreateSearch<T>): Promise<T | undefined> {
+    const { clock, log } = ctx;
+    const deadlineAt = search.deadlineAt ?? defaultLookupDeadline(clock);
     let absentLooks = 0;
     let failedLooks = 0;
     for (;;) {
-        await sleepScaled(ABSENT_LOOK_WAITS_MS[absentLooks]);
+        await clock.sleep(ABSENT_LOOK_WAITS_MS[absentLooks]);
         try {
             const found = await search.look();
             if (found !== undefined) return found;
@@ -73,7 +73,7 @@ export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T 
             if (!search.untilFound && ++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
             if (search.untilFound) {
                 absentLooks = Math.min(absentLooks + 1, ABSENT_LOOK_WAITS_MS.length - 1);
-                if (Date.now() + ABSENT_LOOK_WAITS_MS[absentLooks] * timeScale() >= deadlineAt) {
+                if (clock.now() + clock.scaled(ABSENT_LOOK_WAITS_MS[absentLooks]) >= deadlineAt) {
                     throw new LostCreateUndecidedError(search, new Error("it was not found before the deadline"));
                 }
             }
@@ -82,10 +82,10 @@ export async function findLostCreate<T>(search: LostCreateSearch<T>): Promise<T 
             // A refused key is not mended by retrying; what may have been made is still named.
             if (e instanceof VastAuthError || e instanceof VastConfigError) throw new LostCreateUndecidedError(search, e);
             failedLooks++;
-            const backoff = Math.min(FAILED_LOOK_BACKOFF_MS.max, FAILED_LOOK_BACKOFF_MS.first * 2 ** (failedLooks - 1)) * timeScale();
-            if (Date.now() + backoff >= deadlineAt) throw new LostCreateUndecidedError(search, e);
-            warn(`looking for ${search.lookFor} failed (${(e as Error).message}); trying again`);
-            await new Promise((resolve) => setTimeout(resolve, backoff));
+            const backoff = Math.min(FAILED_LOOK_BACKOFF_MS.max, FAILED_LOOK_BACKOFF_MS.first * 2 ** (failedLooks - 1));
+            if (clock.now() + clock.scaled(backoff) >= deadlineAt) throw new LostCreateUndecidedError(search, e);
+            log.warn(`looking for ${search.lookFor} failed (${(e as Error).message}); trying again`);
+            await clock.sleep(backoff);
         }
     }
 }

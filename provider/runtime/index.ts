@@ -3,6 +3,11 @@
  * resource kind. Loaded once per provider process, so all of them share one configuration,
  * client and pacer (see providerContext.ts).
  */
-export { templateProvider as template } from "../resources/template/templateProvider";
-export { apiKeyProvider as apiKey } from "../resources/apiKey/apiKeyProvider";
-export { instanceProvider as instance } from "../resources/instance/instanceProvider";
+import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
+import { instanceProvider } from "../resources/instance/instanceProvider";
+import { templateProvider } from "../resources/template/templateProvider";
+import { configure, processContext } from "./providerContext";
+
+export const template = { configure, ...templateProvider(processContext) };
+export const instance = { configure, ...instanceProvider(processContext) };
+export const apiKey = { configure, ...apiKeyProvider(processContext) };

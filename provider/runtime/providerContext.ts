@@ -1,10 +1,8 @@
-import { sharedPacer } from "../client/pacer";
-import { DEFAULT_RETRY } from "../client/retryPolicy";
 import { VastClient } from "../client/vastClient";
-import { DEFAULT_TIMEOUT_MS, isLoopbackHost } from "../client/transport";
-
-const MIN_TIMEOUT_MS = 250;
+import { newClient, timeScale as scaleFor } from "../config/newClient";
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
+import { ProviderContext } from "../dynamic/context";
+import { progress, warn } from "./log";
 
 /**
  * What every resource implementation in the provider process shares: the stack configuration
@@ -30,58 +28,19 @@ export function configure(req: { config: StackConfig }): void {
     stackConfig = { [CONFIG_KEYS.apiKey]: get(CONFIG_KEYS.apiKey), [CONFIG_KEYS.baseUrl]: get(CONFIG_KEYS.baseUrl) };
 }
 
-/**
- * `VASTAI_TIME_SCALE` multiplies every wait the provider makes on the service's behalf (paced
- * intervals, retry backoff, request timeouts, polling, deadlines, look-ups after a lost answer). 1 at live speed;
- * the emulator's tests run at a fraction of it, with the emulator's own clock scaled to match.
- * Below 1 it is honoured only against a loopback address: at the live service it would mean 429s
- * and deadlines that pass at once. Above 1 (slower) it is honoured anywhere.
- */
-export function timeScale(baseUrl: string = configuredBaseUrl()): number {
-    const raw = process.env.VASTAI_TIME_SCALE;
-    const scale = raw === undefined || raw.trim() === "" ? 1 : Number(raw);
-    if (!Number.isFinite(scale) || scale < 0) return 1;
-    if (scale >= 1) return scale;
-    try {
-        return isLoopbackHost(new URL(baseUrl).hostname) ? scale : 1;
-    } catch {
-        return 1;
-    }
-}
-
 /** The base URL this process talks to, without requiring a key. */
 function configuredBaseUrl(): string {
     return stackConfig?.[CONFIG_KEYS.baseUrl] || process.env[ENV_VARS.baseUrl] || DEFAULT_BASE_URL;
 }
 
-/** Waits `ms` at live speed, scaled by `timeScale()`. */
-export function sleepScaled(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms * timeScale()));
-}
-
-/**
- * A client on the process-wide pacer, its waits (paced intervals and retry backoff) scaled by
- * `timeScale()`. The one place the provider and the program-side functions build a client.
- */
-export function newClient(config: ProviderConfig, log?: (line: string) => void): VastClient {
-    const scale = timeScale(config.baseUrl);
-    return new VastClient({
-        ...config,
-        // A floor, so a loaded machine at a small test scale does not time out ordinary answers.
-        timeoutMs: Math.max(MIN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS * scale),
-        paceScale: scale,
-        pacer: sharedPacer,
-        retry: { baseDelayMs: DEFAULT_RETRY.baseDelayMs * scale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * scale },
-        log,
-    });
+/** This process's time scale (see `timeScale` in config/newClient.ts), for its base URL unless told another. */
+export function timeScale(baseUrl: string = configuredBaseUrl()): number {
+    return scaleFor(baseUrl);
 }
 
 /** The client for the configured account; created on first use, so `check` never needs a key. */
 export function vastClient(): VastClient {
-    const config: ProviderConfig = resolveConfig(
-        { get: (key) => stackConfig?.[key] },
-        process.env,
-    );
+    const config: ProviderConfig = resolveConfig({ get: (key) => stackConfig?.[key] }, process.env);
     const key = `${config.baseUrl} ${config.apiKey}`;
     if (!cached || cached.key !== key) {
         cached = { key, client: newClient(config) };
@@ -102,3 +61,15 @@ export function currentUserId(): Promise<number> {
     }
     return entry.userId;
 }
+
+/** The context every resource implementation in this process is given. */
+export const processContext: ProviderContext = {
+    client: vastClient,
+    currentUserId,
+    clock: {
+        now: () => Date.now(),
+        sleep: (liveMs) => new Promise((resolve) => setTimeout(resolve, liveMs * timeScale())),
+        scaled: (liveMs) => liveMs * timeScale(),
+    },
+    log: { progress, warn },
+};

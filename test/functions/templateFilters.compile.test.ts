@@ -41,6 +41,17 @@ function expectedErrors(file: string): Array<{ line: number; code: string }> {
     });
 }
 
+describe("providers are typed against Pulumi's ResourceProvider with their own outputs (compile-time)", () => {
+    it("a diff that reads an output create does not write, or a create that leaves one out, fails to type-check where marked", () => {
+        const file = path.join(ROOT, "test", "resources", "providerTypes.must-fail.ts");
+        const expected = expectedErrors(file);
+        expect(expected).toHaveLength(2);
+        const { inFile, elsewhere } = compile(file);
+        expect(elsewhere).toEqual([]);
+        expect(inFile.map(({ line, code }) => ({ line, code }))).toEqual(expected);
+    });
+});
+
 describe("template filters are typed per field (compile-time)", () => {
     it("a string on a numeric field, and every other mistyped filter in the must-fail file, fails to type-check exactly where marked", () => {
         const expected = expectedErrors(MUST_FAIL);

@@ -20,8 +20,8 @@ export interface ApiKeyInputs {
 /** Outputs: the inputs, the key's numeric id, and its secret, which the service shows only once. */
 export interface ApiKeyOutputs extends ApiKeyInputs {
     keyId: number;
-    /** Secret in state (`additionalSecretOutputs`). */
-    key: string;
+    /** Secret in state (`additionalSecretOutputs`); absent when its create's answer was lost (the next `up` replaces the key). */
+    key?: string;
 }
 
 export const API_KEY_PROPERTIES = ["name", "permissions"] as const satisfies ReadonlyArray<keyof ApiKeyInputs>;

@@ -2,19 +2,19 @@ import { VastAuthError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { confirmedRemoval } from "../../client/api/removal";
 import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
-import { initFailure } from "../../dynamic/initFailure";
+import type * as pulumi from "@pulumi/pulumi";
+import { ProviderContext } from "../../dynamic/context";
+import { initFailure, providerOf } from "../../dynamic/initFailure";
+import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate } from "../lostCreate";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
-
-import { progress } from "../../runtime/log";
-import { configure, vastClient } from "../../runtime/providerContext";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
 import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
 
 type Props = Record<string, any>;
 
-const inputsOf = (props: Props) => pickInputs(props, API_KEY_PROPERTIES) as unknown as ApiKeyInputs;
+const inputsOf = (props: object) => pickInputs(props as Props, API_KEY_PROPERTIES) as unknown as ApiKeyInputs;
 
 /** How far before the request a key's creation time may read, in seconds, for clock skew. */
 const LOST_CREATE_SLACK_S = 120;
@@ -30,9 +30,15 @@ const madeHere = new Set<number>();
  * same name would have the next `up` revoke it. Several candidates, or one the listing cannot
  * vouch for: none is taken, a person chooses.
  */
-async function findLostKey(vast: VastClient, name: string, permissions: Permissions, sentAt: number): Promise<ApiKeyRecord | undefined> {
+async function findLostKey(
+    ctx: ProviderContext,
+    vast: VastClient,
+    name: string,
+    permissions: Permissions,
+    sentAt: number,
+): Promise<ApiKeyRecord | undefined> {
     const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
-    const found = await findLostCreate({
+    const found = await findLostCreate(ctx, {
         what: `API key "${name}"`,
         lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
         look: async () => {
@@ -60,13 +66,14 @@ function samePermissions(listed: unknown, asked: Permissions): boolean | undefin
     return parsed.success ? sameValue(parsed.data, asked) : undefined;
 }
 
-/** The ApiKey resource's implementation, run inside Pulumi's dynamic-provider host. */
-export const apiKeyProvider = {
-    configure,
-
-    async check(_olds: Props, news: Props) {
+/**
+ * The ApiKey resource's implementation, run inside Pulumi's dynamic-provider host, given the
+ * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
+ */
+export const apiKeyProvider = (ctx: ProviderContext) => ({
+    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<ApiKeyInputs>> {
         const { args, failures } = checkArgs(news, apiKeyArgsSchema, API_KEY_PROPERTIES, computedRefusals(API_KEY_COMPUTED), API_KEY_KNOWN_NAMES);
-        if (failures.length > 0) return { inputs: news, failures };
+        if (failures.length > 0) return { inputs: news as ApiKeyInputs, failures };
         return { inputs: inputsOf(args) };
     },
 
@@ -74,27 +81,27 @@ export const apiKeyProvider = {
      * A key cannot be edited: every changed input replaces it, the new key made before the old is
      * revoked. So does a key whose secret state lacks (its create's answer was lost).
      */
-    async diff(_id: string, olds: Props, news: Props) {
+    async diff(_id: string, olds: ApiKeyOutputs, news: ApiKeyInputs) {
         const changed: string[] = changedProperties(olds, news, API_KEY_PROPERTIES);
         if (typeof olds.key !== "string") changed.push("key");
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false };
     },
 
     /** Reached only with nothing to change (diff replaces on any change; a new shim in state): the rest stays as it is. */
-    async update(_id: string, olds: Props, news: Props) {
+    async update(_id: string, olds: ApiKeyOutputs, news: ApiKeyInputs) {
         return { outs: { ...olds, ...inputsOf(news) } };
     },
 
-    async create(inputs: Props) {
-        const vast = vastClient();
+    async create(inputs: ApiKeyInputs) {
+        const vast = ctx.client();
         const { name, permissions } = inputsOf(inputs);
-        const sentAt = Date.now();
+        const sentAt = ctx.clock.now();
         let created: { id: number; key: string };
         try {
             created = await vast.account.createApiKey({ name, permissions });
         } catch (e) {
             if (e instanceof VastOutcomeUnknownError) {
-                const lost = await findLostKey(vast, name, permissions, sentAt);
+                const lost = await findLostKey(ctx, vast, name, permissions, sentAt);
                 if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
                 // It exists, so it goes into state; its secret was in the lost answer only, so the
                 // next `pulumi up` replaces it (a new key, then this one revoked).
@@ -102,7 +109,7 @@ export const apiKeyProvider = {
                 const message =
                     `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
                     "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
-                throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, inputs.__provider);
+                throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
             }
             if (e instanceof VastAuthError && e.status === 403) {
                 // The generic 403 names the route's permission; here the likelier cause is the grant.
@@ -116,7 +123,7 @@ export const apiKeyProvider = {
         }
         madeHere.add(created.id);
         // A line for the person running `pulumi up`: which key, never its secret.
-        progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
+        ctx.log.progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
         const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
         return { id: String(created.id), outs };
     },
@@ -125,28 +132,28 @@ export const apiKeyProvider = {
      * The key as the account lists it now; gone once revoked. The listing never holds the secret,
      * so `key` comes from state (and is left out when state has none, as after an import).
      */
-    async read(id: string, props: Props) {
+    async read(id: string, props: Partial<ApiKeyOutputs> = {}) {
         const keyId = Number(props.keyId ?? id);
-        const record = (await vastClient().account.listApiKeys()).find((k) => k.id === keyId);
-        if (!record) return { id: "", props: {} };
+        const record = (await ctx.client().account.listApiKeys()).find((k) => k.id === keyId);
+        if (!record) return goneResult<ApiKeyOutputs>();
         const previous = inputsOf(props);
         const listed = permissionsSchema.safeParse(record.permissions);
-        const inputs: Props = pickInputs(
+        const inputs = pickInputs(
             { name: record.name ?? previous.name, permissions: listed.success ? listed.data : previous.permissions },
             API_KEY_PROPERTIES,
-        );
-        const outs: Props = { ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) };
-        return { id: String(keyId), props: outs, inputs };
+        ) as unknown as ApiKeyInputs;
+        const outs: ApiKeyOutputs = { ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) };
+        return readResult(String(keyId), outs, inputs);
     },
 
     /** Revokes the key; one already revoked is fine. */
-    async delete(id: string, props: Props) {
+    async delete(id: string, props: ApiKeyOutputs) {
         const keyId = Number(props.keyId ?? id);
-        const vast = vastClient();
+        const vast = ctx.client();
         const { alreadyGone } = await confirmedRemoval(
             () => vast.account.deleteApiKey(keyId),
             async () => (await vast.account.listApiKeys()).some((k) => k.id === keyId),
         );
-        progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
+        ctx.log.progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
     },
-};
+}) satisfies pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs>;

@@ -1,6 +1,5 @@
 import { VastClient } from "../../client/vastClient";
-import { progress } from "../../runtime/log";
-import { timeScale } from "../../runtime/providerContext";
+import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { placeInstance, placementLabel } from "./instancePlacement";
@@ -47,12 +46,12 @@ type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed" | 
  * Waits for the instance through the shared poller. Running, failed for good, or gone are answers;
  * a deadline passed or a wait that cannot go on throw InstanceNotReadyError.
  */
-async function untilStarted(vast: VastClient, instanceId: number, inputs: InstanceInputs, what: string): Promise<Started> {
-    const timeoutMs = inputs.readyTimeoutSeconds * 1000 * timeScale();
-    const outcome = await onExisting(instanceId, what, () => sharedPoller(vast).waitUntilRunning(instanceId, { timeoutMs, what }));
+async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, what: string): Promise<Started> {
+    const timeoutMs = ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
+    const outcome = await onExisting(instanceId, what, () => sharedPoller(ctx, vast).waitUntilRunning(instanceId, { timeoutMs, what }));
     switch (outcome.kind) {
         case "running":
-            progress(`${what} is running`);
+            ctx.log.progress(`${what} is running`);
             return outcome;
         case "failed":
             return { kind: "failed", reason: outcome.reason };
@@ -77,6 +76,7 @@ async function untilStarted(vast: VastClient, instanceId: number, inputs: Instan
  * `maxCreateAttempts`; then the create fails with what happened to each.
  */
 export async function launchInstance(
+    ctx: ProviderContext,
     vast: VastClient,
     inputs: InstanceInputs,
     request: InstanceCreateRequest,
@@ -87,15 +87,15 @@ export async function launchInstance(
         let instanceId: number;
         const placement = placementLabel(offerId);
         try {
-            const deadlineAt = Date.now() + inputs.readyTimeoutSeconds * 1000 * timeScale();
-            instanceId = await placeInstance(vast, offerId, { ...request, label: placement }, deadlineAt);
+            const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
+            instanceId = await placeInstance(ctx, vast, offerId, { ...request, label: placement }, deadlineAt);
         } catch (e) {
             // A retry that cannot take the offer again still says why there was a retry.
             if (attempts.length === 0) throw e;
             throw new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
         }
         const what = `instance ${instanceId} on offer ${offerId}`;
-        progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
+        ctx.log.progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
         // The placement label has done its job; the instance takes the program's (or none). Until
         // that succeeds its label is the placement one, and state must say so for the next update.
         try {
@@ -105,11 +105,11 @@ export async function launchInstance(
         }
         if (!inputs.waitForRunning) return { instanceId };
 
-        const started = await untilStarted(vast, instanceId, inputs, what);
+        const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         if (started.kind === "failed") {
-            progress(`${what} will not run: ${started.reason}; destroying it`);
+            ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
             await onExisting(instanceId, what, () => destroyConfirmed(vast, instanceId, offerId));
         }
     }
@@ -123,9 +123,9 @@ export async function launchInstance(
  * Waits again for an instance an earlier `up` left starting (its create failed on the deadline).
  * One that will never run is reported, not replaced: the program decides that.
  */
-export async function awaitExisting(vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+export async function awaitExisting(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
     const what = `instance ${instanceId} on offer ${inputs.offerId}`;
-    const started = await untilStarted(vast, instanceId, inputs, what);
+    const started = await untilStarted(ctx, vast, instanceId, inputs, what);
     if (started.kind === "running") return started.record;
     if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
     throw new InstanceNotReadyError(

@@ -85,7 +85,8 @@ export function reportedByService(record: InstanceRecord): Partial<InstanceOutpu
 }
 
 /** The service-reported outputs a previous state holds, carried over when nothing new was read. */
-export function reportedIn(props: Record<string, unknown>): Partial<InstanceOutputs> {
+export function reportedIn(state: object): Partial<InstanceOutputs> {
+    const props = state as Record<string, unknown>;
     const kept: Record<string, unknown> = {};
     for (const key of REPORTED_OUTPUTS) if (props[key] !== undefined && props[key] !== null) kept[key] = props[key];
     return kept as Partial<InstanceOutputs>;

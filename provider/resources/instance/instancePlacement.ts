@@ -1,7 +1,7 @@
 import { randomBytes } from "crypto";
 import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { warn } from "../../runtime/log";
+import { ProviderContext } from "../../dynamic/context";
 import { findLostCreate } from "../lostCreate";
 import { destroyConfirmed } from "./instanceRemoval";
 import { rentWhenFree } from "./offerRelease";
@@ -30,18 +30,24 @@ const MAX_SENDS = 2;
  * destroyed: the label is this placement's alone, so they are certainly duplicates of it.
  * An offer this process has just freed is waited for (see offerRelease.ts).
  */
-export async function placeInstance(vast: VastClient, offerId: number, request: InstanceCreateRequest, deadlineAt: number): Promise<number> {
+export async function placeInstance(
+    ctx: ProviderContext,
+    vast: VastClient,
+    offerId: number,
+    request: InstanceCreateRequest,
+    deadlineAt: number,
+): Promise<number> {
     const label = request.label;
     if (!label) throw new Error("placeInstance needs the placement label in the request");
     for (let send = 1; ; send++) {
         try {
-            return (await rentWhenFree(vast, offerId, request, send === 1)).instanceId;
+            return (await rentWhenFree(ctx, vast, offerId, request, send === 1)).instanceId;
         } catch (e) {
             // After a lost answer, "no such offer" may mean our first create holds it.
             const mayExist = e instanceof VastOutcomeUnknownError || (send > 1 && e instanceof VastNotFoundError);
             if (!mayExist) throw e;
-            warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance labelled ${label} before trying again`);
-            const found = await findLostCreate({
+            ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance labelled ${label} before trying again`);
+            const found = await findLostCreate(ctx, {
                 what: `instance on offer ${offerId}`,
                 lookFor: `an instance labelled ${label}`,
                 look: async () => {
@@ -56,9 +62,9 @@ export async function placeInstance(vast: VastClient, offerId: number, request: 
             });
             const [id, ...extras] = found ?? [];
             for (const extra of extras) {
-                warn(`instance ${extra} duplicates instance ${id} (same placement label); destroying it`);
+                ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement label); destroying it`);
                 // Best effort: failing here must not lose the instance that was found.
-                await destroyConfirmed(vast, extra).catch((err: Error) => warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+                await destroyConfirmed(vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
             }
             if (id !== undefined) return id;
             if (send >= MAX_SENDS) {

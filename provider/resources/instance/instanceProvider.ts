@@ -1,11 +1,12 @@
-import { canonicalInputs } from "../../dynamic/canonicalInputs";
+import { canonicalInputs } from "../canonicalInputs";
 import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
-import { initFailure } from "../../dynamic/initFailure";
+import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
-import { progress } from "../../runtime/log";
-import { configure, vastClient } from "../../runtime/providerContext";
+import type * as pulumi from "@pulumi/pulumi";
+import { ProviderContext } from "../../dynamic/context";
+import { goneResult, readResult } from "../../dynamic/readResult";
 import { InstanceRecord } from "../../schemas/instance";
 import {
     INSTANCE_COMPUTED,
@@ -13,6 +14,7 @@ import {
     INSTANCE_PROPERTIES,
     INSTANCE_REPLACE_PROPERTIES,
     InstanceInputs,
+    InstanceOutputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
     runtypeWithTemplate,
@@ -45,12 +47,12 @@ function onstartFailures(args: Props): CheckFailure[] {
  * template is not changing); otherwise, or when the template cannot be read now, the same limits
  * are applied to the request before it is sent.
  */
-async function mergedEnvFailures(args: Props): Promise<CheckFailure[]> {
+async function mergedEnvFailures(ctx: ProviderContext, args: Props): Promise<CheckFailure[]> {
     const hashId = args.templateHashId;
     if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env)) return [];
     let template;
     try {
-        template = await findTemplate(vastClient(), hashId, isUnknown(args.offerId) ? 0 : args.offerId);
+        template = await findTemplate(ctx.client(), hashId, isUnknown(args.offerId) ? 0 : args.offerId);
     } catch {
         return [];
     }
@@ -75,21 +77,22 @@ const REFUSED: Record<string, string> = {
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
 const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
 
-/** The Instance resource's implementation, run inside Pulumi's dynamic-provider host. */
-export const instanceProvider = {
-    configure,
-
-    async check(olds: Props, news: Props) {
+/**
+ * The Instance resource's implementation, run inside Pulumi's dynamic-provider host, given the
+ * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
+ */
+export const instanceProvider = (ctx: ProviderContext) => ({
+    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
         const creates = Object.keys(olds).length === 0 || changedProperties(olds, args, INSTANCE_REPLACE_PROPERTIES).length > 0;
-        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(args)));
-        if (failures.length > 0) return { inputs: news, failures };
+        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, args)));
+        if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs: normalize(args) };
     },
 
-    async diff(_id: string, olds: Props, news: Props) {
+    async diff(_id: string, olds: InstanceOutputs, news: InstanceInputs) {
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p));
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
@@ -97,16 +100,16 @@ export const instanceProvider = {
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
-    async create(inputs: Props) {
-        const vast = vastClient();
+    async create(inputs: InstanceInputs) {
+        const vast = ctx.client();
         const desired = normalize(inputs);
         const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
         const plan = toCreateRequest(desired, template);
         if (plan.onstartEncoded) {
-            progress(`onstart for offer ${desired.offerId} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
+            ctx.log.progress(`onstart for offer ${desired.offerId} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
         }
         try {
-            const launched = await launchInstance(vast, desired, plan.request);
+            const launched = await launchInstance(ctx, vast, desired, plan.request);
             const reported = launched.record ? reportedByService(launched.record) : {};
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
@@ -114,21 +117,21 @@ export const instanceProvider = {
             const reported = e.record ? reportedByService(e.record) : {};
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
-            throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), inputs.__provider);
+            throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
         }
     },
 
-    async read(id: string, props: Props) {
+    async read(id: string, props: Partial<InstanceOutputs> = {}) {
         const instanceId = Number(props.instanceId ?? id);
-        // Gone is `instances: null`, `{}` or a plain 404; a 404 carrying auth_error is an auth error and throws.
-        const record = await vastClient().instances.show(instanceId);
-        if (!record) return { id: "", props: {} };
+        // Gone only in the service's own words (`instances: null`, `{}`, a not_found); anything else throws.
+        const record = await ctx.client().instances.show(instanceId);
+        if (!record) return goneResult<InstanceOutputs>();
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
-        return { id: String(record.id), props: instanceOutputs(inputs, record.id, reportedByService(record), props.effectiveEnv), inputs };
+        return readResult(String(record.id), instanceOutputs(inputs, record.id, reportedByService(record), props.effectiveEnv), inputs);
     },
 
-    async update(id: string, olds: Props, news: Props) {
-        const vast = vastClient();
+    async update(id: string, olds: InstanceOutputs, news: InstanceInputs) {
+        const vast = ctx.client();
         const instanceId = Number(olds.instanceId ?? id);
         const desired = normalize(news);
         if ((olds.label ?? "") !== (desired.label ?? "")) await vast.instances.label(instanceId, desired.label ?? "");
@@ -137,19 +140,19 @@ export const instanceProvider = {
         // An earlier create that ran out of time left it starting: this `up` waits for it again.
         if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
             try {
-                record = await awaitExisting(vast, instanceId, desired);
+                record = await awaitExisting(ctx, vast, instanceId, desired);
             } catch (e) {
                 if (!(e instanceof InstanceNotReadyError)) throw e;
-                throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), news.__provider);
+                throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), providerOf(news));
             }
         }
         const reported = record ? reportedByService(record) : reportedIn(olds);
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
     },
 
-    async delete(id: string, props: Props) {
+    async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await destroyConfirmed(vastClient(), instanceId, props.offerId);
-        progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
+        const { alreadyGone } = await destroyConfirmed(ctx.client(), instanceId, props.offerId);
+        ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
     },
-};
+}) satisfies pulumi.dynamic.ResourceProvider<InstanceInputs, InstanceOutputs>;

@@ -1,7 +1,6 @@
 import { VastNotFoundError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { progress } from "../../runtime/log";
-import { sleepScaled, timeScale } from "../../runtime/providerContext";
+import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest } from "../../schemas/instance";
 
 /**
@@ -28,6 +27,7 @@ export function noteOfferReleased(offerId: number | undefined): void {
  * other answer is returned or thrown as it is.
  */
 export async function rentWhenFree(
+    ctx: Pick<ProviderContext, "clock" | "log">,
     vast: VastClient,
     offerId: number,
     request: InstanceCreateRequest,
@@ -39,12 +39,12 @@ export async function rentWhenFree(
             return await vast.instances.create(offerId, request);
         } catch (e) {
             const freed = releasedAt.get(offerId);
-            const waitUntil = freed === undefined ? 0 : freed + RETURN_WAIT_MS * timeScale();
+            const waitUntil = freed === undefined ? 0 : freed + ctx.clock.scaled(RETURN_WAIT_MS);
             const offerTaken = e instanceof VastNotFoundError && (e.status === 410 || /no_such_ask/.test(`${e.code} ${e.serviceMessage}`));
-            if (!offerTaken || !waitIfJustFreed || Date.now() >= waitUntil) throw e;
-            if (!told) progress(`offer ${offerId} was freed moments ago and is not rentable yet; waiting for it`);
+            if (!offerTaken || !waitIfJustFreed || ctx.clock.now() >= waitUntil) throw e;
+            if (!told) ctx.log.progress(`offer ${offerId} was freed moments ago and is not rentable yet; waiting for it`);
             told = true;
-            await sleepScaled(RETRY_EVERY_MS);
+            await ctx.clock.sleep(RETRY_EVERY_MS);
         }
     }
 }

@@ -1,8 +1,7 @@
 import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
 import { VastAuthError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
-import { progress } from "../../runtime/log";
-import { timeScale } from "../../runtime/providerContext";
+import { ProviderContext } from "../../dynamic/context";
 import { InstanceRecord } from "../../schemas/instance";
 import { Readiness, describeStatus, startState } from "./readiness";
 
@@ -51,7 +50,7 @@ export class InstancePoller {
     constructor(
         private readonly vast: VastClient,
         private readonly timing: PollTiming,
-        private readonly report: (line: string) => void = progress,
+        private readonly report: (line: string) => void,
     ) {}
 
     /** Resolves when the instance runs, fails, disappears or runs out of time; rejects when it cannot be polled. */
@@ -187,12 +186,16 @@ export class InstancePoller {
 /** One poller per client, so every wait in the process on one account shares the rounds. */
 const pollers = new WeakMap<VastClient, InstancePoller>();
 
-export function sharedPoller(vast: VastClient): InstancePoller {
+export function sharedPoller(ctx: Pick<ProviderContext, "clock" | "log">, vast: VastClient): InstancePoller {
     let poller = pollers.get(vast);
     if (!poller) {
-        const scale = timeScale();
         const t = LIVE_POLL_TIMING;
-        poller = new InstancePoller(vast, { ...t, firstMs: t.firstMs * scale, maxMs: t.maxMs * scale, reportEveryMs: t.reportEveryMs * scale });
+        const { scaled } = ctx.clock;
+        poller = new InstancePoller(
+            vast,
+            { ...t, firstMs: scaled(t.firstMs), maxMs: scaled(t.maxMs), reportEveryMs: scaled(t.reportEveryMs) },
+            (line) => ctx.log.progress(line),
+        );
         pollers.set(vast, poller);
     }
     return poller;

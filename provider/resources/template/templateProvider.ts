@@ -1,10 +1,11 @@
-import { canonicalInputs } from "../../dynamic/canonicalInputs";
+import { canonicalInputs } from "../canonicalInputs";
 import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
-import { warn } from "../../runtime/log";
-import { configure, currentUserId, vastClient } from "../../runtime/providerContext";
+import type * as pulumi from "@pulumi/pulumi";
+import { ProviderContext } from "../../dynamic/context";
+import { goneResult, readResult } from "../../dynamic/readResult";
 import { confirmedRemoval } from "../../client/api/removal";
 import { findLostCreate } from "../lostCreate";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
@@ -50,9 +51,9 @@ function createdSince(record: TemplateRecord, sentAt: number): boolean {
 }
 
 /** A template of someone else (another user's public one) is not this account's, whatever its id. */
-async function ownTemplate(record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
+async function ownTemplate(ctx: ProviderContext, record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
     if (!record || record.creator_id === undefined || record.creator_id === null) return record;
-    return record.creator_id === (await currentUserId()) ? record : undefined;
+    return record.creator_id === (await ctx.currentUserId()) ? record : undefined;
 }
 
 /**
@@ -60,16 +61,16 @@ async function ownTemplate(record: TemplateRecord | undefined): Promise<Template
  * image among those created since the request left, with the content that was sent (lostCreate.ts
  * looks again while the service is still working on it, and while its answers fail).
  */
-function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
-    return findLostCreate({
+function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: TemplateFields, sentAt: number): Promise<TemplateRecord | undefined> {
+    return findLostCreate(ctx, {
         what: `template "${fields.name}"`,
         lookFor: `a template named "${fields.name}" with image ${fields.image}, created at ${new Date(sentAt).toISOString()} or later`,
         look: async () => {
-            const me = await currentUserId();
+            const me = await ctx.currentUserId();
             const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
                 .filter((t) => createdSince(t, sentAt) && holds(t, fields))
                 .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
-            if (candidates.length > 1) warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
+            if (candidates.length > 1) ctx.log.warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
         },
     });
@@ -79,33 +80,35 @@ function findLostTemplate(vast: VastClient, fields: TemplateFields, sentAt: numb
  * Earlier versions always stored the registry login fields, as empty strings when unused. Such a
  * value is no setting of the program's: read as absent, so an upgrade shows no change.
  */
-function withoutLegacyLogin(olds: Props): Props {
-    const managed = { ...olds };
+function withoutLegacyLogin(olds: object): Props {
+    const managed: Props = { ...olds };
     for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "") delete managed[property];
     return managed;
 }
 
-/** The Template resource's implementation, run inside Pulumi's dynamic-provider host. */
-export const templateProvider = {
-    configure,
-
-    async check(_olds: Props, news: Props) {
+/**
+ * The Template resource's implementation, run inside Pulumi's dynamic-provider host, given the
+ * provider process's context. Typed against Pulumi's `ResourceProvider`: `diff`, `update`, `read`
+ * and `delete` read the outputs `create` writes, and the compiler holds them to it.
+ */
+export const templateProvider = (ctx: ProviderContext) => ({
+    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
-        if (failures.length > 0) return { inputs: news, failures };
+        if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
         return { inputs: normalize(args) };
     },
 
-    async diff(_id: string, olds: Props, news: Props) {
+    async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
         const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_PROPERTIES);
         // Every template field can be edited in place; the edit gives a new hash_id.
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces: [], deleteBeforeReplace: false };
     },
 
-    async create(inputs: Props) {
-        const vast = vastClient();
+    async create(inputs: TemplateInputs) {
+        const vast = ctx.client();
         const canonical = normalize(inputs);
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
-        const sentAt = Date.now();
+        const sentAt = ctx.clock.now();
         // The service answers identical content with the account's existing template instead of a
         // new one. That template is not this resource's to manage (deleting the resource would
         // delete it), unless it is the one our own lost create made.
@@ -127,7 +130,7 @@ export const templateProvider = {
                 record = await createNew(send > 1);
             } catch (e) {
                 if (!(e instanceof VastOutcomeUnknownError)) throw e;
-                record = await findLostTemplate(vast, fields, sentAt);
+                record = await findLostTemplate(ctx, vast, fields, sentAt);
                 if (!record && send >= MAX_SENDS) {
                     throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                 }
@@ -136,24 +139,25 @@ export const templateProvider = {
         }
     },
 
-    async read(id: string, props: Props) {
-        const vast = vastClient();
+    async read(id: string, props: Partial<TemplateOutputs> = {}) {
+        const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
-        const record = await ownTemplate(await vast.templates.get(templateId));
-        if (!record) return { id: "", props: {} };
+        const record = await ownTemplate(ctx, await vast.templates.get(templateId));
+        if (!record) return goneResult<TemplateOutputs>();
         const inputs = inputsFromRecord(record, inputsOf(props));
-        return { id: String(record.id), props: outputsOf(inputs, record, record.id), inputs };
+        return readResult(String(record.id), outputsOf(inputs, record, record.id), inputs);
     },
 
-    async update(id: string, olds: Props, news: Props) {
-        const vast = vastClient();
+    async update(id: string, olds: TemplateOutputs, news: TemplateInputs) {
+        const vast = ctx.client();
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
         if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_PROPERTIES).length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId) };
         }
-        const removed = TEMPLATE_PROPERTIES.filter((p) => withoutLegacyLogin(olds)[p] !== undefined && desired[p] === undefined);
+        const managed = withoutLegacyLogin(olds);
+        const removed = TEMPLATE_PROPERTIES.filter((p) => managed[p] !== undefined && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
 
         const editWith = (hashId: string) => vast.templates.edit({ ...fields, hash_id: hashId });
@@ -166,7 +170,7 @@ export const templateProvider = {
             if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
             // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
             // template as it is now, by its stable numeric id.
-            const current = await ownTemplate(await vast.templates.get(templateId));
+            const current = await ownTemplate(ctx, await vast.templates.get(templateId));
             if (!current) {
                 throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
             }
@@ -175,12 +179,12 @@ export const templateProvider = {
         return { outs: outputsOf(desired, edited, templateId) };
     },
 
-    async delete(id: string, props: Props) {
-        const vast = vastClient();
+    async delete(id: string, props: TemplateOutputs) {
+        const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
         await confirmedRemoval(
             () => vast.templates.delete(templateId),
-            async () => (await ownTemplate(await vast.templates.get(templateId))) !== undefined,
+            async () => (await ownTemplate(ctx, await vast.templates.get(templateId))) !== undefined,
         );
     },
-};
+}) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;

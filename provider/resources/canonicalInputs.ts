@@ -1,6 +1,6 @@
 import { toEnvMap } from "../env/envFlags";
-import { pickInputs } from "./checkArgs";
-import { containsUnknown } from "./unknowns";
+import { pickInputs } from "../dynamic/checkArgs";
+import { containsUnknown } from "../dynamic/unknowns";
 
 /**
  * What `check` hands on, and what create and update work from: the resource's input properties
