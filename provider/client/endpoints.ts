@@ -23,9 +23,9 @@ export interface Endpoint {
 }
 
 /**
- * Intervals: documented ones from real-api-notes (create instance 4.5 s, show instance 2 s,
+ * Intervals: documented ones from docs/live-service.md "Rate limits per endpoint" (create instance 4.5 s, show instance 2 s,
  * destroy 3 s, template search 3 s); the rest are a guess the pacer corrects on a 429.
- * Scopes: real-api-notes' scope table.
+ * Scopes: docs/live-service.md "Scopes per route".
  */
 export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 1000, idempotent: true },

@@ -138,7 +138,7 @@ export interface HttpAnswer {
 export interface ErrorFactoryInput extends HttpAnswer {
     operation: string;
     target?: string;
-    /** The permission the route needs, if known (real-api-notes, scope table). */
+    /** The permission the route needs, if known (docs/live-service.md "Scopes per route"). */
     scope?: string;
     redact: (text: string) => string;
 }

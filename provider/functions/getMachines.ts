@@ -2,12 +2,12 @@ import { Machine, machineFromRecord } from "./machine";
 import { FunctionOptions, programClient } from "./programClient";
 
 export interface GetMachinesArgs {
-    /** Whose machines (contract §4.1 `user_id`). Default: the account the key belongs to. */
+    /** Whose machines (docs/service-contract.md §4.1 `user_id`). Default: the account the key belongs to. */
     userId?: number;
 }
 
 /**
- * A host's machines (contract §4.1), typed, with units in the field names and derived values
+ * A host's machines (docs/service-contract.md §4.1), typed, with units in the field names and derived values
  * (`gpuRamGib`, `online`, `gpuOccupancy` per GPU). Needs the `machine_read` permission, and
  * `user_read` too when `userId` is left out.
  *

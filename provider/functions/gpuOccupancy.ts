@@ -1,5 +1,5 @@
 /**
- * Per-GPU occupancy codes of a host machine (contract §2.1). The contract lists the four codes
+ * Per-GPU occupancy codes of a host machine (docs/service-contract.md §2.1). The contract lists the four codes
  * but not what each means, so they are kept as codes rather than given invented names.
  */
 export const GPU_OCCUPANCY_CODES = ["D", "R", "I", "x"] as const;

@@ -5,7 +5,7 @@ import { GpuOccupancyCode, parseGpuOccupancy } from "./gpuOccupancy";
 export const BYTES_PER_GIB = 1024 ** 3;
 
 /**
- * A host machine from the listing (contract §2.1): every field, named with its unit where it has
+ * A host machine from the listing (docs/service-contract.md §2.1): every field, named with its unit where it has
  * one, plus derived values. The listing's `gpu_ram` is bytes while the rest of the API uses MB,
  * so the unit is in every memory field's name. A field the service left out is undefined.
  */

@@ -4,7 +4,7 @@ import { FunctionOptions, programClient } from "./programClient";
 import { TemplateFilterBuilder } from "./templateFilterBuilder";
 
 /**
- * Templates matching every condition (contract §4.3), as the service returns them, in its field
+ * Templates matching every condition (docs/service-contract.md §4.3), as the service returns them, in its field
  * names (the same names the filters use). As on the service, the answer includes other users'
  * public templates: add `creator_id` to keep to your own. Filters are checked before the request
  * is sent, so a value of the wrong type fails here, naming the field. Needs `user_read`.

@@ -1,7 +1,7 @@
 import { FilterOperator, TemplateFilterField, TemplateFilterValue, TemplateFilters } from "../schemas/templateFilters";
 
 /**
- * Builds the `select_filters` of a template search (contract §4.3) a condition at a time, each
+ * Builds the `select_filters` of a template search (docs/service-contract.md §4.3) a condition at a time, each
  * value typed by its field, so `.where("id").eq("7")` does not compile. The result is checked
  * again at run time, by `templateFiltersSchema`, when the search is made.
  *

@@ -3,7 +3,7 @@ import { INSTANCE_LIMITS, envLimitProblems } from "./limits";
 import { extraFiltersSchema, volumeInfoSchema } from "./template";
 
 /**
- * Body of `PUT /asks/{offer_id}/` (contract §4.7, fields as the vendor CLI sends them). Strict, and
+ * Body of `PUT /asks/{offer_id}/` (docs/service-contract.md §4.7, fields as the vendor CLI sends them). Strict, and
  * `template_id` is not a field: the contract rejects it in favour of `template_hash_id`.
  */
 export const instanceCreateRequestSchema = z
@@ -94,7 +94,7 @@ export const instanceListResponseSchema = z.looseObject({
     next_token: z.string().nullish(),
 });
 
-/** Fields the v1 list can filter on (real-api-notes). */
+/** Fields the v1 list can filter on (docs/live-service.md "Paths the contract leaves out"). */
 export const instanceListFiltersSchema = z.strictObject({
     id: z.record(z.string(), z.unknown()).optional(),
     label: z.record(z.string(), z.unknown()).optional(),

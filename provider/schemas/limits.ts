@@ -1,4 +1,4 @@
-/** Limits the service enforces on instance creation (contract §8; docs `create_instance.yaml`). */
+/** Limits the service enforces on instance creation (docs/service-contract.md §8; docs `create_instance.yaml`). */
 export const INSTANCE_LIMITS = {
     /** `onstart` characters; longer scripts must be compressed and encoded by the client. */
     onstartMax: 4048,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** A host machine from `GET /machines` (contract §2.1). Units as that listing states them. */
+/** A host machine from `GET /machines` (docs/service-contract.md §2.1). Units as that listing states them. */
 export const machineRecordSchema = z.looseObject({
     id: z.number().int(),
     machine_id: z.number().int().nullish(),

@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-/** Run types a template or instance can use (contract §2.2). */
+/** Run types a template or instance can use (docs/service-contract.md §2.2). */
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
 /** `{field: {op: value}}`: default machine search filters kept on a template. */
 export const extraFiltersSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
-/** Volume attachment (contract §2.3). */
+/** Volume attachment (docs/service-contract.md §2.3). */
 export const volumeInfoSchema = z.strictObject({
     create_new: z.boolean(),
     volume_id: z.number().int(),
@@ -16,7 +16,7 @@ export const volumeInfoSchema = z.strictObject({
 export type VolumeInfo = z.infer<typeof volumeInfoSchema>;
 
 /**
- * Template fields as sent on create (contract §2.2). Strict: a misspelt field is an error here,
+ * Template fields as sent on create (docs/service-contract.md §2.2). Strict: a misspelt field is an error here,
  * not a value the service silently ignores.
  */
 export const templateFieldsSchema = z.strictObject({

@@ -1,10 +1,10 @@
 import { z } from "zod";
 
-/** Operators of `select_filters` (contract §4.3); `in` and `notin` take arrays. */
+/** Operators of `select_filters` (docs/service-contract.md §4.3); `in` and `notin` take arrays. */
 export const FILTER_OPERATORS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-/** Filterable template fields and their types (contract §4.3). */
+/** Filterable template fields and their types (docs/service-contract.md §4.3). */
 export const TEMPLATE_FILTER_FIELDS = {
     creator_id: "int",
     created_at: "float",

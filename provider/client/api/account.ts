@@ -16,7 +16,7 @@ export class AccountApi {
         return this.transport.call(ENDPOINTS.currentUser, {}, currentUserSchema);
     }
 
-    /** Host machines of `userId` (contract §4.1); `gpu_ram` in bytes here. */
+    /** Host machines of `userId` (docs/service-contract.md §4.1); `gpu_ram` in bytes here. */
     async machines(userId: number | string): Promise<MachineRecord[]> {
         const answer = await this.transport.call(
             ENDPOINTS.listMachines,

@@ -28,7 +28,7 @@ export interface InstancePage {
     nextToken?: string;
 }
 
-/** Instances: create from an offer (contract §4.7) and the paths real-api-notes adds. */
+/** Instances: create from an offer (docs/service-contract.md §4.7) and the paths docs/live-service.md adds. */
 export class InstancesApi {
     constructor(private readonly transport: Transport) {}
 

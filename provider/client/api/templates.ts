@@ -16,7 +16,7 @@ import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
 
-/** Templates (contract §4.3–4.6). */
+/** Templates (docs/service-contract.md §4.3–4.6). */
 export class TemplatesApi {
     constructor(private readonly transport: Transport) {}
 

@@ -7,7 +7,7 @@ import { isUnknown } from "../../dynamic/unknowns";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { RUNTYPES } from "../../schemas/template";
 
-/** A volume to attach (contract §2.3), in camelCase. A template's volume is never applied. */
+/** A volume to attach (docs/service-contract.md §2.3), in camelCase. A template's volume is never applied. */
 export interface InstanceVolumeInfo {
     /** false links an existing volume; true creates a new one. */
     createNew: boolean;
@@ -23,7 +23,7 @@ export interface InstanceVolumeInfo {
 export interface InstanceArgs {
     /** The offer (ask) to accept. */
     offerId: pulumi.Input<number>;
-    /** Template to start from, typically `template.hashId`. `templateId` is not accepted (contract §7). */
+    /** Template to start from, typically `template.hashId`. `templateId` is not accepted (docs/service-contract.md §7). */
     templateHashId?: pulumi.Input<string>;
     /** Container image, tag included; overrides the template's. Required without a template. */
     image?: pulumi.Input<string>;
@@ -154,7 +154,7 @@ export const INSTANCE_DEFAULTS = {
     maxCreateAttempts: 3,
 } as const;
 
-/** Names that mean "the template's numeric id", which instance creation refuses (contract §7). */
+/** Names that mean "the template's numeric id", which instance creation refuses (docs/service-contract.md §7). */
 export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
 
 const volumeInfoArgsSchema = z.strictObject({

@@ -25,7 +25,7 @@ export function templateEnv(template: TemplateRecord | undefined): EnvMap {
 }
 
 /**
- * The create body (contract §4.7). Scalars the program sets are sent and win over the template's;
+ * The create body (docs/service-contract.md §4.7). Scalars the program sets are sent and win over the template's;
  * env is the template's map merged with the program's, the program winning, sent whole so the
  * request says exactly what the instance gets; a template's `volume_info` is never copied. The
  * label is left to the placement, which sends its own (see instancePlacement.ts).

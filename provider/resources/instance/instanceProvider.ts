@@ -63,13 +63,13 @@ async function mergedEnvFailures(ctx: ProviderContext, args: Props): Promise<Che
     }));
 }
 
-/** Computed outputs, and the template's numeric id, which instance creation does not take (contract §7). */
+/** Computed outputs, and the template's numeric id, which instance creation does not take (docs/service-contract.md §7). */
 const REFUSED: Record<string, string> = {
     ...computedRefusals(INSTANCE_COMPUTED),
     ...Object.fromEntries(
         TEMPLATE_ID_SPELLINGS.map((key) => [
             key,
-            `${key} is not accepted for instance creation (contract §7): use templateHashId, e.g. templateHashId: template.hashId`,
+            `${key} is not accepted for instance creation (docs/service-contract.md §7): use templateHashId, e.g. templateHashId: template.hashId`,
         ]),
     ),
 };

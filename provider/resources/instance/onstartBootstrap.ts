@@ -4,7 +4,7 @@ import { INSTANCE_LIMITS } from "../../schemas/limits";
 
 /**
  * The service takes at most 4048 characters of `onstart`, and 4096 for `args` + `args_str` +
- * `onstart` together; longer scripts "must be compressed and encoded by the client" (contract
+ * `onstart` together; longer scripts "must be compressed and encoded by the client" (docs/service-contract.md
  * §4.7). A script over the limits is sent as a short command that restores it and runs it:
  *
  *     f="${TMPDIR:-/tmp}/vastai-onstart-<sha>.sh";echo '<gzip, base64>'|base64 -d|gunzip>"$f"&&bash "$f"

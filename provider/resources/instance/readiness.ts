@@ -2,7 +2,7 @@ import { InstanceRecord } from "../../schemas/instance";
 
 /**
  * What counts as ready, as the vendor CLI waits for it: `intended_status` and `actual_status` both
- * `running`. `exited`, `unknown` and `offline` never reach `running` (contract §3), nor does an
+ * `running`. `exited`, `unknown` and `offline` never reach `running` (docs/service-contract.md §3), nor does an
  * instance whose `status_msg` reports an error (the CLI looks for "Error"; dstack also treats
  * "OCI runtime create failed" so): those are destroyed and tried again.
  */
