@@ -9,7 +9,8 @@ import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags }
  * a value, 32768 in all); `asFlagString` checks each value can be written into a template's flag string.
  */
 export function envInputSchema(options: { createLimits?: boolean; asFlagString?: boolean } = {}) {
-    return z.union([z.string(), z.record(z.string(), z.unknown())]).superRefine((env, ctx) => {
+    // A map's values are typed as the strings they must be, but checked below, each problem naming its key.
+    return z.union([z.string(), z.record(z.string(), z.custom<string>())]).superRefine((env, ctx) => {
         if (isUnknown(env)) return;
         let values: Record<string, unknown> = env as Record<string, unknown>;
         if (typeof env === "string") {

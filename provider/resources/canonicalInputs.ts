@@ -1,4 +1,5 @@
-import { toEnvMap } from "../env/envFlags";
+import { z } from "zod";
+import { EnvMap, toEnvMap } from "../env/envFlags";
 import { pickInputs } from "../dynamic/checkArgs";
 import { containsUnknown } from "../dynamic/unknowns";
 
@@ -11,3 +12,6 @@ export function canonicalInputs(args: Record<string, unknown>, properties: reado
     if (inputs.env !== undefined && !containsUnknown(inputs.env)) inputs.env = toEnvMap(inputs.env as string | Record<string, unknown>);
     return inputs;
 }
+
+/** The type of what `canonicalInputs` returns for an args schema: its output, `env` as the canonical map. */
+export type CanonicalInputs<S extends z.ZodType> = { [K in keyof z.output<S>]: K extends "env" ? EnvMap : z.output<S>[K] };

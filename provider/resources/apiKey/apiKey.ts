@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
-import { Permissions } from "../../schemas/permissions";
-import { ApiKeyArgs } from "./apiKeyArgs";
+import { API_KEY_COMPUTED_OUTPUTS, ApiKeyArgs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
 import { PermissionsBuilder } from "./permissionsBuilder";
 
 /**
@@ -16,18 +16,12 @@ import { PermissionsBuilder } from "./permissionsBuilder";
  *     export const readerKey = reader.key; // secret
  */
 export class ApiKey extends pulumi.dynamic.Resource {
-    declare readonly name: pulumi.Output<string>;
-    declare readonly permissions: pulumi.Output<Permissions>;
-    /** The service's numeric id; the Pulumi id too. */
-    declare readonly keyId: pulumi.Output<number>;
-    /** The key itself. Secret. */
-    declare readonly key: pulumi.Output<string>;
-
     constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
         const permissions = args.permissions instanceof PermissionsBuilder ? args.permissions.build() : args.permissions;
-        const props = { name: args.name, permissions, keyId: undefined, key: undefined };
-        // The provider's outputs are plain; only this option makes the engine encrypt `key` in state.
-        const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "key"];
-        super(providerShim("apiKey"), name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "vastai", "ApiKey");
+        const resource = resourceArgs({ name: args.name, permissions }, apiKeyArgsSchema, API_KEY_COMPUTED_OUTPUTS, opts);
+        super(providerShim("apiKey"), name, resource.props, resource.opts, "vastai", "ApiKey");
     }
 }
+
+/** Its outputs, one per property of `ApiKeyOutputs` (declared there, with their docs). */
+export interface ApiKey extends ResourceOutputs<ApiKeyOutputs> {}

@@ -1,33 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ComputedOutputs, SameKeys, computedOf, prop, propertiesOf } from "../../dynamic/properties";
 import { PERMISSION_NAMES, Permissions, permissionsSchema } from "../../schemas/permissions";
 import { PermissionsBuilder } from "./permissionsBuilder";
-
-/** An API key's arguments in a Pulumi program. Any change replaces the key. */
-export interface ApiKeyArgs {
-    /** Shown in the console's key list. */
-    name: pulumi.Input<string>;
-    /** What the key may do: a `PermissionsBuilder` or the object `{ api: { user_read: {}, ... } }`. */
-    permissions: pulumi.Input<Permissions> | PermissionsBuilder;
-}
-
-/** Inputs after `check`. */
-export interface ApiKeyInputs {
-    name: string;
-    permissions: Permissions;
-}
-
-/** Outputs: the inputs, the key's numeric id, and its secret, which the service shows only once. */
-export interface ApiKeyOutputs extends ApiKeyInputs {
-    keyId: number;
-    /** Secret in state (`additionalSecretOutputs`); absent when its create's answer was lost (the next `up` replaces the key). */
-    key?: string;
-}
-
-export const API_KEY_PROPERTIES = ["name", "permissions"] as const satisfies ReadonlyArray<keyof ApiKeyInputs>;
-
-/** Properties the provider computes; never accepted as inputs. */
-export const API_KEY_COMPUTED = ["keyId", "key"] as const satisfies ReadonlyArray<keyof ApiKeyOutputs>;
 
 /**
  * At least one category: how the service reads an empty set is not documented, and it must not
@@ -38,11 +13,42 @@ const grantsSomething = z.looseObject({
     api: z.record(z.string(), z.unknown()).refine((api) => Object.keys(api).length > 0, "grant at least one permission category"),
 });
 
-/** What `check` validates. */
+/** An API key's properties, each declared once, with what `check` validates. A key cannot be edited: any change replaces it. */
 export const apiKeyArgsSchema = z.strictObject({
-    name: z.string().min(1, "must not be empty"),
-    permissions: grantsSomething.pipe(permissionsSchema),
+    /** Shown in the console's key list. */
+    name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "replace" }),
+    /** What the key may do: a `PermissionsBuilder` or the object `{ api: { user_read: {}, ... } }`. */
+    permissions: prop(grantsSomething.pipe(permissionsSchema), { wire: "permissions", onChange: "replace" }),
 });
+
+/**
+ * An API key's arguments in a Pulumi program. Written out rather than derived from the schema:
+ * `permissions` also takes a `PermissionsBuilder`, which the resource builds before `check` sees it.
+ */
+export interface ApiKeyArgs {
+    /** Shown in the console's key list. */
+    name: pulumi.Input<string>;
+    /** What the key may do: a `PermissionsBuilder` or the object `{ api: { user_read: {}, ... } }`. */
+    permissions: pulumi.Input<Permissions> | PermissionsBuilder;
+}
+true satisfies SameKeys<ApiKeyArgs, z.input<typeof apiKeyArgsSchema>>;
+
+/** Inputs after `check`. */
+export type ApiKeyInputs = z.output<typeof apiKeyArgsSchema>;
+
+/** Outputs: the inputs, the key's numeric id, and its secret, which the service shows only once. */
+export interface ApiKeyOutputs extends ApiKeyInputs {
+    /** The service's numeric id; the Pulumi id too. */
+    keyId: number;
+    /** The key itself. Secret in state (`additionalSecretOutputs`); absent when its create's answer was lost (the next `up` replaces the key). */
+    key?: string;
+}
+
+export const API_KEY_PROPERTIES = propertiesOf(apiKeyArgsSchema);
+
+/** Properties the provider computes, never accepted as inputs; the provider's outputs are plain, so `key` is made secret here. */
+export const API_KEY_COMPUTED_OUTPUTS = { keyId: {}, key: { secret: true } } as const satisfies ComputedOutputs<ApiKeyOutputs, ApiKeyInputs>;
+export const API_KEY_COMPUTED = computedOf(API_KEY_COMPUTED_OUTPUTS);
 
 /** For "did you mean" on a misspelt category. */
 export const API_KEY_KNOWN_NAMES = { "permissions.api": PERMISSION_NAMES } as const;

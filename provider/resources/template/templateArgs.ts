@@ -1,158 +1,90 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { EnvMap } from "../../env/envFlags";
+import { CanonicalInputs } from "../canonicalInputs";
+import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, wireFieldsOf } from "../../dynamic/properties";
 import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
 import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
 
-/** A template's arguments in a Pulumi program: the contract's template fields in camelCase. */
-export interface TemplateArgs {
-    name: pulumi.Input<string>;
+/**
+ * A template's properties, each declared once: its schema (what `check` validates; strict, so an
+ * unknown property is an error with a "did you mean"), its default, its service field and its
+ * docs. Every template field is edited in place; the edit gives the template a new `hash_id`.
+ *
+ * The defaults are the contract's (§2.2): tag latest, runtype args, 8 GB; and private, as the
+ * vendor console makes templates, so nothing becomes public by omission.
+ */
+export const templateArgsSchema = z.strictObject({
+    name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "update" }),
     /** Container image path, without the tag. */
-    image: pulumi.Input<string>;
+    image: prop(z.string().min(1, "must not be empty"), { wire: "image", onChange: "update" }),
     /** Default `latest`. */
-    tag?: pulumi.Input<string>;
-    desc?: pulumi.Input<string>;
-    readme?: pulumi.Input<string>;
+    tag: prop(z.string().min(1, "must not be empty").default("latest"), { wire: "tag", onChange: "update" }),
+    desc: prop(z.string().optional(), { wire: "desc", onChange: "update" }),
+    readme: prop(z.string().optional(), { wire: "readme", onChange: "update" }),
     /**
      * Environment and ports: the flag string (`-e NAME=value -p 8080:8080`) or a map
      * (`{ NAME: "value", "-p 8080:8080": "1" }`). Kept as the canonical map either way.
      */
-    env?: pulumi.Input<string | Record<string, pulumi.Input<string>>>;
-    onstart?: pulumi.Input<string>;
+    env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update" }),
+    onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update" }),
     /** `ssh`, `jupyter` or `args`; default `args`. */
-    runtype?: pulumi.Input<"ssh" | "jupyter" | "args">;
-    argsStr?: pulumi.Input<string>;
-    sshDirect?: pulumi.Input<boolean>;
-    useSsh?: pulumi.Input<boolean>;
-    jupDirect?: pulumi.Input<boolean>;
-    jupyterDir?: pulumi.Input<string | null>;
-    useJupyterLab?: pulumi.Input<boolean>;
+    runtype: prop(z.enum(RUNTYPES).default("args"), { wire: "runtype", onChange: "update" }),
+    argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "update" }),
+    sshDirect: prop(z.boolean().optional(), { wire: "ssh_direct", onChange: "update" }),
+    useSsh: prop(z.boolean().optional(), { wire: "use_ssh", onChange: "update" }),
+    jupDirect: prop(z.boolean().optional(), { wire: "jup_direct", onChange: "update" }),
+    jupyterDir: prop(z.string().nullable().optional(), { wire: "jupyter_dir", onChange: "update" }),
+    useJupyterLab: prop(z.boolean().optional(), { wire: "use_jupyter_lab", onChange: "update" }),
     /**
      * Private registry. Login fields the program does not set are never sent on an edit, so a
      * password set in the console survives (a create sends them as empty strings, as the contract asks).
      */
-    dockerLoginRepo?: pulumi.Input<string>;
-    dockerLoginUser?: pulumi.Input<string>;
+    dockerLoginRepo: prop(z.string().optional(), { wire: "docker_login_repo", onChange: "update" }),
+    dockerLoginUser: prop(z.string().optional(), { wire: "docker_login_user", onChange: "update" }),
     /** Registry token; kept secret in state even when given as plain text. */
-    dockerLoginPass?: pulumi.Input<string>;
-    href?: pulumi.Input<string>;
-    repo?: pulumi.Input<string>;
+    dockerLoginPass: prop(z.string().optional(), { wire: "docker_login_pass", onChange: "update", secret: true }),
+    href: prop(z.string().optional(), { wire: "href", onChange: "update" }),
+    repo: prop(z.string().optional(), { wire: "repo", onChange: "update" }),
     /** Default machine search filters, `{ field: { op: value } }`. */
-    extraFilters?: pulumi.Input<Record<string, Record<string, unknown>>>;
+    extraFilters: prop(extraFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
     /** GB; default 8. */
-    recommendedDiskSpace?: pulumi.Input<number>;
+    recommendedDiskSpace: prop(z.number().positive("must be a positive number of GB").default(DEFAULT_RECOMMENDED_DISK_GB), {
+        wire: "recommended_disk_space",
+        onChange: "update",
+    }),
     /** Default true: a template is private unless the program says `private: false` (its env and onstart may hold internal URLs). */
-    private?: pulumi.Input<boolean>;
+    private: prop(z.boolean().default(true), { wire: "private", onChange: "update" }),
     /** An interface hint only; it has no effect on instance creation. */
-    volumeInfo?: pulumi.Input<Record<string, unknown> | null>;
-}
+    volumeInfo: prop(z.record(z.string(), z.unknown()).nullable().optional(), { wire: "volume_info", onChange: "update" }),
+});
+
+/** A template's arguments in a Pulumi program: the contract's template fields in camelCase. */
+export interface TemplateArgs extends PulumiArgs<z.input<typeof templateArgsSchema>> {}
 
 /** Inputs after `check`: validated, defaulted, `env` as the canonical map. */
-export interface TemplateInputs {
-    name: string;
-    image: string;
-    tag: string;
-    desc?: string;
-    readme?: string;
-    env?: EnvMap;
-    onstart?: string;
-    runtype: "ssh" | "jupyter" | "args";
-    argsStr?: string;
-    sshDirect?: boolean;
-    useSsh?: boolean;
-    jupDirect?: boolean;
-    jupyterDir?: string | null;
-    useJupyterLab?: boolean;
-    dockerLoginRepo?: string;
-    dockerLoginUser?: string;
-    dockerLoginPass?: string;
-    href?: string;
-    repo?: string;
-    extraFilters?: Record<string, Record<string, unknown>>;
-    recommendedDiskSpace: number;
-    private: boolean;
-    volumeInfo?: Record<string, unknown> | null;
-}
+export type TemplateInputs = CanonicalInputs<typeof templateArgsSchema>;
 
 /** Outputs: every input, plus the service's identifiers. */
 export interface TemplateOutputs extends TemplateInputs {
-    /** The numeric id; stable across edits; the Pulumi id too. */
+    /** The numeric id: stable across edits, and the Pulumi id. */
     templateId: number;
-    /** Content-derived; changes on every edit. Instances reference this. */
+    /** Content-derived; new after every edit. Instances reference this. */
     hashId: string;
 }
 
-/** Input property → service field. The order is the order properties are reported in. */
-export const TEMPLATE_FIELDS = {
-    name: "name",
-    image: "image",
-    tag: "tag",
-    desc: "desc",
-    readme: "readme",
-    env: "env",
-    onstart: "onstart",
-    runtype: "runtype",
-    argsStr: "args_str",
-    sshDirect: "ssh_direct",
-    useSsh: "use_ssh",
-    jupDirect: "jup_direct",
-    jupyterDir: "jupyter_dir",
-    useJupyterLab: "use_jupyter_lab",
-    dockerLoginRepo: "docker_login_repo",
-    dockerLoginUser: "docker_login_user",
-    dockerLoginPass: "docker_login_pass",
-    href: "href",
-    repo: "repo",
-    extraFilters: "extra_filters",
-    recommendedDiskSpace: "recommended_disk_space",
-    private: "private",
-    volumeInfo: "volume_info",
-} as const satisfies Record<keyof TemplateInputs, string>;
+/** Every input property, in the order they are reported. */
+export const TEMPLATE_PROPERTIES = propertiesOf(templateArgsSchema);
+export type TemplateProperty = (typeof TEMPLATE_PROPERTIES)[number];
 
-export type TemplateProperty = keyof typeof TEMPLATE_FIELDS;
-export const TEMPLATE_PROPERTIES = Object.keys(TEMPLATE_FIELDS) as TemplateProperty[];
+/** Input property → service field: every template property is one of the contract's fields. */
+export const TEMPLATE_FIELDS = wireFieldsOf(templateArgsSchema) satisfies Record<TemplateProperty, string>;
 
-/** Properties the provider computes; never accepted as inputs. */
-export const TEMPLATE_COMPUTED = ["templateId", "hashId"] as const;
+/** Properties the provider computes, never accepted as inputs; none of them is secret. */
+export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
+export const TEMPLATE_COMPUTED = computedOf(TEMPLATE_COMPUTED_OUTPUTS);
 
-/** What `check` validates. Strict: an unknown property is an error, with a "did you mean". */
-export const templateArgsSchema = z.strictObject({
-    name: z.string().min(1, "must not be empty"),
-    image: z.string().min(1, "must not be empty"),
-    tag: z.string().min(1, "must not be empty").optional(),
-    desc: z.string().optional(),
-    readme: z.string().optional(),
-    env: envInputSchema({ asFlagString: true }).optional(),
-    onstart: z.string().optional(),
-    runtype: z.enum(RUNTYPES).optional(),
-    argsStr: z.string().optional(),
-    sshDirect: z.boolean().optional(),
-    useSsh: z.boolean().optional(),
-    jupDirect: z.boolean().optional(),
-    jupyterDir: z.string().nullable().optional(),
-    useJupyterLab: z.boolean().optional(),
-    dockerLoginRepo: z.string().optional(),
-    dockerLoginUser: z.string().optional(),
-    dockerLoginPass: z.string().optional(),
-    href: z.string().optional(),
-    repo: z.string().optional(),
-    extraFilters: extraFiltersSchema.optional(),
-    recommendedDiskSpace: z.number().positive("must be a positive number of GB").optional(),
-    private: z.boolean().optional(),
-    volumeInfo: z.record(z.string(), z.unknown()).nullable().optional(),
-});
-
-/**
- * The contract's defaults (§2.2): tag latest, runtype args, 8 GB; and private, as the vendor
- * console makes templates, so nothing becomes public by omission.
- */
-export const TEMPLATE_DEFAULTS = {
-    tag: "latest",
-    runtype: "args",
-    recommendedDiskSpace: DEFAULT_RECOMMENDED_DISK_GB,
-    private: true,
-} as const;
+/** The defaults `check` fills in, from the schema's `.default(...)`. */
+export const TEMPLATE_DEFAULTS = defaultsOf(templateArgsSchema);
 
 /** The registry login fields; the contract wants them on a create, as empty strings when unused. */
 export const REGISTRY_LOGIN_ON_CREATE = { dockerLoginRepo: "", dockerLoginUser: "", dockerLoginPass: "" } as const;
