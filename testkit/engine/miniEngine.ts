@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { HostCallError, ProviderHost, Props } from "./providerHost";
-import { noteSecretOutputs } from "./programMocks";
+import { HostCallError, ProviderHost, Props } from "../host/providerHost";
+import { noteSecretOutputs } from "../host/programMocks";
 
 /**
  * A small stand-in for the Pulumi engine's `up`, `refresh` and `destroy`, for tests and the demo.
