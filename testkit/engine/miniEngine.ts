@@ -26,6 +26,7 @@ export interface StateEntry {
     initFailed?: boolean;
 }
 
+/** What a step did, by resource name, as the CLI sums it up; `refresh` and `destroy` in `run` use it too. */
 export interface UpSummary {
     create: string[];
     update: string[];
