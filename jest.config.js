@@ -5,7 +5,7 @@ module.exports = {
     testMatch: ["**/*.test.ts"],
     // Type-checking is tsc's job: the build runs (incrementally) before any test, and a type error
     // stops the run. Jest itself only transpiles.
-    globalSetup: "<rootDir>/test/support/buildFirst.js",
+    globalSetup: "<rootDir>/testkit/support/buildFirst.js",
     transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
     // Examples import the package by name, as users do; here that name is the source.
     moduleNameMapper: { "^pulumi-vastai$": "<rootDir>/provider/index.ts" },

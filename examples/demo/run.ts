@@ -1,8 +1,9 @@
 import * as path from "path";
 import { templatesFromFiles } from "pulumi-vastai";
-import { Emulator } from "../../test/emulator/server";
-import { MiniEngine, UpSummary } from "../../test/harness/miniEngine";
-import { ProviderHost } from "../../test/harness/providerHost";
+import { Emulator } from "../../testkit/emulator/server";
+import { MiniEngine, UpSummary } from "../../testkit/engine/miniEngine";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { REPO_ROOT } from "../../testkit/repoRoot";
 import { quickstart } from "../quickstart/program";
 
 /**
@@ -10,7 +11,6 @@ import { quickstart } from "../quickstart/program";
  * service, Pulumi's own dynamic-provider host runs the provider, and a small engine drives the
  * example programs through `up`, an edit, `refresh` and `destroy`, as the Pulumi CLI would.
  */
-const REPO = path.resolve(__dirname, "..", "..", "..");
 const TIME_SCALE = 0.05;
 
 /** Prints what the provider said during a step (its progress lines), then the step's summary. */
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
         instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 },
         offerReturnAfterMs: 5000 * TIME_SCALE,
     });
-    const host = await ProviderHost.start({ cwd: REPO, project: "vastai-quickstart", stack: "dev", env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
+    const host = await ProviderHost.start({ cwd: REPO_ROOT, project: "vastai-quickstart", stack: "dev", env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
     try {
         console.log(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
         // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
         await engine.refresh();
         show("pulumi refresh && pulumi up", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
 
-        const files = path.join(REPO, "examples", "templates-from-files", "templates");
+        const files = path.join(REPO_ROOT, "examples", "templates-from-files", "templates");
         const withFiles = () => ({
             ...program("2.4.0-cuda12.4-cudnn9-runtime"),
             ...templatesFromFiles(files, { secrets: { "private-inference": { dockerLoginPass: "demo-registry-token" } } }),

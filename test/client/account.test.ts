@@ -1,6 +1,6 @@
 import { VastAuthError } from "../../provider/client/errors";
-import { Emulator } from "../emulator/server";
-import { clientFor, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, startEmulator } from "../../testkit/support/fixtures";
 
 describe("account API against the emulator", () => {
     let emu: Emulator;

@@ -1,7 +1,7 @@
 import * as http from "http";
-import { Emulator } from "../emulator/server";
-import { Fault } from "../emulator/faults";
-import { eventually, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { Fault } from "../../testkit/emulator/faults";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
 
 /**
  * The emulator itself, over real sockets with plain http: the fault machinery a money-safety suite

@@ -11,8 +11,8 @@ import {
 } from "../../provider/client/errors";
 import { VastClient } from "../../provider/client/vastClient";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { Emulator } from "../emulator/server";
-import { clientFor, eventually, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
 
 const SEARCH = "/api/v0/template/";
 const template: TemplateCreateRequest = {

@@ -1,7 +1,7 @@
 import { VastInvalidArgsError, VastNotFoundError } from "../../provider/client/errors";
 import { InstanceCreateRequest } from "../../provider/schemas/instance";
-import { Emulator } from "../emulator/server";
-import { clientFor, eventually, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
 
 describe("instances API against the emulator", () => {
     let emu: Emulator;

@@ -1,6 +1,6 @@
 import { Pacer } from "../../provider/client/pacer";
-import { Emulator } from "../emulator/server";
-import { clientFor, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, startEmulator } from "../../testkit/support/fixtures";
 
 /**
  * The emulator enforces the live per-endpoint intervals at 1/100 speed (template search 30 ms,

@@ -1,7 +1,7 @@
 import { VastInvalidArgsError } from "../../provider/client/errors";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { Emulator } from "../emulator/server";
-import { clientFor, startEmulator } from "../support/fixtures";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, startEmulator } from "../../testkit/support/fixtures";
 
 const base: TemplateCreateRequest = {
     name: "trainer",

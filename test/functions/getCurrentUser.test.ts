@@ -1,9 +1,9 @@
 import { VastAuthError, VastConfigError, getCurrentUser } from "../../provider";
-import { Emulator } from "../emulator/server";
-import { startEmulator } from "../support/fixtures";
-import { programSetting, stackConfigFor } from "../support/programConfig";
-import { TEST_TIME_SCALE } from "../support/stack";
-import { rawGet } from "../support/rawHttp";
+import { Emulator } from "../../testkit/emulator/server";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+import { rawGet } from "../../testkit/support/rawHttp";
 
 describe("getCurrentUser against the emulator", () => {
     let emu: Emulator;

@@ -1,8 +1,8 @@
 import { BYTES_PER_GIB, getMachines, machineRecordSchema, parseGpuOccupancy } from "../../provider";
-import { Emulator } from "../emulator/server";
-import { startEmulator } from "../support/fixtures";
-import { programSetting, stackConfigFor } from "../support/programConfig";
-import { TEST_TIME_SCALE } from "../support/stack";
+import { Emulator } from "../../testkit/emulator/server";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 const GiB = 1024 ** 3;
 

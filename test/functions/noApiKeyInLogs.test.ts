@@ -1,7 +1,7 @@
 import { ApiKey, apiKeyPermissions, getCurrentUser, getMachines, searchTemplates } from "../../provider";
-import { programSetting, stackConfigFor } from "../support/programConfig";
-import { rawGet } from "../support/rawHttp";
-import { TestStack, startStack } from "../support/stack";
+import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
+import { rawGet } from "../../testkit/support/rawHttp";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * A whole run, as `pulumi up` then `pulumi destroy` would make it: an ApiKey created and revoked

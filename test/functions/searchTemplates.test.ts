@@ -1,9 +1,9 @@
 import { TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { Emulator } from "../emulator/server";
-import { clientFor, startEmulator } from "../support/fixtures";
-import { programSetting, stackConfigFor } from "../support/programConfig";
-import { TEST_TIME_SCALE } from "../support/stack";
+import { Emulator } from "../../testkit/emulator/server";
+import { clientFor, startEmulator } from "../../testkit/support/fixtures";
+import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 type Name = "alpha" | "bravo" | "charlie";
 type Ids = Record<Name, number>;

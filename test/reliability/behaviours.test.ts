@@ -1,11 +1,11 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Instance, Template } from "../../provider";
-import { ProviderHost } from "../harness/providerHost";
-import { registerAsProgram } from "../harness/programMocks";
-import { startEmulator } from "../support/fixtures";
-import { makeProgramDir } from "../support/programDir";
-import { TestStack, startStack } from "../support/stack";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { makeProgramDir } from "../../testkit/support/programDir";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * One test per promise of the money-safety issue, each through Pulumi's dynamic-provider host

@@ -1,7 +1,7 @@
 import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
-import { Emulator } from "../emulator/server";
-import { TestStack, startStack } from "../support/stack";
-import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "./faultCases";
+import { Emulator } from "../../testkit/emulator/server";
+import { TestStack, startStack } from "../../testkit/support/stack";
+import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "../../testkit/support/faultCases";
 
 /**
  * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every

@@ -1,5 +1,5 @@
 import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
-import { TestStack, startStack } from "../support/stack";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * A whole lifecycle (create, refresh, edit, service errors that echo the request, destroy) with

@@ -1,6 +1,6 @@
 import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
-import { startStack } from "../support/stack";
-import { FAULT_KINDS } from "./faultCases";
+import { startStack } from "../../testkit/support/stack";
+import { FAULT_KINDS } from "../../testkit/support/faultCases";
 
 /**
  * Many resources at once, as Pulumi runs them (all steps in flight together), while the emulator

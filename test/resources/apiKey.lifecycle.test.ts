@@ -1,9 +1,9 @@
 import { ApiKey, ApiKeyArgs, UNKNOWN, VastAuthError, apiKeyPermissions } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { registerAsProgram } from "../harness/programMocks";
-import { ProviderHost } from "../harness/providerHost";
-import { clientFor, startEmulator } from "../support/fixtures";
-import { TEST_TIME_SCALE, TestStack, startStack } from "../support/stack";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { clientFor, startEmulator } from "../../testkit/support/fixtures";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
 const template: TemplateCreateRequest = {
     name: "written-by-a-reader",

@@ -1,8 +1,8 @@
 import { Instance } from "../../provider";
-import { HostCallError } from "../harness/providerHost";
-import { registerAsProgram } from "../harness/programMocks";
-import { eventually } from "../support/fixtures";
-import { TestStack, startStack } from "../support/stack";
+import { HostCallError } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { eventually } from "../../testkit/support/fixtures";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
 

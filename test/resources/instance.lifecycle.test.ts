@@ -1,7 +1,7 @@
 import { Instance, InstanceArgs, Template } from "../../provider";
-import { UNKNOWN } from "../harness/providerHost";
-import { registerAsProgram } from "../harness/programMocks";
-import { TestStack, startStack } from "../support/stack";
+import { UNKNOWN } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /** What a program run sends for the instance: type, name and inputs with the real `__provider`. */
 async function programInputs(instanceArgs: InstanceArgs, name = "gpu") {

@@ -5,9 +5,9 @@ import * as os from "os";
 import * as path from "path";
 import { Instance, InstanceArgs } from "../../provider";
 import { bootstrapCommand, planOnstart } from "../../provider/resources/instance/onstartBootstrap";
-import { registerAsProgram } from "../harness/programMocks";
-import { provisioningScript } from "../support/provisioningScript";
-import { TestStack, startStack } from "../support/stack";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { provisioningScript } from "../../testkit/support/provisioningScript";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * Runs `command` as the instance's shell would, with TMPDIR and WORK in a fresh directory, and

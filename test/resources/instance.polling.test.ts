@@ -1,8 +1,8 @@
 import { Instance } from "../../provider";
 import { InstancePoller } from "../../provider/resources/instance/sharedPoller";
-import { LoggedRequest } from "../emulator/server";
-import { clientFor, eventually, startEmulator } from "../support/fixtures";
-import { TestStack, startStack } from "../support/stack";
+import { LoggedRequest } from "../../testkit/emulator/server";
+import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /** The ids a v1 list call filtered on. */
 function polledIds(request: LoggedRequest): number[] {

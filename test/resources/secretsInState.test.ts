@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
-import { TestStack, startStack } from "../support/stack";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * The engine encrypts an output only when the input under the same key was secret, or when the

@@ -3,11 +3,11 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { Template } from "../../provider";
 import { configure, vastClient } from "../../provider/runtime/providerContext";
-import { ProviderHost } from "../harness/providerHost";
-import { registerAsProgram } from "../harness/programMocks";
-import { startEmulator } from "../support/fixtures";
-import { makeProgramDir } from "../support/programDir";
-import { Emulator } from "../emulator/server";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { makeProgramDir } from "../../testkit/support/programDir";
+import { Emulator } from "../../testkit/emulator/server";
 
 const STACK_KEY = "stack-config-key-0123456789";
 const ENV_KEY = "environment-key-9876543210";

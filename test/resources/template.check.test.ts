@@ -1,6 +1,6 @@
 import { Template, UNKNOWN } from "../../provider";
-import { ProviderHost } from "../harness/providerHost";
-import { Registration, registerAsProgram } from "../harness/programMocks";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { Registration, registerAsProgram } from "../../testkit/host/programMocks";
 
 /**
  * `check` is where bad input stops, before any request (so `pulumi preview` shows it). This walks

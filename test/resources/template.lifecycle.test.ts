@@ -1,6 +1,6 @@
 import { Template, TemplateArgs } from "../../provider";
-import { registerAsProgram } from "../harness/programMocks";
-import { TestStack, startStack } from "../support/stack";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 const args: TemplateArgs = {
     name: "trainer",

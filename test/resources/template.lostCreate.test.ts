@@ -1,7 +1,7 @@
 import { Template } from "../../provider";
-import { Fault } from "../emulator/faults";
-import { Emulator } from "../emulator/server";
-import { TestStack, startStack } from "../support/stack";
+import { Fault } from "../../testkit/emulator/faults";
+import { Emulator } from "../../testkit/emulator/server";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /** A template on the account with what `new Template(name, { name, image: "busybox" })` sends, an hour old. */
 function madeAnHourAgo(emu: Emulator, name: string) {

@@ -1,5 +1,5 @@
 import { EnvFlagError, formatEnvFlags, parseEnvFlags, toEnvMap } from "../../provider/env/envFlags";
-import { envFlagsToDict } from "../emulator/envFlags";
+import { envFlagsToDict } from "../../testkit/emulator/envFlags";
 
 describe("env: flag string ⇄ canonical map", () => {
     it("reads variables and ports from a flag string", () => {

@@ -1,7 +1,7 @@
 import { EmulatorOptions } from "../emulator/server";
 import { Emulator } from "../emulator/server";
-import { MiniEngine } from "../harness/miniEngine";
-import { HostOptions, ProviderHost } from "../harness/providerHost";
+import { MiniEngine } from "../engine/miniEngine";
+import { HostOptions, ProviderHost } from "../host/providerHost";
 import { startEmulator } from "./fixtures";
 
 /** The emulator's clock and the provider's waits both run at this fraction of live speed. */

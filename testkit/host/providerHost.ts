@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from "child_process";
-import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
 import * as readline from "readline";
+import { REPO_ROOT } from "../repoRoot";
 
 /**
  * Drives Pulumi's own dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) over gRPC, as
@@ -20,17 +20,7 @@ const statusPb = pulumiRequire("./proto/status_pb");
 const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
 const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
 
-/** This repository's root, from the sources or from their build in dist/. */
-function findRepoRoot(from: string): string {
-    for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-        const manifest = path.join(dir, "package.json");
-        if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-vastai") return dir;
-    }
-    throw new Error(`no pulumi-vastai package.json above ${from}`);
-}
-
-const REPO_ROOT = findRepoRoot(__dirname);
-const WATCHDOG = path.join(REPO_ROOT, "test", "harness", "watchdog.js");
+const WATCHDOG = path.join(REPO_ROOT, "testkit", "host", "watchdog.js");
 
 /** What the engine sends for a value not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = pulumiRequire("./runtime/rpc").unknownValue;

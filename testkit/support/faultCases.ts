@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Fault } from "../emulator/faults";
 import { Emulator } from "../emulator/server";
-import { MiniEngine } from "../harness/miniEngine";
+import { MiniEngine } from "../engine/miniEngine";
 
 /**
  * The money-safety fault suite's cases and its audit. A case is one operation of one resource

@@ -2,8 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { HostCallError, ProviderHost } from "./providerHost";
-import { registerAsProgram } from "./programMocks";
+import { HostCallError, ProviderHost } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
 
 /**
  * Self-test of the machinery every resource test stands on: a minimal dynamic resource, defined

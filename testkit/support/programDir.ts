@@ -1,8 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-
-const REPO = path.resolve(__dirname, "..", "..");
+import { REPO_ROOT } from "../repoRoot";
 
 /**
  * A throw-away Pulumi program directory holding a copy of the built package, so a test can change
@@ -17,20 +16,20 @@ const REPO = path.resolve(__dirname, "..", "..");
  */
 export function makeProgramDir(mode: "installed" | "repository"): { cwd: string; runtimeEntry: string; root: string } {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), `vastai-program-${mode}-`));
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
     const copyPackage = (into: string) => {
         fs.mkdirSync(into, { recursive: true });
         fs.writeFileSync(path.join(into, "package.json"), JSON.stringify(manifest, null, 2));
-        fs.cpSync(path.join(REPO, "dist", "provider"), path.join(into, "dist", "provider"), { recursive: true });
+        fs.cpSync(path.join(REPO_ROOT, "dist", "provider"), path.join(into, "dist", "provider"), { recursive: true });
     };
 
     if (mode === "installed") {
         fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "user-program", dependencies: { "pulumi-vastai": "*" } }));
         const modules = path.join(root, "node_modules");
         fs.mkdirSync(modules);
-        for (const entry of fs.readdirSync(path.join(REPO, "node_modules"))) {
+        for (const entry of fs.readdirSync(path.join(REPO_ROOT, "node_modules"))) {
             if (entry === ".bin" || entry.startsWith(".")) continue;
-            fs.symlinkSync(path.join(REPO, "node_modules", entry), path.join(modules, entry));
+            fs.symlinkSync(path.join(REPO_ROOT, "node_modules", entry), path.join(modules, entry));
         }
         const pkg = path.join(modules, "pulumi-vastai");
         copyPackage(pkg);
@@ -38,7 +37,7 @@ export function makeProgramDir(mode: "installed" | "repository"): { cwd: string;
     }
 
     copyPackage(root);
-    fs.symlinkSync(path.join(REPO, "node_modules"), path.join(root, "node_modules"));
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
     const cwd = path.join(root, "examples", "quickstart");
     fs.mkdirSync(cwd, { recursive: true });
     return { cwd, root, runtimeEntry: path.join(root, "dist", "provider", "runtime", "index.js") };

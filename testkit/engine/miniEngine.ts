@@ -1,12 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import { HostCallError, ProviderHost, Props } from "./providerHost";
-import { noteSecretOutputs } from "./programMocks";
+import { HostCallError, ProviderHost, Props } from "../host/providerHost";
+import { noteSecretOutputs } from "../host/programMocks";
 
 /**
  * A small stand-in for the Pulumi engine's `up`, `refresh` and `destroy`, for tests and the demo.
  * The program runs under the SDK's mock monitor, whose `newResource` performs each step against
  * Pulumi's real dynamic-provider host (check, then create, or diff and update or replace), so
  * resources that depend on others' outputs see real values. State is kept in memory.
+ *
+ * After every successful `up` it plans again and fails if that plan is not empty, as
+ * terraform-plugin-testing does: a provider whose next plan shows changes would make every
+ * `pulumi up` of its users show them too, and no test should have to remember to look.
  */
 export interface StateEntry {
     urn: string;
@@ -22,6 +26,7 @@ export interface StateEntry {
     initFailed?: boolean;
 }
 
+/** What a step did, by resource name, as the CLI sums it up; `refresh` and `destroy` in `run` use it too. */
 export interface UpSummary {
     create: string[];
     update: string[];
@@ -29,6 +34,20 @@ export interface UpSummary {
     delete: string[];
     same: string[];
 }
+
+/** What a program returns: the resources whose steps the engine waits for. */
+export type Program = () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void;
+
+export interface UpOptions {
+    /** The plan after this `up` may show changes: skip the empty-plan check, for the rare test that wants them. */
+    expectChanges?: boolean;
+}
+
+/** One step of `run`, as a CLI command: `{ up: program }` (an edit is an `up` of the edited program), `{ refresh: true }`, `{ destroy: true }`. */
+export type Step = ({ up: Program } & UpOptions) | { refresh: true } | { destroy: true };
+
+/** A failed step's message ends with at most this many of the host's lines from that step. */
+const HOST_LINES = 20;
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -65,6 +84,29 @@ function acknowledgeFailures(resource: pulumi.Resource): void {
     }
 }
 
+/** Equal as JSON, whatever the order of keys: state read back need not keep the order it was written in. */
+function sameJson(a: unknown, b: unknown): boolean {
+    const canonical = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(canonical);
+        if (value && typeof value === "object") {
+            return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+        }
+        return value;
+    };
+    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function emptySummary(): UpSummary {
+    return { create: [], update: [], replace: [], delete: [], same: [] };
+}
+
+/** Rewrites an error's message, and the stack's copy of it, which is what a test runner prints. */
+function rewriteMessage(error: Error, rewrite: (message: string) => string): void {
+    const before = error.message;
+    error.message = rewrite(before);
+    if (error.stack) error.stack = error.stack.replace(before, error.message);
+}
+
 export class MiniEngine {
     readonly state = new Map<string, StateEntry>();
     /** Replaced resources whose delete failed: still in state, to be deleted before anything else. */
@@ -75,22 +117,56 @@ export class MiniEngine {
 
     constructor(readonly host: ProviderHost) {}
 
-    /** Runs the program and makes the world match it, like `pulumi up`. */
-    async up(program: () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void): Promise<UpSummary> {
+    /**
+     * Runs the program and makes the world match it, like `pulumi up`; then plans again and fails,
+     * naming them, if any resource would change (unless `expectChanges`).
+     */
+    up(program: Program, options: UpOptions = {}): Promise<UpSummary> {
+        return this.reportingHost(async () => {
+            const { summary, stepped } = await this.applyProgram(program);
+            if (!options.expectChanges) await this.expectEmptyPlan(stepped);
+            return summary;
+        });
+    }
+
+    /** Runs `steps` in order, each as its CLI command would, and returns each step's summary. */
+    async run(steps: Step[]): Promise<UpSummary[]> {
+        const summaries: UpSummary[] = [];
+        for (const [i, step] of steps.entries()) {
+            const kind = "up" in step ? "up" : "refresh" in step ? "refresh" : "destroy";
+            try {
+                if ("up" in step) summaries.push(await this.up(step.up, step));
+                else if ("refresh" in step) summaries.push(await this.refresh());
+                else summaries.push({ ...emptySummary(), delete: await this.destroy() });
+            } catch (e) {
+                if (e instanceof Error) rewriteMessage(e, (m) => `step ${i + 1} (${kind}): ${m}`);
+                throw e;
+            }
+        }
+        return summaries;
+    }
+
+    /** The `up` proper: every step the program calls for, then deletes of what it no longer has. */
+    private async applyProgram(program: Program): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
         await this.deletePending();
-        const summary: UpSummary = { create: [], update: [], replace: [], delete: [], same: [] };
+        const summary = emptySummary();
         const registered = new Set<string>();
+        // The inputs each created, updated or replaced resource was sent, for the plan that follows.
+        const stepped = new Map<string, Props>();
         await pulumi.runtime.setMocks(
             {
                 newResource: async (args: pulumi.runtime.MockResourceArgs) => {
                     const urn = this.host.urn(args.type, args.name);
+                    const news = unwrapSecrets(args.inputs) as Props;
                     registered.add(urn);
                     this.collectSecrets(args.inputs);
                     const secretOutputs = [
                         ...Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k])),
                         ...(this.additionalSecretOutputs.get(args.name) ?? []),
                     ];
-                    const entry = await this.step(urn, args.type, args.name, unwrapSecrets(args.inputs) as Props, summary, secretOutputs);
+                    const before = this.state.get(urn);
+                    const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs);
+                    if (entry !== before) stepped.set(urn, news);
                     return { id: entry.id, state: entry.outputs };
                 },
                 call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
@@ -116,33 +192,91 @@ export class MiniEngine {
             this.state.delete(entry.urn);
             summary.delete.push(entry.name);
         }
-        return summary;
+        return { summary, stepped };
     }
 
-    /** Reads every resource back, like `pulumi refresh`; a resource read as gone leaves state. */
-    async refresh(): Promise<void> {
-        for (const entry of this.state.values()) {
-            const read = await this.host.read(entry.id, entry.urn, entry.outputs, entry.inputs);
-            if (!read.id) {
-                this.state.delete(entry.urn);
-                continue;
+    /**
+     * The plan right after an `up`: check and diff each resource the `up` changed, with the inputs
+     * the program sent, against the state the `up` left. The program need not run again: the outputs
+     * it saw were already those in state, so it would send the same inputs. A resource the `up` left
+     * alone was just planned with these very inputs against this very state, and found unchanged.
+     */
+    private async expectEmptyPlan(stepped: Map<string, Props>): Promise<void> {
+        const changes = await Promise.all(
+            [...stepped].map(async ([urn, news]) => {
+                const entry = this.state.get(urn);
+                if (!entry) return `${urn} is not in state`;
+                const checked = await this.host.check(urn, entry.inputs, news);
+                if (checked.failures.length > 0) {
+                    return `${entry.name} fails check: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
+                }
+                const diff = await this.host.diff(entry.id, urn, entry.outputs, checked.inputs);
+                if (diff.changes === "none") return undefined;
+                const inputs = [...new Set([...Object.keys(entry.inputs), ...Object.keys(checked.inputs)])]
+                    .filter((k) => !sameJson(entry.inputs[k], checked.inputs[k]));
+                const what = diff.replaces.length > 0 ? `be replaced (${diff.replaces.join(", ")})` : `change (${diff.changes})`;
+                return `${entry.name} would ${what}; inputs that differ from state: ${inputs.join(", ") || "none"}`;
+            }),
+        );
+        const found = changes.filter((c): c is string => c !== undefined);
+        if (found.length > 0) throw new Error(`the plan after this up is not empty: ${found.join("; ")}`);
+    }
+
+    /**
+     * Reads every resource back, like `pulumi refresh`: a resource read as gone leaves state and is
+     * summarised as deleted, one read differently as updated, as the CLI shows them.
+     */
+    refresh(): Promise<UpSummary> {
+        return this.reportingHost(async () => {
+            const summary = emptySummary();
+            for (const entry of this.state.values()) {
+                const read = await this.host.read(entry.id, entry.urn, entry.outputs, entry.inputs);
+                if (!read.id) {
+                    this.state.delete(entry.urn);
+                    summary.delete.push(entry.name);
+                    continue;
+                }
+                const changed = read.id !== entry.id || !sameJson(read.properties, entry.outputs) || (read.inputs && !sameJson(read.inputs, entry.inputs));
+                (changed ? summary.update : summary.same).push(entry.name);
+                entry.id = read.id;
+                entry.outputs = read.properties;
+                if (read.inputs) entry.inputs = read.inputs;
             }
-            entry.id = read.id;
-            entry.outputs = read.properties;
-            if (read.inputs) entry.inputs = read.inputs;
-        }
+            return summary;
+        });
     }
 
     /** Deletes everything, newest first, like `pulumi destroy`. */
-    async destroy(): Promise<string[]> {
-        await this.deletePending();
-        const deleted: string[] = [];
-        for (const entry of [...this.state.values()].reverse()) {
-            await this.host.delete(entry.id, entry.urn, entry.outputs);
-            this.state.delete(entry.urn);
-            deleted.push(entry.name);
+    destroy(): Promise<string[]> {
+        return this.reportingHost(async () => {
+            await this.deletePending();
+            const deleted: string[] = [];
+            for (const entry of [...this.state.values()].reverse()) {
+                await this.host.delete(entry.id, entry.urn, entry.outputs);
+                this.state.delete(entry.urn);
+                deleted.push(entry.name);
+            }
+            return deleted;
+        });
+    }
+
+    /**
+     * Runs one step; if it fails, its message ends with the host's last lines from that step, where
+     * the provider's progress and warnings say how far it got.
+     */
+    private async reportingHost<T>(work: () => Promise<T>): Promise<T> {
+        const from = this.host.output.length;
+        try {
+            return await work();
+        } catch (e) {
+            // The host's last lines travel on another pipe than its answer: give them a turn to arrive.
+            await new Promise((resolve) => setImmediate(resolve));
+            const lines = this.host.output.slice(from).slice(-HOST_LINES);
+            if (e instanceof Error && lines.length > 0) {
+                rewriteMessage(e, (m) => `${m}\nprovider host, last lines of this step:\n${lines.map((l) => `    | ${l}`).join("\n")}`);
+            }
+            throw e;
         }
-        return deleted;
     }
 
     private async deletePending(): Promise<void> {
