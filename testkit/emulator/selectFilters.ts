@@ -77,3 +77,24 @@ function compare(actual: unknown, op: string, want: unknown): boolean {
     }
     return false;
 }
+
+/**
+ * The `select_filters` query parameter of a search, parsed and checked against `fieldTypes`: the
+ * filters (`{}` when absent), or the problem, as the service words it.
+ */
+export function filtersFromQuery(
+    query: URLSearchParams,
+    fieldTypes: Record<string, FieldType>,
+): { filters: Record<string, Record<string, unknown>> } | { problem: string } {
+    const raw = query.get("select_filters");
+    let filters: unknown = {};
+    if (raw !== null) {
+        try {
+            filters = JSON.parse(raw);
+        } catch {
+            return { problem: "select_filters is not valid JSON" };
+        }
+    }
+    const problem = validateFilters(filters, fieldTypes);
+    return problem ? { problem } : { filters: filters as Record<string, Record<string, unknown>> };
+}

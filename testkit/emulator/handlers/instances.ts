@@ -1,7 +1,7 @@
 import { Answer, fail, invalidArgs, ok } from "../answer";
 import { envFlagsToDict } from "../envFlags";
 import { EmuInstance, newSecret } from "../model";
-import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
+import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 import { findVisibleByHash } from "./templates";
 
@@ -198,17 +198,9 @@ export function listInstancesV0(): Answer {
 
 /** `GET /api/v1/instances/`: filtered on id, label, actual_status; 25 a page, in id order. */
 export function listInstances(ctx: HandlerContext): Answer {
-    let filters: unknown = {};
-    const raw = ctx.query.get("select_filters");
-    if (raw !== null) {
-        try {
-            filters = JSON.parse(raw);
-        } catch {
-            return invalidArgs("select_filters is not valid JSON");
-        }
-    }
-    const problem = validateFilters(filters, LIST_FILTER_FIELDS);
-    if (problem) return invalidArgs(problem);
+    const parsed = filtersFromQuery(ctx.query, LIST_FILTER_FIELDS);
+    if ("problem" in parsed) return invalidArgs(parsed.problem);
+    const { filters } = parsed;
     const limit = Math.min(PAGE_SIZE, Math.max(1, Number(ctx.query.get("limit") ?? PAGE_SIZE) || PAGE_SIZE));
     const token = ctx.query.get("after_token");
     const afterId = token ? Number(Buffer.from(token, "base64url").toString()) : 0;
@@ -219,7 +211,7 @@ export function listInstances(ctx: HandlerContext): Answer {
         .filter((i) => !i.destroyed && i.ownerId === ctx.caller.user.id && i.id > afterId)
         .sort((a, b) => a.id - b.id)
         .map((i) => instanceView(i, ctx.now, timings))
-        .filter((view) => matchesFilters(view, filters as Record<string, Record<string, unknown>>));
+        .filter((view) => matchesFilters(view, filters));
     const page = matching.slice(0, limit);
     const more = matching.length > limit;
     const next = more ? Buffer.from(String(page[page.length - 1].id)).toString("base64url") : null;

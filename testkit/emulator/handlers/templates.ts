@@ -1,6 +1,6 @@
 import { Answer, fail, invalidArgs, ok } from "../answer";
 import { EmuTemplate, templateHash } from "../model";
-import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
+import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 
 /** Template fields the service stores, with the JSON type each must have (contract §2.2). */
@@ -105,20 +105,12 @@ export function findVisibleByHash(ctx: HandlerContext, hashId: string): EmuTempl
 }
 
 export function searchTemplates(ctx: HandlerContext): Answer {
-    const raw = ctx.query.get("select_filters");
-    let filters: unknown = {};
-    if (raw !== null) {
-        try {
-            filters = JSON.parse(raw);
-        } catch {
-            return invalidArgs("select_filters is not valid JSON");
-        }
-    }
-    const problem = validateFilters(filters, FILTER_FIELDS);
-    if (problem) return invalidArgs(problem);
+    const parsed = filtersFromQuery(ctx.query, FILTER_FIELDS);
+    if ("problem" in parsed) return invalidArgs(parsed.problem);
+    const { filters } = parsed;
     const templates = visible(ctx)
         .map(templateView)
-        .filter((view) => matchesFilters(view, filters as Record<string, Record<string, unknown>>))
+        .filter((view) => matchesFilters(view, filters))
         .sort((a, b) => (a.id as number) - (b.id as number));
     return ok({ success: true, templates_found: templates.length, templates });
 }
