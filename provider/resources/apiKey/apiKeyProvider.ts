@@ -4,6 +4,7 @@ import { confirmedRemoval } from "../../client/api/removal";
 import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../dynamic/context";
+import { replacedBy } from "../../dynamic/properties";
 import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
@@ -15,6 +16,8 @@ import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs
 type Props = Record<string, any>;
 
 const inputsOf = (props: object) => pickInputs(props as Props, API_KEY_PROPERTIES) as unknown as ApiKeyInputs;
+
+const API_KEY_REPLACED_BY: readonly string[] = replacedBy(apiKeyArgsSchema);
 
 /** How far before the request a key's creation time may read, in seconds, for clock skew. */
 const LOST_CREATE_SLACK_S = 120;
@@ -83,8 +86,10 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
      */
     async diff(_id: string, olds: ApiKeyOutputs, news: ApiKeyInputs) {
         const changed: string[] = changedProperties(olds, news, API_KEY_PROPERTIES);
-        if (typeof olds.key !== "string") changed.push("key");
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false };
+        // As declared in apiKeyArgsSchema (every property replaces), and a key without its secret.
+        const replaces = changed.filter((p) => API_KEY_REPLACED_BY.includes(p));
+        if (typeof olds.key !== "string") replaces.push("key");
+        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
     },
 
     /** Reached only with nothing to change (diff replaces on any change; a new shim in state): the rest stays as it is. */

@@ -5,6 +5,7 @@ import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs
 import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../dynamic/context";
+import { replacedBy } from "../../dynamic/properties";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { confirmedRemoval } from "../../client/api/removal";
 import { findLostCreate } from "../lostCreate";
@@ -38,6 +39,8 @@ function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean
     const raw = record as Record<string, unknown>;
     return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
 }
+
+const TEMPLATE_REPLACED_BY: readonly string[] = replacedBy(templateArgsSchema);
 
 /** Creates sent for one resource at most; the second only after the first was looked for. */
 const MAX_SENDS = 2;
@@ -100,8 +103,9 @@ export const templateProvider = (ctx: ProviderContext) => ({
 
     async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
         const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_PROPERTIES);
-        // Every template field can be edited in place; the edit gives a new hash_id.
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: [], deleteBeforeReplace: false };
+        // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id).
+        const replaces = changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p));
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
     },
 
     async create(inputs: TemplateInputs) {
