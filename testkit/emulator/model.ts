@@ -97,6 +97,14 @@ export interface EmuInstance {
     sshPort: number;
 }
 
+export interface EmuSshKey {
+    id: number;
+    userId: number;
+    publicKey: string;
+    /** ms epoch. */
+    createdAt: number;
+}
+
 export type EmuMachine = Record<string, unknown> & { id: number; ownerId: number };
 
 export function newSecret(prefix = "emu"): string {
@@ -114,8 +122,9 @@ export class EmulatorModel {
     machines = new Map<number, EmuMachine>();
     offers = new Map<number, EmuOffer>();
     instances = new Map<number, EmuInstance>();
+    sshKeys = new Map<number, EmuSshKey>();
 
-    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001 };
+    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001, sshKey: 8001 };
 
     addUser(fields: Partial<Omit<EmuUser, "id" | "apiKey">> = {}): EmuUser {
         const id = this.nextIds.user++;
@@ -183,6 +192,12 @@ export class EmulatorModel {
         };
         this.offers.set(id, offer);
         return offer;
+    }
+
+    addSshKey(userId: number, publicKey: string, createdAt = now()): EmuSshKey {
+        const key: EmuSshKey = { id: this.nextIds.sshKey++, userId, publicKey, createdAt };
+        this.sshKeys.set(key.id, key);
+        return key;
     }
 
     newInstanceId(): number {

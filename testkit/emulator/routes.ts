@@ -2,6 +2,7 @@ import { Answer } from "./answer";
 import { HandlerContext } from "./handlers/context";
 import * as account from "./handlers/account";
 import * as instances from "./handlers/instances";
+import * as sshKeys from "./handlers/sshKeys";
 import * as templates from "./handlers/templates";
 
 /**
@@ -40,6 +41,10 @@ export const ROUTES: Route[] = [
     { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
     { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
     { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },
+    // Create's 1 s is documented (docs `create-ssh-key`).
+    { name: "sshkey-list", method: "GET", pattern: path("/api/v0/ssh"), scope: "user_read", intervalMs: 500, handler: sshKeys.listSshKeys },
+    { name: "sshkey-create", method: "POST", pattern: path("/api/v0/ssh"), scope: "user_write", intervalMs: 1000, handler: sshKeys.createSshKey },
+    { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 500, handler: sshKeys.deleteSshKey },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route; params: string[] } | "wrong-method" | undefined {
