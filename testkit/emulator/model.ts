@@ -95,6 +95,8 @@ export interface EmuInstance {
     isBid: boolean;
     dphTotal: number;
     sshPort: number;
+    /** The last start or stop asked for (`PUT /instances/{id}/ {state}`); see handlers/instanceState.ts. */
+    stateChange?: { to: "running" | "stopped"; at: number; from: string | null };
 }
 
 export interface EmuSshKey {
