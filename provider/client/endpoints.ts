@@ -37,6 +37,9 @@ export const ENDPOINTS = {
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
+    // The label's route: a body with `state` starts or stops the instance (real-api-notes "start / stop").
+    changeInstanceState: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "change instance state", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
+    changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },
     listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
