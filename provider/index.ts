@@ -7,6 +7,7 @@ export { TemplatesApi } from "./client/api/templates";
 export { InstancesApi, INSTANCE_PAGE_SIZE } from "./client/api/instances";
 export type { InstancePage } from "./client/api/instances";
 export { AccountApi } from "./client/api/account";
+export { SshKeysApi } from "./client/api/sshKeys";
 export { Pacer, sharedPacer } from "./client/pacer";
 export { DEFAULT_RETRY } from "./client/retryPolicy";
 export type { RetryOptions } from "./client/retryPolicy";
@@ -24,6 +25,7 @@ export * from "./schemas/instance";
 export * from "./schemas/machine";
 export * from "./schemas/user";
 export * from "./schemas/apiKey";
+export * from "./schemas/sshKey";
 export * from "./schemas/permissions";
 export * from "./schemas/limits";
 
@@ -49,6 +51,8 @@ export { ApiKey } from "./resources/apiKey/apiKey";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";
 export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permissionsBuilder";
 export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
+export { SshKey } from "./resources/sshKey/sshKey";
+export type { SshKeyArgs, SshKeyInputs, SshKeyOutputs } from "./resources/sshKey/sshKeyArgs";
 
 export { Instance } from "./resources/instance/instance";
 export type { InstanceArgs, InstanceInputs, InstanceOutputs, InstanceVolumeInfo } from "./resources/instance/instanceArgs";

@@ -5,9 +5,11 @@
  */
 import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
 import { instanceProvider } from "../resources/instance/instanceProvider";
+import { sshKeyProvider } from "../resources/sshKey/sshKeyProvider";
 import { templateProvider } from "../resources/template/templateProvider";
 import { configure, processContext } from "./providerContext";
 
 export const template = { configure, ...templateProvider(processContext) };
 export const instance = { configure, ...instanceProvider(processContext) };
 export const apiKey = { configure, ...apiKeyProvider(processContext) };
+export const sshKey = { configure, ...sshKeyProvider(processContext) };

@@ -56,6 +56,10 @@ export const portBindingsSchema = z.record(
 );
 
 /** An instance as the service returns it. Lenient; only `id` is required. */
+/** What an instance can be asked to be (`PUT /instances/{id}/ {state}`). */
+export const INSTANCE_STATES = ["running", "stopped"] as const;
+export type InstanceState = (typeof INSTANCE_STATES)[number];
+
 export const instanceRecordSchema = z.looseObject({
     id: z.number().int(),
     machine_id: z.number().int().nullish(),

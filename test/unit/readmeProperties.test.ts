@@ -3,6 +3,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import { PropertySchema, declarationsOf } from "../../provider/dynamic/properties";
 import { apiKeyArgsSchema } from "../../provider/resources/apiKey/apiKeyArgs";
+import { sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { instanceArgsSchema } from "../../provider/resources/instance/instanceArgs";
 import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
 
@@ -18,6 +19,7 @@ const RESOURCES = [
     { resource: "Template", schema: templateArgsSchema, file: "provider/resources/template/templateArgs.ts", declaredAs: "templateArgsSchema" },
     { resource: "Instance", schema: instanceArgsSchema, file: "provider/resources/instance/instanceArgs.ts", declaredAs: "instanceArgsSchema" },
     { resource: "ApiKey", schema: apiKeyArgsSchema, file: "provider/resources/apiKey/apiKeyArgs.ts", declaredAs: "apiKeyArgsSchema" },
+    { resource: "SshKey", schema: sshKeyArgsSchema, file: "provider/resources/sshKey/sshKeyArgs.ts", declaredAs: "sshKeyArgsSchema" },
 ];
 
 /** Each property's doc comment in the object literal that declares the schema, as one line. */

@@ -95,6 +95,16 @@ export interface EmuInstance {
     isBid: boolean;
     dphTotal: number;
     sshPort: number;
+    /** The last start or stop asked for (`PUT /instances/{id}/ {state}`); see handlers/instanceState.ts. */
+    stateChange?: { to: "running" | "stopped"; at: number; from: string | null };
+}
+
+export interface EmuSshKey {
+    id: number;
+    userId: number;
+    publicKey: string;
+    /** ms epoch. */
+    createdAt: number;
 }
 
 export type EmuMachine = Record<string, unknown> & { id: number; ownerId: number };
@@ -114,8 +124,9 @@ export class EmulatorModel {
     machines = new Map<number, EmuMachine>();
     offers = new Map<number, EmuOffer>();
     instances = new Map<number, EmuInstance>();
+    sshKeys = new Map<number, EmuSshKey>();
 
-    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001 };
+    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001, sshKey: 8001 };
 
     addUser(fields: Partial<Omit<EmuUser, "id" | "apiKey">> = {}): EmuUser {
         const id = this.nextIds.user++;
@@ -183,6 +194,12 @@ export class EmulatorModel {
         };
         this.offers.set(id, offer);
         return offer;
+    }
+
+    addSshKey(userId: number, publicKey: string, createdAt = now()): EmuSshKey {
+        const key: EmuSshKey = { id: this.nextIds.sshKey++, userId, publicKey, createdAt };
+        this.sshKeys.set(key.id, key);
+        return key;
     }
 
     newInstanceId(): number {

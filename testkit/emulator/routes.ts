@@ -2,6 +2,8 @@ import { Answer } from "./answer";
 import { HandlerContext } from "./handlers/context";
 import * as account from "./handlers/account";
 import * as instances from "./handlers/instances";
+import * as instanceState from "./handlers/instanceState";
+import * as sshKeys from "./handlers/sshKeys";
 import * as templates from "./handlers/templates";
 
 /**
@@ -33,13 +35,19 @@ export const ROUTES: Route[] = [
     { name: "instance-create", method: "PUT", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
     { name: "instance-create", method: "POST", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
     { name: "instance-show", method: "GET", pattern: path(`/api/v0/instances/${id}`), scope: "instance_read", intervalMs: 2000, handler: instances.showInstance },
-    { name: "instance-label", method: "PUT", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 500, handler: instances.labelInstance },
+    // One route for label edits and start/stop, as on the service: the body says which.
+    { name: "instance-label", method: "PUT", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 500, handler: instanceState.putInstance },
+    { name: "instance-bid", method: "PUT", pattern: path(`/api/v0/instances/bid_price/${id}`), scope: "instance_write", intervalMs: 1000, handler: instanceState.changeBid },
     { name: "instance-destroy", method: "DELETE", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 3000, handler: instances.destroyInstance },
     { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 500, handler: instances.listInstancesV0 },
     { name: "instance-list", method: "GET", pattern: path("/api/v1/instances"), scope: "instance_read", intervalMs: 1000, handler: instances.listInstances },
     { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
     { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
     { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },
+    // Create's 1 s is documented (docs `create-ssh-key`).
+    { name: "sshkey-list", method: "GET", pattern: path("/api/v0/ssh"), scope: "user_read", intervalMs: 500, handler: sshKeys.listSshKeys },
+    { name: "sshkey-create", method: "POST", pattern: path("/api/v0/ssh"), scope: "user_write", intervalMs: 1000, handler: sshKeys.createSshKey },
+    { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 500, handler: sshKeys.deleteSshKey },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route; params: string[] } | "wrong-method" | undefined {

@@ -1,7 +1,9 @@
 import {
     InstanceCreateRequest,
     InstanceListFilters,
+    INSTANCE_STATES,
     InstanceRecord,
+    InstanceState,
     instanceCreateRequestSchema,
     instanceCreateResponseSchema,
     instanceListFiltersSchema,
@@ -86,6 +88,20 @@ export class InstancesApi {
     async label(instanceId: number, label: string): Promise<void> {
         const endpoint = ENDPOINTS.labelInstance;
         const body = checkRequest(endpoint, z.strictObject({ label: z.string().max(INSTANCE_LIMITS.labelOnEditMax) }), { label });
+        await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
+    }
+
+    /** Starts (`running`) or stops (`stopped`) the instance; the service gets there on its own time. */
+    async changeState(instanceId: number, state: InstanceState): Promise<void> {
+        const endpoint = ENDPOINTS.changeInstanceState;
+        const body = checkRequest(endpoint, z.strictObject({ state: z.enum(INSTANCE_STATES) }), { state });
+        await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
+    }
+
+    /** A new bid ($/hour) for an interruptible instance; the service refuses it for one on demand. */
+    async changeBid(instanceId: number, price: number): Promise<void> {
+        const endpoint = ENDPOINTS.changeBid;
+        const body = checkRequest(endpoint, z.strictObject({ client_id: z.literal("me"), price: z.number().positive() }), { client_id: "me", price });
         await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
     }
 

@@ -6,7 +6,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, InstanceArgs, InstanceOutputs, instanceArgsS
 /**
  * A Vast.ai GPU instance started on an offer, optionally from a `Template`. `pulumi up` waits until
  * it runs; one that fails to start is destroyed and tried again. Changing what it was started with
- * replaces it; `label` is edited in place.
+ * replaces it; `label`, `desiredState` (start, stop) and an interruptible instance's bid change in place.
  *
  *     const gpu = new vast.Instance("trainer", {
  *         offerId: 1234567, templateHashId: trainer.hashId, disk: 64,

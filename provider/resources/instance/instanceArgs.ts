@@ -6,6 +6,7 @@ import { isUnknown } from "../../dynamic/unknowns";
 import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
+import { INSTANCE_STATES } from "../../schemas/instance";
 import { RUNTYPES } from "../../schemas/template";
 
 /** A volume to attach (docs/service-contract.md §2.3). A template's volume is never applied. */
@@ -59,8 +60,16 @@ export const instanceArgsSchema = z
          * own), so it may be longer than a create takes: up to 1024 characters.
          */
         label: prop(z.string().max(INSTANCE_LIMITS.labelOnEditMax).optional(), { wire: "label", onChange: "update" }),
-        /** Interruptible bid in $/hour; without it the instance is on demand. */
-        price: prop(z.number().positive("must be a positive bid in $/hour").optional(), { wire: "price", onChange: "replace" }),
+        /**
+         * `running` (the default) or `stopped`, changed in place: a stopped instance keeps its disk and
+         * is not billed for its GPUs, but its storage still is. Created `stopped`, it starts, runs, then stops.
+         */
+        desiredState: prop(z.enum(INSTANCE_STATES).default("running"), { onChange: "update" }),
+        /**
+         * Interruptible bid in $/hour; without it the instance is on demand. A new bid is set in place;
+         * adding or removing the bid (on demand ↔ interruptible) replaces the instance.
+         */
+        price: prop(z.number().positive("must be a positive bid in $/hour").optional(), { wire: "price", onChange: "update" }),
         /** Private registry login, `-u user -p token registry`; kept secret in state. */
         imageLogin: prop(z.string().optional(), { wire: "image_login", onChange: "update", secret: true }),
         /** A volume to attach: `createNew`, `volumeId`, `size` (GB), `mountPath`. A template's volume is never applied. */
@@ -113,6 +122,16 @@ export const INSTANCE_IN_PLACE_PROPERTIES: readonly InstanceProperty[] = updated
 
 /** Everything else was fixed when the instance was created: a change starts a new instance. */
 export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = replacedBy(instanceArgsSchema);
+
+/**
+ * The changed properties that replace the instance: those fixed at creation, and `price` when it
+ * adds or removes the bid (the bid endpoint changes a bid, it cannot make an instance
+ * interruptible or on demand). A bid unknown during preview may be either: counted as replacing.
+ */
+export function replacingChanges(olds: { price?: unknown }, news: { price?: unknown }, changed: readonly string[]): string[] {
+    const bidToBid = typeof olds.price === "number" && typeof news.price === "number" && !isUnknown(news.price);
+    return changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p) || (p === "price" && !bidToBid));
+}
 
 /**
  * Properties the provider computes, never accepted as inputs. `effectiveEnv` is secret: it repeats

@@ -115,11 +115,14 @@ export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs
 }
 
 /**
- * The inputs a record stands for, as far as the program manages them. Only the label can be read
- * back and changed in place; the rest of a running instance is what it was created with.
+ * The inputs a record stands for, as far as the program manages them. The label and the intended
+ * state (a start or stop in the console shows as a diff) can be read back and changed in place; the
+ * bid is not read back (`dph_total` includes more than the bid); the rest is what the instance was
+ * created with.
  */
 export function inputsFromRecord(record: InstanceRecord, previous: Partial<InstanceInputs>): Partial<InstanceInputs> {
     const inputs = { ...previous };
     if (previous.label !== undefined) inputs.label = record.label ?? "";
+    if (record.intended_status === "running" || record.intended_status === "stopped") inputs.desiredState = record.intended_status;
     return inputs;
 }

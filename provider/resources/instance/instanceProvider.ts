@@ -12,17 +12,19 @@ import {
     INSTANCE_COMPUTED,
     INSTANCE_DEFAULTS,
     INSTANCE_PROPERTIES,
-    INSTANCE_REPLACE_PROPERTIES,
     InstanceInputs,
     InstanceOutputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
+    replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
+import { startInstance, stopInstance } from "./instanceState";
+import { VastClient } from "../../client/vastClient";
 import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
@@ -77,6 +79,15 @@ const REFUSED: Record<string, string> = {
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
 const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
 
+/** The stop of an instance created `stopped`; a failure keeps the instance (it exists) in state. */
+async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
+    try {
+        return await stopInstance(ctx, vast, instanceId, inputs);
+    } catch (e) {
+        throw new InstanceNotReadyError(`vastai: instance ${instanceId} was created to be stopped, then: ${(e as Error).message}`, instanceId, record);
+    }
+}
+
 /**
  * The Instance resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
@@ -86,7 +97,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
-        const creates = Object.keys(olds).length === 0 || changedProperties(olds, args, INSTANCE_REPLACE_PROPERTIES).length > 0;
+        const creates = Object.keys(olds).length === 0 || replacingChanges(olds, args, changedProperties(olds, args, INSTANCE_PROPERTIES)).length > 0;
         if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, args)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs: normalize(args) };
@@ -94,7 +105,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async diff(_id: string, olds: InstanceOutputs, news: InstanceInputs) {
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
-        const replaces = changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p));
+        const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
         const sameOffer = !isUnknown(news.offerId) && olds.offerId === news.offerId;
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
@@ -110,6 +121,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         }
         try {
             const launched = await launchInstance(ctx, vast, desired, plan.request);
+            // Created stopped: the service has no such create, so it starts, and is stopped once it runs.
+            if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
             const reported = launched.record ? reportedByService(launched.record) : {};
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
@@ -135,17 +148,30 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const instanceId = Number(olds.instanceId ?? id);
         const desired = normalize(news);
         if ((olds.label ?? "") !== (desired.label ?? "")) await vast.instances.label(instanceId, desired.label ?? "");
+        // Between two bids only (diff replaces an instance that gains or loses its bid).
+        const newBid = olds.price !== undefined && desired.price !== undefined && olds.price !== desired.price;
+        if (newBid) {
+            await vast.instances.changeBid(instanceId, desired.price!);
+            ctx.log.progress(`instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`);
+        }
 
         let record: InstanceRecord | undefined;
-        // An earlier create that ran out of time left it starting: this `up` waits for it again.
-        if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
-            try {
+        try {
+            if (desired.desiredState === "stopped") {
+                // Also when a stop asked by an earlier `up` did not finish in time.
+                if (olds.desiredState !== "stopped" || olds.actualStatus !== "stopped") record = await stopInstance(ctx, vast, instanceId, desired);
+            } else if (olds.desiredState === "stopped") {
+                record = await startInstance(ctx, vast, instanceId, desired);
+            } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
+                // An earlier create that ran out of time left it starting: this `up` waits for it again.
                 record = await awaitExisting(ctx, vast, instanceId, desired);
-            } catch (e) {
-                if (!(e instanceof InstanceNotReadyError)) throw e;
-                throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), providerOf(news));
             }
+        } catch (e) {
+            if (!(e instanceof InstanceNotReadyError)) throw e;
+            throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), providerOf(news));
         }
+        // The new price shows in `dph_total`: read it back when no wait did.
+        if (newBid && !record) record = await vast.instances.show(instanceId);
         const reported = record ? reportedByService(record) : reportedIn(olds);
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
     },

@@ -3,6 +3,7 @@ import { envFlagsToDict } from "../envFlags";
 import { EmuInstance, newSecret } from "../model";
 import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
+import { intendedStatus, statusAfterStateChange } from "./instanceState";
 import { findVisibleByHash } from "./templates";
 
 /** Limits of the create call (contract §8; docs `create_instance.yaml`). */
@@ -112,8 +113,10 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     return undefined;
 }
 
-/** The status an instance shows at `now`: null, then loading, then its offer's scripted end. */
+/** The status an instance shows at `now`: null, then loading, then its offer's scripted end; after a start or stop, see instanceState.ts. */
 export function statusAt(instance: EmuInstance, now: number, timings: InstanceTimings): string | null {
+    const changed = statusAfterStateChange(instance, now, timings);
+    if (changed !== undefined) return changed;
     const elapsed = now - instance.createdAt;
     if (elapsed < timings.loadingAfterMs) return null;
     if (elapsed < timings.runningAfterMs) return "loading";
@@ -133,14 +136,14 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
     }
     // While loading on the way up, the image pull; once the script's end is reached, its message
     // (an offer scripted to stay `loading` may report an error there).
-    const ended = now - instance.createdAt >= timings.runningAfterMs;
+    const ended = now - instance.createdAt >= timings.runningAfterMs || instance.stateChange !== undefined;
     const loadingMsg = "Pulling image layers";
-    const finalMsg = instance.script.statusMsg ?? (status === "loading" ? loadingMsg : `${status}`);
+    const finalMsg = instance.stateChange ? `${status}` : instance.script.statusMsg ?? (status === "loading" ? loadingMsg : `${status}`);
     return {
         id: instance.id,
         machine_id: instance.machineId,
         actual_status: status,
-        intended_status: "running",
+        intended_status: intendedStatus(instance),
         cur_state: running ? "running" : status === null ? "created" : "stopped",
         status_msg: status === null ? null : ended ? finalMsg : loadingMsg,
         label: instance.label,
@@ -160,7 +163,7 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
     };
 }
 
-function ownLive(ctx: HandlerContext): EmuInstance | undefined {
+export function ownLive(ctx: HandlerContext): EmuInstance | undefined {
     const instance = ctx.emu.model.instances.get(Number(ctx.params[0]));
     return instance && !instance.destroyed && instance.ownerId === ctx.caller.user.id ? instance : undefined;
 }

@@ -1,0 +1,50 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { InstanceRecord } from "../../schemas/instance";
+import { InstanceInputs } from "./instanceArgs";
+import { awaitExisting } from "./instanceLaunch";
+import { describeStatus } from "./readiness";
+
+/**
+ * Start and stop in place (`PUT /instances/{id}/ {state}`). The service answers at once and gets
+ * there on its own time, so each waits until `actual_status` says so, within `readyTimeoutSeconds`.
+ * A start waits as a create does (the shared poller: a start may sit in `scheduling` while the
+ * machine finds room); a stop, rare and quick, is checked on with the show call.
+ */
+
+/** How often a stop is checked on, at live speed. */
+const STOP_POLL_MS = 5000;
+
+/** Starts a stopped instance and waits until it runs. */
+export async function startInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+    await vast.instances.changeState(instanceId, "running");
+    ctx.log.progress(`instance ${instanceId}: start asked; waiting for it to run`);
+    return awaitExisting(ctx, vast, instanceId, inputs);
+}
+
+/** Stops the instance and waits until it shows `stopped`. */
+export async function stopInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+    const what = `instance ${instanceId}`;
+    await vast.instances.changeState(instanceId, "stopped");
+    ctx.log.progress(`${what}: stop asked; waiting for it to stop`);
+    const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
+    let lastStatus: string | undefined;
+    for (;;) {
+        await ctx.clock.sleep(STOP_POLL_MS);
+        const record = await vast.instances.show(instanceId);
+        if (!record) throw new Error(`vastai: ${what} disappeared while stopping (destroyed elsewhere?); run \`pulumi refresh\``);
+        if (record.actual_status === "stopped") {
+            ctx.log.progress(`${what} is stopped: its GPUs are no longer billed, its storage still is`);
+            return record;
+        }
+        const status = describeStatus(record);
+        if (status !== lastStatus) ctx.log.progress(`${what} is ${status}; waiting for it to stop`);
+        lastStatus = status;
+        if (ctx.clock.now() >= deadlineAt) {
+            throw new Error(
+                `vastai: ${what} did not stop within ${inputs.readyTimeoutSeconds} s (last status: ${status}). ` +
+                    "The stop was asked; `pulumi up` asks again and waits",
+            );
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { keyTarget } from "../../client/api/sshKeys";
+import { confirmedRemoval } from "../../client/api/removal";
+import { VastInvalidArgsError, VastOutcomeUnknownError } from "../../client/errors";
+import { VastClient } from "../../client/vastClient";
+import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
+import { ProviderContext } from "../../dynamic/context";
+import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
+import { goneResult, readResult } from "../../dynamic/readResult";
+import { isUnknown } from "../../dynamic/unknowns";
+import { SshKeyRecord, sshKeyCreatedAtSeconds } from "../../schemas/sshKey";
+import { findLostCreate } from "../lostCreate";
+import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
+
+type Props = Record<string, any>;
+
+const inputsOf = (props: object) => pickInputs(props as Props, SSH_KEY_PROPERTIES) as unknown as SshKeyInputs;
+
+/** How far before the request a key's creation time may read, in seconds, for clock skew. */
+const LOST_CREATE_SLACK_S = 120;
+
+/** Keys this process made: a lost create of another resource never takes them for its own. */
+const madeHere = new Set<number>();
+
+/**
+ * After a create whose answer was lost: the key with our text, made since the request left (or
+ * without a creation time to rule it out). The account holds a key text once (the service
+ * refuses a duplicate), so one match is the key the create made.
+ */
+async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: string, sentAt: number): Promise<SshKeyRecord | undefined> {
+    const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
+    return findLostCreate(ctx, {
+        what: `SSH key ${keyTarget(publicKey)}`,
+        lookFor: `an SSH key ${keyTarget(publicKey)} added at ${new Date(sentAt).toISOString()} or later`,
+        look: async () =>
+            (await vast.sshKeys.list()).find(
+                (k) => k.public_key.trim() === publicKey && (sshKeyCreatedAtSeconds(k) ?? Infinity) >= since && !madeHere.has(k.id),
+            ),
+    });
+}
+
+/**
+ * The SshKey resource's implementation, run inside Pulumi's dynamic-provider host, given the
+ * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
+ */
+export const sshKeyProvider = (ctx: ProviderContext) => ({
+    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<SshKeyInputs>> {
+        const { args, failures } = checkArgs(news, sshKeyArgsSchema, SSH_KEY_PROPERTIES, computedRefusals(SSH_KEY_COMPUTED));
+        if (failures.length > 0) return { inputs: news as SshKeyInputs, failures };
+        // A .pub file read with its final newline is the same key: trimmed once here, so diff sees one text.
+        const publicKey = typeof args.publicKey === "string" && !isUnknown(args.publicKey) ? args.publicKey.trim() : args.publicKey;
+        return { inputs: inputsOf({ publicKey }) };
+    },
+
+    /** A key cannot be edited: a new text replaces it, the new key added before the old one is removed. */
+    async diff(_id: string, olds: SshKeyOutputs, news: SshKeyInputs) {
+        const changed = changedProperties(olds, news, SSH_KEY_PROPERTIES);
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false };
+    },
+
+    /** Reached only with nothing to change (a new shim in state): the rest stays as it is. */
+    async update(_id: string, olds: SshKeyOutputs, news: SshKeyInputs) {
+        return { outs: { ...olds, ...inputsOf(news) } };
+    },
+
+    async create(inputs: SshKeyInputs) {
+        const vast = ctx.client();
+        const { publicKey } = inputsOf(inputs);
+        const sentAt = ctx.clock.now();
+        let created: SshKeyRecord;
+        try {
+            created = await vast.sshKeys.create(publicKey);
+        } catch (e) {
+            if (e instanceof VastOutcomeUnknownError) {
+                const lost = await findLostKey(ctx, vast, publicKey, sentAt);
+                if (!lost) throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
+                ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost; found it on the account as key ${lost.id}`);
+                created = lost;
+            } else if (e instanceof VastInvalidArgsError) {
+                // Most likely the key is on the account already (added by hand): say which, and how to manage it.
+                const existing = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
+                if (!existing) throw e;
+                throw new Error(
+                    `${e.message}. This key is already on the account as SSH key ${existing.id}: ` +
+                        `adopt it with \`pulumi import\` (id ${existing.id}), or remove it in the Vast.ai console`,
+                    { cause: e },
+                );
+            } else {
+                throw e;
+            }
+        }
+        madeHere.add(created.id);
+        ctx.log.progress(`SSH key ${created.id} ${keyTarget(publicKey)} added to the account`);
+        const outs: SshKeyOutputs = { publicKey, sshKeyId: created.id };
+        return { id: String(created.id), outs };
+    },
+
+    /** The key as the account lists it now; gone when a listing that answered lacks it. */
+    async read(id: string, props: Partial<SshKeyOutputs> = {}) {
+        const sshKeyId = Number(props.sshKeyId ?? id);
+        const record = (await ctx.client().sshKeys.list()).find((k) => k.id === sshKeyId);
+        if (!record) return goneResult<SshKeyOutputs>();
+        const inputs: SshKeyInputs = { publicKey: record.public_key.trim() };
+        return readResult(String(sshKeyId), { ...inputs, sshKeyId }, inputs);
+    },
+
+    /** Removes the key from the account; one already gone is fine. */
+    async delete(id: string, props: SshKeyOutputs) {
+        const sshKeyId = Number(props.sshKeyId ?? id);
+        const vast = ctx.client();
+        const { alreadyGone } = await confirmedRemoval(
+            () => vast.sshKeys.delete(sshKeyId),
+            async () => (await vast.sshKeys.list()).some((k) => k.id === sshKeyId),
+        );
+        ctx.log.progress(alreadyGone ? `SSH key ${sshKeyId} was already removed` : `SSH key ${sshKeyId} removed from the account`);
+    },
+}) satisfies pulumi.dynamic.ResourceProvider<SshKeyInputs, SshKeyOutputs>;

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+export const sshKeyCreateRequestSchema = z.strictObject({
+    ssh_key: z.string().min(1),
+});
+export type SshKeyCreateRequest = z.infer<typeof sshKeyCreateRequestSchema>;
+
+/** A key on the account, as created and as listed (real-api-notes "SSH keys"). */
+export const sshKeyRecordSchema = z.looseObject({
+    id: z.number().int(),
+    user_id: z.number().int().nullish(),
+    public_key: z.string(),
+    /** Seconds since the epoch on the live service; an ISO date is accepted too. */
+    created_at: z.union([z.number(), z.string()]).nullish(),
+});
+export type SshKeyRecord = z.infer<typeof sshKeyRecordSchema>;
+
+export const sshKeyCreateResponseSchema = z.looseObject({
+    key: sshKeyRecordSchema,
+});
+
+/** The listing is a bare array on the live service; `{ssh_keys: [...]}` is accepted too. */
+export const sshKeyListResponseSchema = z.union([
+    z.array(sshKeyRecordSchema),
+    z.looseObject({ ssh_keys: z.array(sshKeyRecordSchema) }).transform((answer) => answer.ssh_keys),
+]);
+
+/** `created_at` in seconds since the epoch, or undefined when the record does not say. */
+export function sshKeyCreatedAtSeconds(record: SshKeyRecord): number | undefined {
+    const at = record.created_at;
+    if (typeof at === "number") return at;
+    if (typeof at === "string") {
+        const ms = Date.parse(at);
+        return Number.isNaN(ms) ? undefined : ms / 1000;
+    }
+    return undefined;
+}

@@ -1,0 +1,94 @@
+import { Instance, InstanceArgs } from "../../provider";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+describe("Instance start, stop and bid in place, through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        // Long enough in each status that the waits see them (the provider waits at 1/100 of live speed).
+        stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 100, runningAfterMs: 300 } } });
+    });
+    afterAll(() => stack.stop());
+
+    it("stop then start in place: the same instance, the state visible in outputs after each", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("gpu", { offerId: offer.id, image: "busybox", ...args });
+
+        expect((await engine.up(program({}))).create).toEqual(["gpu"]);
+        const instanceId = engine.get("gpu").outputs.instanceId as number;
+        expect(engine.get("gpu").outputs).toMatchObject({ desiredState: "running", actualStatus: "running", intendedStatus: "running" });
+
+        const stopped = await engine.up(program({ desiredState: "stopped" }));
+        expect(stopped).toMatchObject({ update: ["gpu"], replace: [], create: [] });
+        expect(engine.get("gpu").outputs).toMatchObject({ instanceId, desiredState: "stopped", actualStatus: "stopped", intendedStatus: "stopped" });
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).at(-1)!.body).toEqual({ state: "stopped" });
+        expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: "stopped" });
+
+        // A refresh keeps it stopped, and the plan after it is empty.
+        expect((await engine.refresh()).update).toEqual([]);
+        expect((await engine.up(program({ desiredState: "stopped" }))).same).toEqual(["gpu"]);
+
+        const started = await engine.up(program({ desiredState: "running" }));
+        expect(started).toMatchObject({ update: ["gpu"], replace: [], create: [] });
+        expect(engine.get("gpu").outputs).toMatchObject({ instanceId, desiredState: "running", actualStatus: "running", intendedStatus: "running" });
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).at(-1)!.body).toEqual({ state: "running" });
+        expect(emu.liveInstances().map((i) => i.id)).toEqual([instanceId]);
+
+        await engine.destroy();
+        expect(emu.liveInstances()).toHaveLength(0);
+    });
+
+    it("created stopped: it starts, runs, then stops", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("cold", { offerId: offer.id, image: "busybox", desiredState: "stopped" }));
+        const instanceId = engine.get("cold").outputs.instanceId as number;
+        expect(engine.get("cold").outputs).toMatchObject({ desiredState: "stopped", actualStatus: "stopped" });
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toContainEqual({ state: "stopped" });
+        await engine.destroy();
+    });
+
+    it("a new bid is set in place; gaining or losing the bid replaces", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer();
+        const program = (price?: number) => () => new Instance("spot", { offerId: offer.id, image: "busybox", price });
+
+        await engine.up(program(0.3));
+        const instanceId = engine.get("spot").outputs.instanceId as number;
+        expect(engine.get("spot").outputs).toMatchObject({ price: 0.3, dphTotal: 0.3 });
+
+        const rebid = await engine.up(program(0.35));
+        expect(rebid).toMatchObject({ update: ["spot"], replace: [], create: [] });
+        expect(emu.requestsTo("PUT", `/api/v0/instances/bid_price/${instanceId}/`).at(-1)!.body).toEqual({ client_id: "me", price: 0.35 });
+        expect(engine.get("spot").outputs).toMatchObject({ instanceId, price: 0.35, dphTotal: 0.35 });
+        expect(emu.instanceView(instanceId)).toMatchObject({ dph_total: 0.35, is_bid: true });
+
+        // On demand ↔ interruptible is another rental: a replace, naming price.
+        const entry = engine.get("spot");
+        const { price: _bid, ...withoutBid } = entry.inputs;
+        const onDemand = await host.check(entry.urn, entry.inputs, withoutBid);
+        expect((await host.diff(entry.id, entry.urn, entry.outputs, onDemand.inputs)).replaces).toEqual(["price"]);
+        const { price: _oldBid, ...fromOnDemand } = entry.outputs;
+        expect((await host.diff(entry.id, entry.urn, fromOnDemand, entry.inputs)).replaces).toEqual(["price"]);
+        await engine.destroy();
+    });
+
+    it("the emulator refuses a bid for an on-demand instance", async () => {
+        const { emu } = stack;
+        const offer = emu.addOffer();
+        const res = await fetch(`${emu.url}/api/v0/asks/${offer.id}/`, {
+            method: "PUT",
+            headers: { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ client_id: "me", image: "busybox" }),
+        });
+        const { new_contract } = (await res.json()) as { new_contract: number };
+        const bid = await fetch(`${emu.url}/api/v0/instances/bid_price/${new_contract}/`, {
+            method: "PUT",
+            headers: { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ client_id: "me", price: 0.5 }),
+        });
+        expect(bid.status).toBe(400);
+        expect(await bid.json()).toMatchObject({ msg: expect.stringMatching(/on demand/) });
+        emu.model.instances.get(new_contract)!.destroyed = true;
+    });
+});

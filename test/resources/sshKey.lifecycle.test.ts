@@ -1,0 +1,131 @@
+import { Instance, SshKey, SshKeyArgs } from "../../provider";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+const LAPTOP = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyLaptop0000000000000000 me@laptop";
+const DESKTOP = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyDesktop000000000000000 me@desktop";
+
+async function programRegistration(args: SshKeyArgs, name = "laptop") {
+    const [reg] = await registerAsProgram(() => new SshKey(name, args));
+    return reg;
+}
+
+describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("create → no-op diff → a new text replaces → read → delete → read gone", async () => {
+        const { host, emu } = stack;
+        // Read from a .pub file, with its final newline: the same key as without it.
+        const reg = await programRegistration({ publicKey: `${LAPTOP}\n` });
+        const urn = host.urn(reg.type, reg.name);
+        expect(reg.type).toBe("pulumi-nodejs:dynamic/vastai:SshKey");
+
+        const checked = await host.check(urn, {}, reg.inputs);
+        expect(checked.failures).toEqual([]);
+        expect(checked.inputs).toMatchObject({ publicKey: LAPTOP });
+
+        const created = await host.create(urn, checked.inputs);
+        const sshKeyId = created.properties.sshKeyId as number;
+        expect(created.id).toBe(String(sshKeyId));
+        expect(created.properties).toMatchObject({ publicKey: LAPTOP, sshKeyId });
+        expect(emu.requestsTo("POST", "/api/v0/ssh/").at(-1)!.body).toEqual({ ssh_key: LAPTOP });
+        expect(emu.model.sshKeys.get(sshKeyId)).toMatchObject({ publicKey: LAPTOP, userId: emu.demoUser.id });
+
+        expect(await host.diff(created.id, urn, created.properties, checked.inputs)).toEqual({
+            changes: "none",
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
+        const other = await host.check(urn, checked.inputs, { ...reg.inputs, publicKey: DESKTOP });
+        expect(await host.diff(created.id, urn, created.properties, other.inputs)).toEqual({
+            changes: "some",
+            replaces: ["publicKey"],
+            deleteBeforeReplace: false,
+        });
+
+        const read = await host.read(created.id, urn, created.properties, checked.inputs);
+        expect(read).toMatchObject({ id: created.id, properties: { publicKey: LAPTOP, sshKeyId } });
+        expect(await host.diff(created.id, urn, read.properties, read.inputs!)).toMatchObject({ changes: "none" });
+
+        await host.delete(created.id, urn, read.properties);
+        expect(emu.requestsTo("DELETE", `/api/v0/ssh/${sshKeyId}/`)).toHaveLength(1);
+        expect(emu.model.sshKeys.has(sshKeyId)).toBe(false);
+        expect(await host.read(created.id, urn, read.properties)).toMatchObject({ id: "" });
+        await expect(host.delete(created.id, urn, read.properties)).resolves.toBeUndefined();
+    });
+
+    it("refuses what is not an OpenSSH public key in check, naming the property", async () => {
+        const { host } = stack;
+        const reg = await programRegistration({ publicKey: LAPTOP }, "bad");
+        const urn = host.urn(reg.type, reg.name);
+        const check = (inputs: Record<string, unknown>) => host.check(urn, {}, { ...reg.inputs, ...inputs });
+
+        expect((await check({ publicKey: "" })).failures).toEqual([{ property: "publicKey", reason: expect.stringMatching(/must be an OpenSSH public key/) }]);
+        expect((await check({ publicKey: "AAAAC3NzaC1lZDI1NTE5 me@laptop" })).failures).toEqual([
+            { property: "publicKey", reason: expect.stringMatching(/must be an OpenSSH public key/) },
+        ]);
+        expect((await check({ publicKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----" })).failures).toEqual([
+            { property: "publicKey", reason: expect.stringMatching(/this is a private key/) },
+        ]);
+        for (const good of [
+            "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 user@host",
+            "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTY=",
+        ]) {
+            expect((await check({ publicKey: good })).failures).toEqual([]);
+        }
+        expect((await check({ sshKeyId: 3 })).failures).toEqual([{ property: "sshKeyId", reason: "sshKeyId is set by the service and cannot be given" }]);
+    });
+
+    it("a key already on the account is refused with its id and how to adopt it", async () => {
+        const { host, emu } = stack;
+        const existing = emu.model.addSshKey(emu.demoUser.id, DESKTOP);
+        const reg = await programRegistration({ publicKey: DESKTOP }, "twice");
+        const urn = host.urn(reg.type, reg.name);
+        const checked = await host.check(urn, {}, reg.inputs);
+        const error = await host.create(urn, checked.inputs).catch((e) => e);
+        expect(error.message).toMatch(new RegExp(`already on the account as SSH key ${existing.id}: adopt it with \`pulumi import\``));
+        emu.model.sshKeys.delete(existing.id);
+    });
+
+    it("a create whose answer is lost adopts the key it made, without sending it again", async () => {
+        const { engine, emu } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer" } });
+        const posts = emu.requestsTo("POST", "/api/v0/ssh/").length;
+
+        const summary = await engine.up(() => new SshKey("lost", { publicKey: LAPTOP }));
+        expect(summary.create).toEqual(["lost"]);
+        const keys = [...emu.model.sshKeys.values()].filter((k) => k.publicKey === LAPTOP);
+        expect(keys).toHaveLength(1);
+        expect(emu.requestsTo("POST", "/api/v0/ssh/")).toHaveLength(posts + 1);
+        expect(engine.get("lost")).toMatchObject({ id: String(keys[0].id), outputs: { sshKeyId: keys[0].id, publicKey: LAPTOP } });
+
+        expect(await engine.destroy()).toEqual(["lost"]);
+        expect(emu.model.sshKeys.size).toBe(0);
+    });
+
+    it("an instance that depends on the key is created after it, and destroyed before it", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = () => {
+            const key = new SshKey("laptop", { publicKey: LAPTOP });
+            const gpu = new Instance("gpu", { offerId: offer.id, image: "busybox" }, { dependsOn: [key] });
+            return [key, gpu];
+        };
+        const summary = await engine.up(program);
+        expect(summary.create.sort()).toEqual(["gpu", "laptop"]);
+        const keyAdded = emu.requestsTo("POST", "/api/v0/ssh/").at(-1)!;
+        const rented = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`).at(-1)!;
+        expect(keyAdded.status).toBe(200);
+        expect(rented.at).toBeGreaterThanOrEqual(keyAdded.at);
+        expect(engine.get("gpu").outputs.actualStatus).toBe("running");
+
+        expect((await engine.up(program)).same.sort()).toEqual(["gpu", "laptop"]);
+        await engine.destroy();
+        expect(emu.liveInstances()).toHaveLength(0);
+        expect(emu.model.sshKeys.size).toBe(0);
+    });
+});

@@ -1,0 +1,52 @@
+import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuInstance } from "../model";
+import { HandlerContext, isObject } from "./context";
+import { InstanceTimings, labelInstance, ownLive, statusAt } from "./instances";
+
+/**
+ * Start, stop and bid changes of an instance (real-api-notes "start / stop", "change a bid").
+ * A stop takes `loadingAfterMs` to show `stopped` (the status before it until then); a start shows
+ * `scheduling` for as long (the machine finding room), then `loading`, then `running` once
+ * `runningAfterMs` has passed since the start was asked. `intended_status` follows at once.
+ */
+
+/** The status once a start or stop was asked; undefined when none was (the creation script applies). */
+export function statusAfterStateChange(instance: EmuInstance, now: number, timings: InstanceTimings): string | null | undefined {
+    const change = instance.stateChange;
+    if (!change) return undefined;
+    const elapsed = now - change.at;
+    if (change.to === "stopped") return elapsed < timings.loadingAfterMs ? change.from : "stopped";
+    if (elapsed < timings.loadingAfterMs) return "scheduling";
+    return elapsed < timings.runningAfterMs ? "loading" : "running";
+}
+
+/** What the instance is meant to be: `running` unless a stop was asked last. */
+export function intendedStatus(instance: EmuInstance): string {
+    return instance.stateChange?.to ?? "running";
+}
+
+/** `PUT /instances/{id}/`: a body with `state` starts or stops the instance, any other is a label edit. */
+export function putInstance(ctx: HandlerContext): Answer {
+    if (!isObject(ctx.body) || !("state" in ctx.body)) return labelInstance(ctx);
+    const instance = ownLive(ctx);
+    if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
+    const state = ctx.body.state;
+    if (state !== "running" && state !== "stopped") return invalidArgs('state must be "running" or "stopped"');
+    // Asking for what is already asked changes nothing: a repeated start or stop is harmless.
+    if (intendedStatus(instance) !== state) {
+        const timings = ctx.emu.options.instanceTimings;
+        instance.stateChange = { to: state, at: ctx.now, from: statusAt(instance, ctx.now, timings) };
+    }
+    return ok({ success: true, msg: `${state === "running" ? "starting" : "stopping"} instance ${instance.id}` });
+}
+
+/** `PUT /instances/bid_price/{id}/ {client_id, price}`: a new bid for an interruptible instance. */
+export function changeBid(ctx: HandlerContext): Answer {
+    const instance = ownLive(ctx);
+    if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
+    const price = isObject(ctx.body) ? ctx.body.price : undefined;
+    if (typeof price !== "number" || !(price > 0)) return invalidArgs("price must be a positive number");
+    if (!instance.isBid) return invalidArgs(`instance ${instance.id} is on demand: only an interruptible (bid) instance takes a bid price`);
+    instance.dphTotal = price;
+    return ok({ success: true, msg: `bid of instance ${instance.id} set to ${price}` });
+}
