@@ -1,5 +1,6 @@
 import { AccountApi } from "./api/account";
 import { InstancesApi } from "./api/instances";
+import { OffersApi } from "./api/offers";
 import { TemplatesApi } from "./api/templates";
 import { Transport, TransportOptions } from "./transport";
 
@@ -16,6 +17,7 @@ export class VastClient {
     readonly templates: TemplatesApi;
     readonly instances: InstancesApi;
     readonly account: AccountApi;
+    readonly offers: OffersApi;
     readonly baseUrl: string;
 
     constructor(options: VastClientOptions) {
@@ -24,5 +26,6 @@ export class VastClient {
         this.templates = new TemplatesApi(transport);
         this.instances = new InstancesApi(transport);
         this.account = new AccountApi(transport);
+        this.offers = new OffersApi(transport);
     }
 }
