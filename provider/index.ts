@@ -8,6 +8,7 @@ export { InstancesApi, INSTANCE_PAGE_SIZE } from "./client/api/instances";
 export type { InstancePage } from "./client/api/instances";
 export { AccountApi } from "./client/api/account";
 export { SshKeysApi } from "./client/api/sshKeys";
+export { OffersApi } from "./client/api/offers";
 export { Pacer, sharedPacer } from "./client/pacer";
 export { DEFAULT_RETRY } from "./client/retryPolicy";
 export type { RetryOptions } from "./client/retryPolicy";
@@ -21,6 +22,7 @@ export type { ProviderConfig } from "./config/providerConfig";
 
 export * from "./schemas/template";
 export * from "./schemas/templateFilters";
+export * from "./schemas/offer";
 export * from "./schemas/instance";
 export * from "./schemas/machine";
 export * from "./schemas/user";
@@ -46,6 +48,8 @@ export { parseGpuOccupancy, GPU_OCCUPANCY_CODES } from "./functions/gpuOccupancy
 export type { GpuOccupancyCode } from "./functions/gpuOccupancy";
 export { searchTemplates } from "./functions/searchTemplates";
 export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
+export { searchOffers, offerQuery, OFFER_SEARCH_DEFAULTS } from "./functions/searchOffers";
+export type { OfferSearch } from "./functions/searchOffers";
 export type { FunctionOptions } from "./functions/programClient";
 export { ApiKey } from "./resources/apiKey/apiKey";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";

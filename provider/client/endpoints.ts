@@ -24,7 +24,7 @@ export interface Endpoint {
 
 /**
  * Intervals: documented ones from docs/live-service.md "Rate limits per endpoint" (create instance 4.5 s, show instance 2 s,
- * destroy 3 s, template search 3 s, create SSH key 1 s); the rest are a guess the pacer corrects on a 429.
+ * destroy 3 s, template search 3 s, create SSH key 1 s, offer search 2 s); the rest are a guess the pacer corrects on a 429.
  * Scopes: docs/live-service.md "Scopes per route".
  */
 export const ENDPOINTS = {
@@ -42,6 +42,7 @@ export const ENDPOINTS = {
     changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },
     listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
+    searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 1000, idempotent: false, carriesCredentials: true },
     deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 1000, idempotent: true },

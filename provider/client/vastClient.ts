@@ -1,6 +1,7 @@
 import { AccountApi } from "./api/account";
 import { InstancesApi } from "./api/instances";
 import { SshKeysApi } from "./api/sshKeys";
+import { OffersApi } from "./api/offers";
 import { TemplatesApi } from "./api/templates";
 import { Transport, TransportOptions } from "./transport";
 
@@ -18,6 +19,7 @@ export class VastClient {
     readonly instances: InstancesApi;
     readonly account: AccountApi;
     readonly sshKeys: SshKeysApi;
+    readonly offers: OffersApi;
     readonly baseUrl: string;
 
     constructor(options: VastClientOptions) {
@@ -27,5 +29,6 @@ export class VastClient {
         this.instances = new InstancesApi(transport);
         this.account = new AccountApi(transport);
         this.sshKeys = new SshKeysApi(transport);
+        this.offers = new OffersApi(transport);
     }
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { FilterValue, Filters, filtersShape } from "./filters";
 
-/** Operators of `select_filters` (docs/service-contract.md §4.3); `in` and `notin` take arrays. */
-export const FILTER_OPERATORS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+export { FILTER_OPERATORS } from "./filters";
+export type { FilterOperator, FilterCondition } from "./filters";
 
 /** Filterable template fields and their types (docs/service-contract.md §4.3). */
 export const TEMPLATE_FILTER_FIELDS = {
@@ -25,57 +25,10 @@ export const TEMPLATE_FILTER_FIELDS = {
 } as const;
 
 export type TemplateFilterField = keyof typeof TEMPLATE_FILTER_FIELDS;
-type FieldKind = (typeof TEMPLATE_FILTER_FIELDS)[TemplateFilterField];
-type ValueOfKind<K extends FieldKind> = K extends "int" | "float" ? number : K extends "bool" ? boolean : string;
-export type TemplateFilterValue<F extends TemplateFilterField> = ValueOfKind<(typeof TEMPLATE_FILTER_FIELDS)[F]>;
-
-/** One field's condition: `{ gte: 8, lt: 64 }`, `{ in: ["a", "b"] }`. */
-export type FilterCondition<T> = {
-    eq?: T;
-    neq?: T;
-    lt?: T;
-    lte?: T;
-    gt?: T;
-    gte?: T;
-    in?: T[];
-    notin?: T[];
-};
+export type TemplateFilterValue<F extends TemplateFilterField> = FilterValue<typeof TEMPLATE_FILTER_FIELDS, F>;
 
 /** The whole `select_filters` object, typed per field so `{ id: { eq: "7" } }` does not compile. */
-export type TemplateFilters = { [F in TemplateFilterField]?: FilterCondition<TemplateFilterValue<F>> };
-
-function valueSchema(kind: FieldKind): z.ZodType {
-    switch (kind) {
-        case "int":
-            return z.number().int();
-        case "float":
-            return z.number();
-        case "bool":
-            return z.boolean();
-        case "string":
-            return z.string();
-    }
-}
-
-function conditionSchema(kind: FieldKind) {
-    const value = valueSchema(kind);
-    return z
-        .strictObject({
-            eq: value.optional(),
-            neq: value.optional(),
-            lt: value.optional(),
-            lte: value.optional(),
-            gt: value.optional(),
-            gte: value.optional(),
-            in: z.array(value).optional(),
-            notin: z.array(value).optional(),
-        })
-        .refine((c) => Object.keys(c).length > 0, { message: "expected at least one operator" });
-}
+export type TemplateFilters = Filters<typeof TEMPLATE_FILTER_FIELDS>;
 
 /** Run-time check of the same rules, for filters that come from JavaScript or from files. */
-export const templateFiltersSchema = z.strictObject(
-    Object.fromEntries(
-        Object.entries(TEMPLATE_FILTER_FIELDS).map(([field, kind]) => [field, conditionSchema(kind).optional()]),
-    ) as Record<TemplateFilterField, z.ZodOptional<ReturnType<typeof conditionSchema>>>,
-);
+export const templateFiltersSchema = z.strictObject(filtersShape(TEMPLATE_FILTER_FIELDS));

@@ -65,3 +65,21 @@ describe("template filters are typed per field (compile-time)", () => {
         expect(stringOnInt.message).toBe("Type 'string' is not assignable to type 'number'.");
     });
 });
+
+describe("offer filters are typed per field (compile-time)", () => {
+    it("an unknown field, a string on a numeric field, a number on a string field, and the rest of the must-fail file, fail to type-check exactly where marked", () => {
+        const file = path.join(__dirname, "offerFilters.must-fail.ts");
+        const expected = expectedErrors(file);
+        expect(expected.length).toBeGreaterThanOrEqual(10);
+
+        const { inFile, elsewhere } = compile(file);
+        expect(elsewhere).toEqual([]);
+        expect(inFile.map(({ line, code }) => ({ line, code }))).toEqual(expected);
+        // The headline cases, by their messages.
+        const message = (i: number) => inFile.find((f) => f.line === expected[i].line)!.message;
+        expect(message(0)).toMatch(/'gpu_ram_gb' does not exist in type .* Did you mean to write 'gpu_ram'\?/);
+        expect(message(1)).toMatch(/'price' does not exist in type/);
+        expect(message(2)).toBe("Type 'string' is not assignable to type 'number'.");
+        expect(message(3)).toBe("Type 'number' is not assignable to type 'string'.");
+    });
+});

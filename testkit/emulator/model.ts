@@ -54,10 +54,41 @@ export interface OfferScript {
     statusMsg?: string;
 }
 
+/**
+ * What the marketplace lists about an offer, in the service's names and units (real-api-notes
+ * "Renting by need"). The id, machine, price and whether it is taken are the offer's own fields.
+ */
+export interface OfferListing {
+    gpu_name: string;
+    num_gpus: number;
+    /** MB per card (the host listing's `gpu_ram` is bytes). */
+    gpu_ram: number;
+    /** USD/hour without storage and bandwidth. */
+    dph_base: number;
+    /** USD/hour: the lowest bid an interruptible rental may offer. */
+    min_bid: number;
+    /** 0 to 1. */
+    reliability: number;
+    dlperf: number;
+    /** GB. */
+    disk_space: number;
+    cuda_max_good: number;
+    geolocation: string;
+    /** Mb/s. */
+    inet_down: number;
+    inet_up: number;
+    verified: boolean;
+    /** False while the host keeps the offer off the market. */
+    rentable: boolean;
+    external: boolean;
+}
+
 export interface EmuOffer {
     id: number;
     machineId: number;
+    /** USD/hour, on demand. */
     dphTotal: number;
+    listing: OfferListing;
     /** The script of instances created once `upcoming` is used up. */
     script: OfferScript;
     /** Scripts for the next instances on this offer, in order (first `exited`, then `running`). */
@@ -181,13 +212,16 @@ export class EmulatorModel {
         return machine;
     }
 
-    addOffer(fields: Partial<Omit<EmuOffer, "id" | "freeAt">> = {}): EmuOffer {
+    /** An offer on `machineId` (default: the first machine); its listing follows the machine unless given. */
+    addOffer(fields: Partial<Omit<EmuOffer, "id" | "freeAt" | "listing">> & { listing?: Partial<OfferListing> } = {}): EmuOffer {
         const id = this.nextIds.offer++;
         const machineId = fields.machineId ?? [...this.machines.keys()][0] ?? 0;
+        const dphTotal = fields.dphTotal ?? 0.42;
         const offer: EmuOffer = {
             id,
             machineId,
-            dphTotal: fields.dphTotal ?? 0.42,
+            dphTotal,
+            listing: { ...listingOf(this.machines.get(machineId), dphTotal, fields.listing?.num_gpus ?? 1), ...fields.listing },
             script: fields.script ?? { status: "running" },
             upcoming: [...(fields.upcoming ?? [])],
             freeAt: 0,
@@ -218,6 +252,33 @@ export function now(): number {
 }
 
 const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+/** Rough DL performance of one card, so bigger GPUs rank higher, as on the live market. */
+const DLPERF_PER_GPU: Record<string, number> = { "RTX 3090": 35, "RTX 4090": 75, "A100 SXM4": 110, "H100 SXM": 210 };
+
+/** An offer's listing as its machine suggests it: the machine's GPU, place and network, `numGpus` of its cards. */
+function listingOf(machine: EmuMachine | undefined, dphTotal: number, numGpus: number): OfferListing {
+    const m = { ...defaultMachine(0), ...machine };
+    const roundPrice = (usd: number) => Math.round(usd * 1000) / 1000;
+    return {
+        gpu_name: String(m.gpu_name),
+        num_gpus: numGpus,
+        gpu_ram: Math.round(Number(m.gpu_ram) / MiB),
+        dph_base: roundPrice(dphTotal * 0.9),
+        min_bid: roundPrice(dphTotal * 0.5),
+        reliability: Number(m.reliability2),
+        dlperf: (DLPERF_PER_GPU[String(m.gpu_name)] ?? 50) * numGpus,
+        disk_space: Math.round(Number(m.disk_space) / GiB / Number(m.num_gpus)) * numGpus,
+        cuda_max_good: Number(m.cuda_max_good),
+        geolocation: String(m.geolocation),
+        inet_down: Number(m.inet_down),
+        inet_up: Number(m.inet_up),
+        verified: true,
+        rentable: true,
+        external: false,
+    };
+}
 
 function defaultMachine(id: number): Record<string, unknown> {
     return {

@@ -4,6 +4,7 @@ import * as account from "./handlers/account";
 import * as instances from "./handlers/instances";
 import * as instanceState from "./handlers/instanceState";
 import * as sshKeys from "./handlers/sshKeys";
+import * as offers from "./handlers/offers";
 import * as templates from "./handlers/templates";
 
 /**
@@ -41,6 +42,9 @@ export const ROUTES: Route[] = [
     { name: "instance-destroy", method: "DELETE", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 3000, handler: instances.destroyInstance },
     { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 500, handler: instances.listInstancesV0 },
     { name: "instance-list", method: "GET", pattern: path("/api/v1/instances"), scope: "instance_read", intervalMs: 1000, handler: instances.listInstances },
+    // Offer search: the query as `q`, or the same JSON as a POST body (real-api-notes).
+    { name: "offer-search", method: "GET", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByQuery },
+    { name: "offer-search", method: "POST", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByBody },
     { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
     { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
     { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },

@@ -6,8 +6,9 @@ import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
 import { InstanceTimings, instanceView } from "./handlers/instances";
 import { applyEdit } from "./handlers/templates";
-import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferScript, Scopes } from "./model";
+import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferListing, OfferScript, Scopes } from "./model";
 import { RateLimiter } from "./rateLimiter";
+import { seedMarketplace } from "./marketplace";
 import { findRoute } from "./routes";
 
 export interface EmulatorOptions {
@@ -136,11 +137,17 @@ export class Emulator {
     /**
      * An offer on one of the demo user's machines, ending in `script.status` (default running). Given
      * a list, successive instances on the offer take successive scripts, the last one for the rest:
-     * `[{ status: "exited" }, { status: "running" }]` fails once, then starts.
+     * `[{ status: "exited" }, { status: "running" }]` fails once, then starts. `listing` sets what a
+     * search shows of it (GPU, count, reliability, `verified`...); the rest follows its machine.
      */
-    addOffer(script: OfferScript | OfferScript[] = { status: "running" }, dphTotal?: number, machineId?: number): EmuOffer {
+    addOffer(
+        script: OfferScript | OfferScript[] = { status: "running" },
+        dphTotal?: number,
+        machineId?: number,
+        listing?: Partial<OfferListing>,
+    ): EmuOffer {
         const scripts = Array.isArray(script) ? script : [script];
-        return this.model.addOffer({ script: scripts[scripts.length - 1], upcoming: scripts.slice(0, -1), dphTotal, machineId });
+        return this.model.addOffer({ script: scripts[scripts.length - 1], upcoming: scripts.slice(0, -1), dphTotal, machineId, listing });
     }
 
     /** An edit made outside Pulumi, as in the web console: new fields, new hash. */
@@ -185,6 +192,7 @@ export class Emulator {
             listed: false,
         });
         for (let i = 0; i < 3; i++) this.model.addOffer({ machineId: m1.id });
+        seedMarketplace(this.model, this.model.addUser({ email: "host@example.com" }).id);
         this.model.addTemplate(this.otherUser.id, {
             name: "PyTorch (public)",
             image: "pytorch/pytorch",

@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/**
+ * The service's search conditions, `{field: {op: value}}`, shared by template search
+ * (`select_filters`, docs/service-contract.md §4.3) and offer search (the bundles query).
+ * Each search declares its fields and their kinds; the types and the run-time check follow.
+ */
+export const FILTER_OPERATORS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export type FieldKind = "int" | "float" | "bool" | "string";
+type ValueOfKind<K extends FieldKind> = K extends "int" | "float" ? number : K extends "bool" ? boolean : string;
+
+/** The value type of `field` among `fields`. */
+export type FilterValue<Fields extends Record<string, FieldKind>, F extends keyof Fields> = ValueOfKind<Fields[F]>;
+
+/** One field's condition: `{ gte: 8, lt: 64 }`, `{ in: ["a", "b"] }`. */
+export type FilterCondition<T> = {
+    eq?: T;
+    neq?: T;
+    lt?: T;
+    lte?: T;
+    gt?: T;
+    gte?: T;
+    in?: T[];
+    notin?: T[];
+};
+
+/** Conditions on `fields`, each typed by its field, so `{ id: { eq: "7" } }` does not compile. */
+export type Filters<Fields extends Record<string, FieldKind>> = { [F in keyof Fields]?: FilterCondition<FilterValue<Fields, F>> };
+
+function valueSchema(kind: FieldKind): z.ZodType {
+    switch (kind) {
+        case "int":
+            return z.number().int();
+        case "float":
+            return z.number();
+        case "bool":
+            return z.boolean();
+        case "string":
+            return z.string();
+    }
+}
+
+export function conditionSchema(kind: FieldKind) {
+    const value = valueSchema(kind);
+    return z
+        .strictObject({
+            eq: value.optional(),
+            neq: value.optional(),
+            lt: value.optional(),
+            lte: value.optional(),
+            gt: value.optional(),
+            gte: value.optional(),
+            in: z.array(value).optional(),
+            notin: z.array(value).optional(),
+        })
+        .refine((c) => Object.keys(c).length > 0, { message: "expected at least one operator" });
+}
+
+/** The zod shape checking conditions on `fields` at run time, for filters from JavaScript or files. */
+export function filtersShape<Fields extends Record<string, FieldKind>>(fields: Fields) {
+    return Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, conditionSchema(kind).optional()])) as Record<
+        keyof Fields,
+        z.ZodOptional<ReturnType<typeof conditionSchema>>
+    >;
+}
