@@ -1,15 +1,15 @@
-import { ApiKey, Instance, Template, apiKeyPermissions } from "../../provider";
+import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { TestStack, startStack } from "../../testkit/support/stack";
 import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "../../testkit/support/faultCases";
 
 /**
  * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every
- * request that a create, refresh, update and delete of a Template, an Instance and an ApiKey makes
+ * request that a create, refresh, update and delete of a Template, an Instance, an SshKey and an ApiKey makes
  * is spoiled by every fault kind, alone and twice in a row, and a lost create answer is followed by
  * a failure of each of the lookup's first two calls. After every case the engine's state must
  * agree with the emulator: nothing leaked, duplicated or dropped, whether the operation failed or
- * not. The three resource kinds run side by side, each against its own emulator and host.
+ * not. The resource kinds run side by side, each against its own emulator and host.
  */
 
 /** Faster than the other host tests: the suite is hundreds of operations. */
@@ -36,6 +36,29 @@ const RESOURCES: ResourceUnderTest[] = [
         liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
         purge: (emu, name) => {
             for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
+        },
+    },
+    {
+        // The update is a stop in place (a state change, then a wait for it), not a label edit.
+        type: "Instance (stop)",
+        program: (emu, name, edited) => {
+            const offer = offerFor(emu, name);
+            return () => new Instance(name, { offerId: offer, image: "busybox", desiredState: edited ? "stopped" : "running" });
+        },
+        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
+        purge: (emu, name) => {
+            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
+        },
+    },
+    {
+        type: "SshKey",
+        // The comment names the case; the key body changes with an edit, which replaces the key.
+        program: (_emu, name, edited) => () =>
+            new SshKey(name, { publicKey: `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${Buffer.from(name).toString("base64").replace(/=/g, "")}${edited ? "Ed" : ""} ${name}` }),
+        liveIds: (emu, name) =>
+            [...emu.model.sshKeys.values()].filter((k) => k.userId === demo(emu) && k.publicKey.endsWith(` ${name}`)).map((k) => String(k.id)),
+        purge: (emu, name) => {
+            for (const k of emu.model.sshKeys.values()) if (k.publicKey.endsWith(` ${name}`)) emu.model.sshKeys.delete(k.id);
         },
     },
     {
@@ -85,7 +108,7 @@ async function operate(stack: TestStack, r: ResourceUnderTest, name: string, ope
 async function measure(stack: TestStack, r: ResourceUnderTest): Promise<Record<Operation, { calls: number; createAt?: number }>> {
     const measured = {} as Record<Operation, { calls: number; createAt?: number }>;
     for (const operation of OPERATIONS) {
-        const name = `measure-${r.type}-${operation}`.toLowerCase();
+        const name = `measure-${r.type.replace(/\W+/g, "")}-${operation}`.toLowerCase();
         await operate(stack, r, name, operation);
         const log = stack.emu.requests;
         const create = log.findIndex((q) => q.method !== "GET" && q.method !== "DELETE" && q.route?.endsWith("create"));
@@ -118,7 +141,7 @@ async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }
         for (const operation of OPERATIONS) {
             const { calls, createAt } = measured[operation];
             for (const c of casesFor(operation, calls, createAt)) {
-                const name = `${r.type}-${++cases}`.toLowerCase();
+                const name = `${r.type.replace(/\W+/g, "")}-${++cases}`.toLowerCase();
                 const { ok, before } = await operate(stack, r, name, operation, c);
                 audit.fired += stack.emu.faults.scriptFired;
                 stack.emu.faults.clear();
