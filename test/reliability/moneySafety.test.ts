@@ -1,4 +1,5 @@
 import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../provider";
+import { OfferListing } from "../../testkit/emulator/model";
 import { Emulator } from "../../testkit/emulator/server";
 import { TestStack, startStack } from "../../testkit/support/stack";
 import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "../../testkit/support/faultCases";
@@ -51,6 +52,18 @@ const RESOURCES: ResourceUnderTest[] = [
         },
     },
     {
+        // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
+        type: "Instance (search)",
+        program: (emu, name, edited) => {
+            offerFor(emu, name, { gpu_name: name, verified: true, rentable: true, external: false });
+            return () => new Instance(name, { offer: { filters: { gpu_name: { eq: name } } }, image: "busybox", label: edited ? `${name}-edited` : name });
+        },
+        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
+        purge: (emu, name) => {
+            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
+        },
+    },
+    {
         type: "SshKey",
         // The comment names the case; the key body changes with an edit, which replaces the key.
         program: (_emu, name, edited) => () =>
@@ -75,9 +88,9 @@ const RESOURCES: ResourceUnderTest[] = [
 
 /** One offer per case, so a case's instances are told apart by their offer. */
 const offers = new Map<string, number>();
-function offerFor(emu: Emulator, name: string): number {
+function offerFor(emu: Emulator, name: string, listing?: Partial<OfferListing>): number {
     let id = offers.get(name);
-    if (id === undefined) offers.set(name, (id = emu.addOffer().id));
+    if (id === undefined) offers.set(name, (id = emu.addOffer(undefined, undefined, undefined, listing).id));
     return id;
 }
 

@@ -5,6 +5,7 @@ import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf
 import { isUnknown } from "../../dynamic/unknowns";
 import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
+import { offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { INSTANCE_STATES } from "../../schemas/instance";
 import { RUNTYPES } from "../../schemas/template";
@@ -33,8 +34,18 @@ export type InstanceVolumeInfo = z.output<typeof volumeInfoArgsSchema>;
  */
 export const instanceArgsSchema = z
     .strictObject({
-        /** The offer (ask) to accept; the create request's path, `PUT /asks/{offerId}/`. */
-        offerId: prop(z.number().int().positive("must be a positive offer id"), { onChange: "replace" }),
+        /** The offer (ask) to accept; the create request's path, `PUT /asks/{offerId}/`. Or give `offer`. */
+        offerId: prop(z.number().int().positive("must be a positive offer id").optional(), { onChange: "replace" }),
+        /**
+         * Rent by need instead of by offer id: a marketplace search (`filters`, `order`, `type`,
+         * `defaults`, as `searchOffers` takes them) and `maxPricePerHour`. At create the best match is
+         * rented; an offer taken or refused, or an instance that will not run, is destroyed and the
+         * next match tried on another machine, up to `maxCreateAttempts`. The query chooses at
+         * create: editing it later changes nothing on a running instance.
+         */
+        offer: prop(offerSearchSchema.extend({ maxPricePerHour: z.number().positive("must be a positive price in $/hour").optional() }).optional(), {
+            onChange: "update",
+        }),
         /** Template to start from, typically `template.hashId`. `templateId` is not accepted (docs/service-contract.md §7). */
         templateHashId: prop(z.string().min(1, "must not be empty").optional(), { wire: "template_hash_id", onChange: "replace" }),
         /** Container image, tag included; overrides the template's. Required without a template. */
@@ -82,6 +93,9 @@ export const instanceArgsSchema = z
         maxCreateAttempts: prop(z.number().int().min(1).max(10).default(3), { onChange: "update" }),
     })
     .superRefine((args, ctx) => {
+        if ((args.offerId === undefined) === (args.offer === undefined)) {
+            ctx.addIssue({ code: "custom", path: ["offerId"], message: "give exactly one of offerId (an offer to rent) and offer (a search for one)" });
+        }
         if (args.image === undefined && args.templateHashId === undefined) {
             ctx.addIssue({ code: "custom", path: ["image"], message: "give an image, or a templateHashId whose template has one" });
         }
@@ -107,6 +121,11 @@ export interface InstanceOutputs extends InstanceInputs {
     /** Container port (`"8888/tcp"`) → public host port. */
     ports?: Record<string, number>;
     machineId?: number;
+    /** The offer the instance was rented on: `offerId`, or the one `offer`'s search chose. */
+    rentedOfferId?: number;
+    /** The rented machine's GPU model and count, when the offer search told them. */
+    gpuName?: string;
+    numGpus?: number;
     /** $/hour, everything included. */
     dphTotal?: number;
     /** The env the instance was created with: the template's merged with `env`, `env` winning. */
@@ -148,6 +167,9 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     publicIpaddr: {},
     ports: {},
     machineId: {},
+    rentedOfferId: {},
+    gpuName: {},
+    numGpus: {},
     dphTotal: {},
     effectiveEnv: { secret: true },
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;

@@ -2,6 +2,7 @@ import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
+import { ChosenOffer, OfferChoice } from "./offerChoice";
 import { placeInstance, placementLabel } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus } from "./readiness";
@@ -71,28 +72,44 @@ async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: 
 }
 
 /**
- * Starts an instance on the offer and, unless told not to, waits until it runs. One that ends
- * `exited`, `unknown`, `offline` or with an error is destroyed and another started, up to
- * `maxCreateAttempts`; then the create fails with what happened to each.
+ * Starts an instance on the offer `choice` gives and, unless told not to, waits until it runs. One
+ * that ends `exited`, `unknown`, `offline` or with an error is destroyed and another started (on
+ * the same offer, or the search's next match on another machine), up to `maxCreateAttempts`; an
+ * offer a search chose that turns out taken or refused counts as an attempt too. Then the create
+ * fails with what happened to each, nothing left running.
  */
 export async function launchInstance(
     ctx: ProviderContext,
     vast: VastClient,
     inputs: InstanceInputs,
     request: InstanceCreateRequest,
+    choice: OfferChoice,
 ): Promise<Launched> {
-    const { offerId, maxCreateAttempts: max } = inputs;
+    const { maxCreateAttempts: max } = inputs;
     const attempts: string[] = [];
+    // A retry that cannot go on still says why there was a retry.
+    const withAttempts = (e: unknown, attempt: number) =>
+        attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
     for (let attempt = 1; attempt <= max; attempt++) {
         let instanceId: number;
+        let chosen: ChosenOffer;
+        try {
+            chosen = await choice.next();
+        } catch (e) {
+            throw withAttempts(e, attempt);
+        }
+        const { offerId } = chosen;
         const placement = placementLabel(offerId);
         try {
             const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
             instanceId = await placeInstance(ctx, vast, offerId, { ...request, label: placement }, deadlineAt);
         } catch (e) {
-            // A retry that cannot take the offer again still says why there was a retry.
-            if (attempts.length === 0) throw e;
-            throw new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
+            if (choice.rentRefused(chosen, e)) {
+                ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
+                attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
+                continue;
+            }
+            throw withAttempts(e, attempt);
         }
         const what = `instance ${instanceId} on offer ${offerId}`;
         ctx.log.progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
@@ -111,10 +128,12 @@ export async function launchInstance(
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
             await onExisting(instanceId, what, () => destroyConfirmed(vast, instanceId, offerId));
+            choice.machineFailed(chosen);
         }
     }
+    const where = inputs.offerId !== undefined ? `on offer ${inputs.offerId}` : "by offer search";
     throw new Error(
-        `vastai: create instance on offer ${offerId} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
+        `vastai: create instance ${where} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
             `and none was left behind: ${attempts.join("; ")}`,
     );
 }
@@ -124,7 +143,7 @@ export async function launchInstance(
  * One that will never run is reported, not replaced: the program decides that.
  */
 export async function awaitExisting(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
-    const what = `instance ${instanceId} on offer ${inputs.offerId}`;
+    const what = `instance ${instanceId}${inputs.offerId !== undefined ? ` on offer ${inputs.offerId}` : ""}`;
     const started = await untilStarted(ctx, vast, instanceId, inputs, what);
     if (started.kind === "running") return started.record;
     if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);

@@ -24,6 +24,7 @@ import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reporte
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { startInstance, stopInstance } from "./instanceState";
+import { ChosenOffer, fixedOffer, searchedOffer } from "./offerChoice";
 import { VastClient } from "../../client/vastClient";
 import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
@@ -79,6 +80,22 @@ const REFUSED: Record<string, string> = {
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
 const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
 
+/** What the offer an instance was rented on says of it, as outputs. */
+function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
+    if (!chosen) return {};
+    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
+}
+
+/** The rental facts a state holds, which no read of the instance reports again. */
+function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus });
+}
+
+/** The keys of `values` that have a value: what the service did not report keeps what was known. */
+function definedOnly<T extends object>(values: T): Partial<T> {
+    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** The stop of an instance created `stopped`; a failure keeps the instance (it exists) in state. */
 async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
     try {
@@ -107,27 +124,28 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
-        const sameOffer = !isUnknown(news.offerId) && olds.offerId === news.offerId;
+        const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && olds.offerId === news.offerId;
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
         const desired = normalize(inputs);
-        const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
+        const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId ?? 0);
         const plan = toCreateRequest(desired, template);
         if (plan.onstartEncoded) {
-            ctx.log.progress(`onstart for offer ${desired.offerId} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
+            ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
         }
+        const choice = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!);
         try {
-            const launched = await launchInstance(ctx, vast, desired, plan.request);
+            const launched = await launchInstance(ctx, vast, desired, plan.request, choice);
             // Created stopped: the service has no such create, so it starts, and is stopped once it runs.
             if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-            const reported = launched.record ? reportedByService(launched.record) : {};
+            const reported = { ...rentedOn(choice.current), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
-            const reported = e.record ? reportedByService(e.record) : {};
+            const reported = { ...rentedOn(choice.current), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
             throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
@@ -140,7 +158,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const record = await ctx.client().instances.show(instanceId);
         if (!record) return goneResult<InstanceOutputs>();
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
-        return readResult(String(record.id), instanceOutputs(inputs, record.id, reportedByService(record), props.effectiveEnv), inputs);
+        const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };
+        return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
     },
 
     async update(id: string, olds: InstanceOutputs, news: InstanceInputs) {
@@ -172,13 +191,13 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         }
         // The new price shows in `dph_total`: read it back when no wait did.
         if (newBid && !record) record = await vast.instances.show(instanceId);
-        const reported = record ? reportedByService(record) : reportedIn(olds);
+        const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : reportedIn(olds);
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
     },
 
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await destroyConfirmed(ctx.client(), instanceId, props.offerId);
+        const { alreadyGone } = await destroyConfirmed(ctx.client(), instanceId, props.rentedOfferId ?? props.offerId);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<InstanceInputs, InstanceOutputs>;

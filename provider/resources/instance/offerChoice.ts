@@ -1,0 +1,99 @@
+import { VastInvalidArgsError, VastNotFoundError, VastRequestRejectedError } from "../../client/errors";
+import { OfferSearch, offerQuery } from "../../client/api/offers";
+import { VastClient } from "../../client/vastClient";
+import { OfferRecord } from "../../schemas/offer";
+import { InstanceInputs } from "./instanceArgs";
+
+/** The offer an attempt rents, and what the search said of its machine. */
+export interface ChosenOffer {
+    offerId: number;
+    machineId?: number;
+    gpuName?: string;
+    numGpus?: number;
+}
+
+/**
+ * Where each attempt of a create rents: the program's `offerId` every time, or the next match of
+ * its `offer` search on a machine that has not failed yet.
+ */
+export interface OfferChoice {
+    /** The offer for the next attempt; throws when there is none to try. */
+    next(): Promise<ChosenOffer>;
+    /**
+     * Renting `chosen` was refused for good (taken, or refused for this offer): whether another
+     * offer may be tried. Never for an answer that leaves it unknown whether an instance exists.
+     */
+    rentRefused(chosen: ChosenOffer, error: unknown): boolean;
+    /** Its instance will not run: its machine is not tried again. */
+    machineFailed(chosen: ChosenOffer): void;
+    /** The last offer `next` gave. */
+    readonly current?: ChosenOffer;
+}
+
+/** The program named the offer: every attempt rents it, and a refusal ends the create. */
+export function fixedOffer(offerId: number): OfferChoice {
+    const chosen = { offerId };
+    return { current: chosen, next: async () => chosen, rentRefused: () => false, machineFailed: () => undefined };
+}
+
+/** A refusal that proves no instance was made: the offer is gone, or the service turned this rental down. */
+function definitelyRefused(error: unknown): boolean {
+    return error instanceof VastNotFoundError || error instanceof VastInvalidArgsError || error instanceof VastRequestRejectedError;
+}
+
+/**
+ * Rents by search: the matches of `offer` in the service's order, none above `maxPricePerHour`,
+ * each tried once and none on a machine that already failed. When the matches run out the search
+ * is made once more (offers come and go), then the create fails.
+ */
+export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInputs["offer"]>): OfferChoice {
+    const { maxPricePerHour, ...search } = offer;
+    const tried = new Set<number>();
+    const failedMachines = new Set<number>();
+    let matches: OfferRecord[] | undefined;
+    let searches = 0;
+    const choice: OfferChoice & { current?: ChosenOffer } = {
+        async next() {
+            for (;;) {
+                if (!matches) {
+                    matches = await vast.offers.search(offerQuery(search as OfferSearch));
+                    searches++;
+                    const affordable = matches.filter((o) => maxPricePerHour === undefined || (o.dph_total ?? Infinity) <= maxPricePerHour);
+                    if (matches.length > 0 && affordable.length === 0) {
+                        const cheapest = Math.min(...matches.map((o) => o.dph_total ?? Infinity));
+                        throw new Error(
+                            `vastai: create instance failed: no offer matching the search is at or below maxPricePerHour $${maxPricePerHour}/hour; ` +
+                                `the cheapest match is $${cheapest}/hour. Nothing was rented`,
+                        );
+                    }
+                    matches = affordable;
+                }
+                const candidate = matches.find((o) => !tried.has(o.id) && (o.machine_id === undefined || o.machine_id === null || !failedMachines.has(o.machine_id)));
+                if (candidate) {
+                    tried.add(candidate.id);
+                    choice.current = {
+                        offerId: candidate.id,
+                        machineId: candidate.machine_id ?? undefined,
+                        gpuName: candidate.gpu_name ?? undefined,
+                        numGpus: candidate.num_gpus ?? undefined,
+                    };
+                    return choice.current;
+                }
+                if (searches >= 2) {
+                    throw new Error(`vastai: create instance failed: no offer matching the search is left to try${tried.size > 0 ? ` (tried ${[...tried].join(", ")})` : ""}`);
+                }
+                matches = undefined;
+            }
+        },
+        rentRefused(chosen, error) {
+            if (!definitelyRefused(error)) return false;
+            // Taken: another offer may be on the same machine. Refused: the machine is avoided too.
+            if (!(error instanceof VastNotFoundError) && chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+            return true;
+        },
+        machineFailed(chosen) {
+            if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+        },
+    };
+    return choice;
+}

@@ -1,0 +1,90 @@
+import { Instance } from "../../provider";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+
+/**
+ * Renting by need through Pulumi's host: an Instance with an `offer` search instead of an
+ * `offerId`. Each test lists offers of a GPU model of its own on machines of its own, so the
+ * emulator's other offers never match.
+ */
+describe("Instance rented by offer search", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+    afterEach(async () => {
+        stack.emu.faults.clear();
+        await stack.engine.destroy();
+    });
+
+    /** A machine of its own for each offer, with the GPU model `gpu`, at these prices ($/hour). */
+    function market(gpu: string, offers: Array<{ price: number; status?: "running" | "exited" }>) {
+        return offers.map(({ price, status }) => {
+            const machine = stack.emu.model.addMachine(stack.emu.otherUser.id, { gpu_name: gpu });
+            return stack.emu.addOffer({ status: status ?? "running" }, price, machine.id, { gpu_name: gpu, verified: true, rentable: true, external: false });
+        });
+    }
+    const byPrice = (gpu: string, extra: Record<string, unknown> = {}) => ({
+        filters: { gpu_name: { eq: gpu } },
+        order: [["dph_total", "asc"]] as Array<["dph_total", "asc"]>,
+        ...extra,
+    });
+
+    it("rents the cheapest match and records what it rented", async () => {
+        const { emu, engine } = stack;
+        const [, cheap] = market("QT-CHEAPEST", [{ price: 0.9 }, { price: 0.3 }, { price: 0.6 }]);
+        await engine.up(() => new Instance("cheapest", { offer: byPrice("QT-CHEAPEST"), image: "busybox" }));
+        const [instance] = emu.liveInstances().filter((i) => i.offerId === cheap.id);
+        expect(instance).toBeDefined();
+        expect(engine.get("cheapest").outputs).toMatchObject({ rentedOfferId: cheap.id, machineId: cheap.machineId, gpuName: "QT-CHEAPEST", numGpus: 1, actualStatus: "running" });
+        // The search chooses at create: an edit of it changes nothing on the running instance.
+        const edited = await engine.up(() => new Instance("cheapest", { offer: byPrice("QT-CHEAPEST", { maxPricePerHour: 0.5 }), image: "busybox" }));
+        expect(edited.replace).toEqual([]);
+        expect(engine.get("cheapest").id).toBe(String(instance.id));
+    });
+
+    it("a taken offer, a refused rental and an instance that exits each move on to another machine", async () => {
+        const { emu, engine } = stack;
+        const [taken, refused, exits, good] = market("QT-FALLBACK", [{ price: 0.1 }, { price: 0.2 }, { price: 0.3, status: "exited" }, { price: 0.4 }]);
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${taken.id}/`, fault: { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } } });
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${refused.id}/`, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "machine refused the rental" } } });
+        await engine.up(() => new Instance("fallback", { offer: byPrice("QT-FALLBACK"), image: "busybox", maxCreateAttempts: 4 }));
+        const live = emu.liveInstances().filter((i) => [taken, refused, exits, good].some((o) => o.id === i.offerId));
+        expect(live.map((i) => i.offerId)).toEqual([good.id]);
+        expect([...emu.model.instances.values()].filter((i) => i.offerId === exits.id).every((i) => i.destroyed)).toBe(true);
+        expect(engine.get("fallback").outputs).toMatchObject({ rentedOfferId: good.id, machineId: good.machineId });
+        expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} could not be rented`));
+    });
+
+    it("a machine whose instance failed is not tried again, and the bound leaves nothing rented", async () => {
+        const { emu, engine } = stack;
+        const [onA, onB] = market("QT-BOUND", [{ price: 0.05, status: "exited" }, { price: 0.2, status: "exited" }, { price: 0.3 }]);
+        // A second offer on the first machine, cheaper than the rest: once that machine failed, it is skipped.
+        const againOnA = emu.addOffer({ status: "running" }, 0.1, onA.machineId, { gpu_name: "QT-BOUND", verified: true, rentable: true, external: false });
+        const error = await engine.up(() => new Instance("bounded", { offer: byPrice("QT-BOUND"), image: "busybox", maxCreateAttempts: 2 })).catch((e) => e);
+        expect(error.message).toMatch(/no instance reached running in 2 attempts, and none was left behind/);
+        const made = [...emu.model.instances.values()].filter((i) => [onA, onB, againOnA].some((o) => o.id === i.offerId));
+        expect(made.map((i) => i.offerId)).toEqual([onA.id, onB.id]);
+        expect(made.every((i) => i.destroyed)).toBe(true);
+        expect(engine.state.size).toBe(0);
+    });
+
+    it("nothing is rented above maxPricePerHour: the error names the cheapest matching price", async () => {
+        const { emu, engine } = stack;
+        market("QT-PRICEY", [{ price: 2.5 }, { price: 1.75 }]);
+        emu.clearLog();
+        const error = await engine.up(() => new Instance("pricey", { offer: byPrice("QT-PRICEY", { maxPricePerHour: 1 }), image: "busybox" })).catch((e) => e);
+        expect(error.message).toMatch(/at or below maxPricePerHour \$1\/hour; the cheapest match is \$1\.75\/hour\. Nothing was rented/);
+        expect(emu.requestsTo("PUT", asks)).toEqual([]);
+    });
+
+    it("check: exactly one of offerId and offer", async () => {
+        const { engine } = stack;
+        const both = await engine.up(() => new Instance("both", { offerId: 1, offer: byPrice("X"), image: "busybox" })).catch((e) => e);
+        expect(both.message).toMatch(/offerId: give exactly one of offerId .* and offer/);
+        const neither = await engine.up(() => new Instance("neither", { image: "busybox" })).catch((e) => e);
+        expect(neither.message).toMatch(/offerId: give exactly one of offerId .* and offer/);
+    });
+});
