@@ -42,13 +42,15 @@ async function main(): Promise<void> {
         const engine = new MiniEngine(host);
         let seen = 0;
         const said = () => host.output.slice(seen, (seen = host.output.length));
-        const offerId = [...emu.model.offers.keys()][0];
-        const program = (imageTag: string) => quickstart({ imageTag, offerId }).resources;
+        const sshPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOfTheQuickstartExample demo@laptop";
+        const program = (imageTag: string) => quickstart({ imageTag, sshPublicKey }).resources;
 
         show("pulumi up", await engine.up(() => program("2.3.0-cuda12.1-cudnn8-runtime")), said());
         const outputs = (name: string) => engine.get(name).outputs;
         console.log(`    template ${outputs("trainer").templateId} hashId ${outputs("trainer").hashId}`);
-        console.log(`    instance ${outputs("gpu").instanceId} ${outputs("gpu").actualStatus}: ssh -p ${outputs("gpu").sshPort} root@${outputs("gpu").sshHost}`);
+        const gpu = outputs("gpu");
+        console.log(`    instance ${gpu.instanceId} ${gpu.actualStatus} on ${gpu.numGpus} × ${gpu.gpuName} at $${gpu.dphTotal}/hour (offer ${gpu.rentedOfferId}, the cheapest match)`);
+        console.log(`    ssh -p ${gpu.sshPort} root@${gpu.sshHost}`);
 
         show("pulumi up   # imageTag changed", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
         console.log(`    template ${outputs("trainer").templateId} new hashId ${outputs("trainer").hashId}; instance ${outputs("gpu").instanceId}`);

@@ -3,13 +3,17 @@ import * as vast from "pulumi-vastai";
 
 export interface QuickstartSettings {
     imageTag: string;
-    /** The offer (ask) to accept; find one with `vastai search offers` or the console. */
-    offerId: number;
+    /** Your public key (the text of `~/.ssh/id_ed25519.pub`): registered before the instance starts. */
+    sshPublicKey: string;
+    /** The most the GPU may cost, USD/hour. */
+    maxPricePerHour?: number;
 }
 
 /**
- * A training template and a GPU instance started from it. Every edit of the template gives it a
- * new `hashId`; the instance references that hash, so it is replaced to follow the template.
+ * A training template, an SSH key and a GPU instance rented by need: the cheapest verified RTX
+ * 4090 or 3090 with at least 20 GB and a reliable host, under a price ceiling. Offer ids are
+ * short-lived, so the program names what it needs, not an offer. Every edit of the template gives
+ * it a new `hashId`; the instance references that hash, so it is replaced to follow the template.
  */
 export function quickstart(settings: QuickstartSettings) {
     const trainer = new vast.Template("trainer", {
@@ -22,14 +26,24 @@ export function quickstart(settings: QuickstartSettings) {
         recommendedDiskSpace: 40,
         onstart: "pip install -q transformers datasets",
     });
-    const gpu = new vast.Instance("gpu", {
-        offerId: settings.offerId,
-        templateHashId: trainer.hashId,
-        env: { WANDB_MODE: "offline" },
-        disk: 64,
-        label: "quickstart",
-        readyTimeoutSeconds: 1200,
-    });
+    // The key goes on the account before the instance starts, so the instance has it from the first boot.
+    const laptop = new vast.SshKey("laptop", { publicKey: settings.sshPublicKey });
+    const gpu = new vast.Instance(
+        "gpu",
+        {
+            offer: {
+                filters: { gpu_name: { in: ["RTX 4090", "RTX 3090"] }, gpu_ram: { gte: 20_000 }, reliability: { gte: 0.98 } },
+                order: [["dph_total", "asc"]],
+                maxPricePerHour: settings.maxPricePerHour ?? 0.5,
+            },
+            templateHashId: trainer.hashId,
+            env: { WANDB_MODE: "offline" },
+            disk: 64,
+            label: "quickstart",
+            readyTimeoutSeconds: 1200,
+        },
+        { dependsOn: [laptop] },
+    );
     const ssh = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
-    return { resources: { trainer, gpu }, ssh };
+    return { resources: { trainer, laptop, gpu }, ssh };
 }
