@@ -53,6 +53,10 @@ describe("Instance rented by offer search", () => {
         await engine.up(() => new Instance("fallback", { offer: byPrice("QT-FALLBACK"), image: "busybox", maxCreateAttempts: 4 }));
         const live = emu.liveInstances().filter((i) => [taken, refused, exits, good].some((o) => o.id === i.offerId));
         expect(live.map((i) => i.offerId)).toEqual([good.id]);
+        // The taken and the refused offer made no instance; the one that exited was destroyed.
+        const made = [...emu.model.instances.values()].filter((i) => [taken, refused, exits, good].some((o) => o.id === i.offerId));
+        expect(made.map((i) => i.offerId)).toEqual([exits.id, good.id]);
+        expect(new Set([taken, refused, exits, good].map((o) => o.machineId)).size).toBe(4);
         expect([...emu.model.instances.values()].filter((i) => i.offerId === exits.id).every((i) => i.destroyed)).toBe(true);
         expect(engine.get("fallback").outputs).toMatchObject({ rentedOfferId: good.id, machineId: good.machineId });
         expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} could not be rented`));
