@@ -18,6 +18,14 @@ const SUITE_TIME_SCALE = 0.005;
 
 const demo = (emu: Emulator) => emu.demoUser.id;
 
+/** A case's instances are those on its own offer. */
+const instancesOnCaseOffer: Pick<ResourceUnderTest, "liveIds" | "purge"> = {
+    liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
+    purge: (emu, name) => {
+        for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
+    },
+};
+
 const RESOURCES: ResourceUnderTest[] = [
     {
         type: "Template",
@@ -34,10 +42,7 @@ const RESOURCES: ResourceUnderTest[] = [
             const offer = offerFor(emu, name);
             return () => new Instance(name, { offerId: offer, image: "busybox", label: edited ? `${name}-edited` : name });
         },
-        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
-        purge: (emu, name) => {
-            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
-        },
+        ...instancesOnCaseOffer,
     },
     {
         // The update is a stop in place (a state change, then a wait for it), not a label edit.
@@ -46,10 +51,7 @@ const RESOURCES: ResourceUnderTest[] = [
             const offer = offerFor(emu, name);
             return () => new Instance(name, { offerId: offer, image: "busybox", desiredState: edited ? "stopped" : "running" });
         },
-        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
-        purge: (emu, name) => {
-            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
-        },
+        ...instancesOnCaseOffer,
     },
     {
         // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
@@ -58,10 +60,7 @@ const RESOURCES: ResourceUnderTest[] = [
             offerFor(emu, name, { gpu_name: name, verified: true, rentable: true, external: false });
             return () => new Instance(name, { offer: { filters: { gpu_name: { eq: name } } }, image: "busybox", label: edited ? `${name}-edited` : name });
         },
-        liveIds: (emu, name) => emu.liveInstances().filter((i) => i.offerId === offerFor(emu, name)).map((i) => String(i.id)),
-        purge: (emu, name) => {
-            for (const i of emu.liveInstances()) if (i.offerId === offerFor(emu, name)) i.destroyed = true;
-        },
+        ...instancesOnCaseOffer,
     },
     {
         type: "SshKey",
