@@ -84,6 +84,35 @@ describe("Instance rented by offer search", () => {
         expect(emu.requestsTo("PUT", asks)).toEqual([]);
     });
 
+    it("a taken offer does not rule out its machine: the next offer there is tried", async () => {
+        const { emu, engine } = stack;
+        const [taken] = market("QT-TAKEN", [{ price: 0.1 }, { price: 0.9 }]);
+        const sameMachine = emu.addOffer({ status: "running" }, 0.2, taken.machineId, { gpu_name: "QT-TAKEN", verified: true, rentable: true, external: false });
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${taken.id}/`, fault: { kind: "status", status: 410, body: { detail: "gone" } } });
+        await engine.up(() => new Instance("taken", { offer: byPrice("QT-TAKEN"), image: "busybox" }));
+        expect(engine.get("taken").outputs).toMatchObject({ rentedOfferId: sameMachine.id, machineId: taken.machineId });
+    });
+
+    it("pinning the rented offer by offerId replaces on it, the old instance deleted first", async () => {
+        const { emu, engine } = stack;
+        market("QT-PIN", [{ price: 0.1 }]);
+        await engine.up(() => new Instance("pin", { offer: byPrice("QT-PIN"), image: "busybox" }));
+        const rented = engine.get("pin").outputs.rentedOfferId as number;
+        const pinned = await engine.up(() => new Instance("pin", { offerId: rented, image: "busybox" }));
+        expect(pinned.replace).toEqual([{ name: "pin", because: ["offerId"] }]);
+        expect(emu.liveInstances().filter((i) => i.offerId === rented)).toHaveLength(1);
+    });
+
+    it("check: a bid goes with a bid search, and never above the ceiling", async () => {
+        const { engine } = stack;
+        const noBid = await engine.up(() => new Instance("no-bid", { offer: byPrice("X", { type: "bid" }), image: "busybox" })).catch((e) => e);
+        expect(noBid.message).toMatch(/price: a search for interruptible offers .* needs the bid/);
+        const onDemand = await engine.up(() => new Instance("on-demand", { offer: byPrice("X"), price: 0.2, image: "busybox" })).catch((e) => e);
+        expect(onDemand.message).toMatch(/price: a bid goes with a search for interruptible offers/);
+        const above = await engine.up(() => new Instance("above", { offer: byPrice("X", { type: "bid", maxPricePerHour: 0.1 }), price: 0.2, image: "busybox" })).catch((e) => e);
+        expect(above.message).toMatch(/price: the bid \$0.2\/hour is above offer.maxPricePerHour \$0.1\/hour/);
+    });
+
     it("check: exactly one of offerId and offer", async () => {
         const { engine } = stack;
         const both = await engine.up(() => new Instance("both", { offerId: 1, offer: byPrice("X"), image: "busybox" })).catch((e) => e);

@@ -96,6 +96,20 @@ export const instanceArgsSchema = z
         if ((args.offerId === undefined) === (args.offer === undefined)) {
             ctx.addIssue({ code: "custom", path: ["offerId"], message: "give exactly one of offerId (an offer to rent) and offer (a search for one)" });
         }
+        // A search's type and the bid go together, and the bid is what is paid: never above the ceiling.
+        const search = args.offer;
+        if (search && !isUnknown(search)) {
+            if (search.type === "bid" && args.price === undefined) {
+                ctx.addIssue({ code: "custom", path: ["price"], message: 'a search for interruptible offers (offer.type "bid") needs the bid: price, in $/hour' });
+            }
+            if (args.price !== undefined && !isUnknown(args.price) && search.type !== "bid") {
+                ctx.addIssue({ code: "custom", path: ["price"], message: 'a bid goes with a search for interruptible offers: set offer.type to "bid"' });
+            }
+            const max = search.maxPricePerHour;
+            if (typeof args.price === "number" && typeof max === "number" && args.price > max) {
+                ctx.addIssue({ code: "custom", path: ["price"], message: `the bid $${args.price}/hour is above offer.maxPricePerHour $${max}/hour` });
+            }
+        }
         if (args.image === undefined && args.templateHashId === undefined) {
             ctx.addIssue({ code: "custom", path: ["image"], message: "give an image, or a templateHashId whose template has one" });
         }

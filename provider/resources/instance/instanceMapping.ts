@@ -50,7 +50,7 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     let onstartEncoded = false;
     if (inputs.onstart !== undefined) {
         const plan = planOnstart(inputs.onstart, otherCommandChars(inputs.args, inputs.argsStr));
-        if (plan.problem) throw new Error(`vastai: create instance on offer ${inputs.offerId} failed: ${plan.problem}`);
+        if (plan.problem) throw new Error(`vastai: create instance${inputs.offerId === undefined ? "" : ` on offer ${inputs.offerId}`} failed: ${plan.problem}`);
         request.onstart = plan.onstart;
         onstartEncoded = plan.encoded;
     }

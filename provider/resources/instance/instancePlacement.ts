@@ -1,5 +1,5 @@
 import { randomBytes } from "crypto";
-import { VastNotFoundError, VastOutcomeUnknownError } from "../../client/errors";
+import { VastOutcomeUnknownError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { findLostCreate } from "../lostCreate";
@@ -43,8 +43,9 @@ export async function placeInstance(
         try {
             return (await rentWhenFree(ctx, vast, offerId, request, send === 1)).instanceId;
         } catch (e) {
-            // After a lost answer, "no such offer" may mean our first create holds it.
-            const mayExist = e instanceof VastOutcomeUnknownError || (send > 1 && e instanceof VastNotFoundError);
+            // After a lost answer, any refusal of the re-send ("no such offer" above all) may mean
+            // our first create holds the offer: never a plain refusal that lets a search move on.
+            const mayExist = e instanceof VastOutcomeUnknownError || send > 1;
             if (!mayExist) throw e;
             ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance labelled ${label} before trying again`);
             const found = await findLostCreate(ctx, {
@@ -58,7 +59,7 @@ export async function placeInstance(
                 deadlineAt,
                 // The offer refused a re-send: most likely our first create holds it, so the look
                 // goes on until the deadline rather than conclude "nothing" from a slow listing.
-                untilFound: e instanceof VastNotFoundError,
+                untilFound: send > 1,
             });
             const [id, ...extras] = found ?? [];
             for (const extra of extras) {

@@ -55,7 +55,7 @@ async function mergedEnvFailures(ctx: ProviderContext, args: Props): Promise<Che
     if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env)) return [];
     let template;
     try {
-        template = await findTemplate(ctx.client(), hashId, isUnknown(args.offerId) ? 0 : args.offerId);
+        template = await findTemplate(ctx.client(), hashId, isUnknown(args.offerId) ? undefined : args.offerId);
     } catch {
         return [];
     }
@@ -124,19 +124,19 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
-        const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && olds.offerId === news.offerId;
+        const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
         const desired = normalize(inputs);
-        const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId ?? 0);
+        const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
         const plan = toCreateRequest(desired, template);
         if (plan.onstartEncoded) {
             ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
         }
-        const choice = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!);
+        const choice = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
         try {
             const launched = await launchInstance(ctx, vast, desired, plan.request, choice);
             // Created stopped: the service has no such create, so it starts, and is stopped once it runs.

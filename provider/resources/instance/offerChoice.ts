@@ -46,8 +46,10 @@ function definitelyRefused(error: unknown): boolean {
  * each tried once and none on a machine that already failed. When the matches run out the search
  * is made once more (offers come and go), then the create fails.
  */
-export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInputs["offer"]>): OfferChoice {
+export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInputs["offer"]>, bid?: number): OfferChoice {
     const { maxPricePerHour, ...search } = offer;
+    // An interruptible rental pays its bid: no offer whose lowest bid is above it can be had.
+    const ceiling = Math.min(maxPricePerHour ?? Infinity, bid ?? Infinity);
     const tried = new Set<number>();
     const failedMachines = new Set<number>();
     let matches: OfferRecord[] | undefined;
@@ -58,11 +60,11 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
                 if (!matches) {
                     matches = await vast.offers.search(offerQuery(search as OfferSearch));
                     searches++;
-                    const affordable = matches.filter((o) => maxPricePerHour === undefined || (o.dph_total ?? Infinity) <= maxPricePerHour);
+                    const affordable = matches.filter((o) => (o.dph_total ?? Infinity) <= ceiling);
                     if (matches.length > 0 && affordable.length === 0) {
                         const cheapest = Math.min(...matches.map((o) => o.dph_total ?? Infinity));
                         throw new Error(
-                            `vastai: create instance failed: no offer matching the search is at or below maxPricePerHour $${maxPricePerHour}/hour; ` +
+                            `vastai: create instance failed: no offer matching the search is at or below ${bid !== undefined && bid <= (maxPricePerHour ?? Infinity) ? `the bid (price) $${bid}` : `maxPricePerHour $${maxPricePerHour}`}/hour; ` +
                                 `the cheapest match is $${cheapest}/hour. Nothing was rented`,
                         );
                     }
@@ -87,8 +89,9 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         },
         rentRefused(chosen, error) {
             if (!definitelyRefused(error)) return false;
-            // Taken: another offer may be on the same machine. Refused: the machine is avoided too.
-            if (!(error instanceof VastNotFoundError) && chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+            // Taken (no such offer, or a 410): another offer may be on the same machine. Refused: the machine is avoided too.
+            const taken = error instanceof VastNotFoundError || (error as { status?: number }).status === 410;
+            if (!taken && chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
             return true;
         },
         machineFailed(chosen) {

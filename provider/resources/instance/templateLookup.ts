@@ -13,7 +13,7 @@ async function search(vast: VastClient, hashId: string): Promise<TemplateRecord 
     return (await vast.templates.search({ hash_id: { eq: hashId } })).find((t) => t.hash_id === hashId);
 }
 
-export async function findTemplate(vast: VastClient, hashId: string, offerId: number): Promise<TemplateRecord> {
+export async function findTemplate(vast: VastClient, hashId: string, offerId?: number): Promise<TemplateRecord> {
     let byHash = lookups.get(vast);
     if (!byHash) lookups.set(vast, (byHash = new Map()));
     let lookup = byHash.get(hashId);
@@ -27,7 +27,7 @@ export async function findTemplate(vast: VastClient, hashId: string, offerId: nu
     }
     if (found) return found;
     throw new Error(
-        `vastai: create instance on offer ${offerId} failed: no template with hashId ${hashId} is visible to this account ` +
+        `vastai: create instance${offerId === undefined ? "" : ` on offer ${offerId}`} failed: no template with hashId ${hashId} is visible to this account ` +
             "(a template's hashId changes with every edit: pass template.hashId from the Template resource)",
     );
 }
