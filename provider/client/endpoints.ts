@@ -37,7 +37,7 @@ export const ENDPOINTS = {
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
-    // The label's route: a body with `state` starts or stops the instance (real-api-notes "start / stop").
+    // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
     changeInstanceState: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "change instance state", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },

@@ -20,7 +20,7 @@ const ABSENT_LOOK_WAITS_MS = [0, 2000, 5000];
 /** Backoff between failed looks, at live speed. */
 const FAILED_LOOK_BACKOFF_MS = { first: 500, max: 10_000 };
 /** How long a lost create of a resource without a deadline of its own is looked for, at live speed. */
-export const DEFAULT_LOOKUP_MS = 5 * 60_000;
+const DEFAULT_LOOKUP_MS = 5 * 60_000;
 
 export interface LostCreateSearch<T> {
     /** What the create was making, for messages: `instance on offer 7`, `template "trainer"`. */
@@ -50,7 +50,7 @@ export class LostCreateUndecidedError extends Error {
 }
 
 /** The default lookup deadline, from now, at the clock's time scale. */
-export function defaultLookupDeadline(clock: Clock): number {
+function defaultLookupDeadline(clock: Clock): number {
     return clock.now() + clock.scaled(DEFAULT_LOOKUP_MS);
 }
 

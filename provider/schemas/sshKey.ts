@@ -5,7 +5,7 @@ export const sshKeyCreateRequestSchema = z.strictObject({
 });
 export type SshKeyCreateRequest = z.infer<typeof sshKeyCreateRequestSchema>;
 
-/** A key on the account, as created and as listed (real-api-notes "SSH keys"). */
+/** A key on the account, as created and as listed (docs/live-service.md "Offers, SSH keys, start and stop"). */
 export const sshKeyRecordSchema = z.looseObject({
     id: z.number().int(),
     user_id: z.number().int().nullish(),

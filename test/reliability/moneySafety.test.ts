@@ -121,10 +121,16 @@ async function measure(stack: TestStack, r: ResourceUnderTest): Promise<Record<O
     const measured = {} as Record<Operation, { calls: number; createAt?: number }>;
     for (const operation of OPERATIONS) {
         const name = `measure-${r.type.replace(/\W+/g, "")}-${operation}`.toLowerCase();
-        await operate(stack, r, name, operation);
+        const { ok } = await operate(stack, r, name, operation);
         const log = stack.emu.requests;
         const create = log.findIndex((q) => q.method !== "GET" && q.method !== "DELETE" && q.route?.endsWith("create"));
         measured[operation] = { calls: log.length, createAt: create >= 0 ? create + 1 : undefined };
+        // The audit can only judge what it can see: a clean create must show exactly the one thing state holds.
+        if (operation === "create" && ok) {
+            const held = [...stack.engine.state.values()].filter((e) => e.name === name).map((e) => e.id);
+            expect({ type: r.type, live: r.liveIds(stack.emu, name) }).toEqual({ type: r.type, live: held });
+            expect(held).toHaveLength(1);
+        }
         await stack.engine.destroy();
     }
     return measured;

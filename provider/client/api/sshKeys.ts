@@ -5,7 +5,7 @@ import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
 
-/** The account's SSH public keys (real-api-notes "SSH keys"); the service adds a new one to every current instance. */
+/** The account's SSH public keys (docs/live-service.md "Offers, SSH keys, start and stop"); the service adds a new one to every current instance. */
 export class SshKeysApi {
     constructor(private readonly transport: Transport) {}
 
