@@ -1,10 +1,10 @@
-import { Template } from "../../provider";
+import { Instance, Template } from "../../provider";
 import { clientFor } from "../../testkit/support/fixtures";
 import { startStack, TestStack } from "../../testkit/support/stack";
 
-// Each template search is paced at 3 s per key on the live service: a refresh that searched once per
-// template would take five minutes for a hundred of them.
-describe("refreshing many templates", () => {
+// Each template search is paced at 3 s per key on the live service, an instance read at 2 s: a refresh
+// that read them one by one would take five minutes for a hundred templates.
+describe("refreshing many resources", () => {
     let stack: TestStack;
     beforeAll(async () => {
         stack = await startStack();
@@ -36,5 +36,26 @@ describe("refreshing many templates", () => {
         const summary = await stack.engine.refresh();
         expect(summary.delete).toEqual(["refresh-3"]);
         expect(summary.same).toHaveLength(11);
+    });
+
+    it("reads instances through one list call per round (id in [...]), and confirms a missing one with its own read", async () => {
+        const { emu, engine } = stack;
+        const names = Array.from({ length: 6 }, (_, i) => `gpu-${i}`);
+        const offers = names.map(() => emu.addOffer());
+        await engine.up(() => names.map((n, i) => new Instance(n, { offerId: offers[i].id, image: "busybox", label: n })));
+        emu.requests.length = 0;
+        const refreshed = await engine.refresh();
+        expect(refreshed.same).toEqual(expect.arrayContaining(names));
+        const instanceCalls = emu.requests.filter((r) => r.path.includes("instances"));
+        expect(instanceCalls.every((r) => r.method === "GET" && r.path === "/api/v1/instances/")).toBe(true);
+        expect(instanceCalls.length).toBeLessThanOrEqual(2);
+
+        // Destroyed elsewhere: missing from the list, and gone in the service's own words.
+        const victim = engine.get("gpu-2");
+        await clientFor(emu).instances.destroy(Number(victim.id));
+        emu.requests.length = 0;
+        const after = await engine.refresh();
+        expect(after.delete).toEqual(["gpu-2"]);
+        expect(emu.requestsTo("GET", `/api/v0/instances/${victim.id}/`)).toHaveLength(1);
     });
 });
