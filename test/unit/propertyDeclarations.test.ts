@@ -118,10 +118,10 @@ describe("one declaration per property", () => {
         };
         const fields: Record<string, string> = wireFieldsOf(instanceArgsSchema);
         const sent = (request: object) => Object.keys(request).sort();
-        // The label is no field of the create: the placement sends its own, and an edit sets the program's.
+        // Every property is a field of the create.
         const without = (...properties: string[]) => Object.entries(fields).filter(([p]) => !properties.includes(p)).map(([, field]) => field).sort();
-        expect(sent(toCreateRequest(inputs, undefined).request)).toEqual(without("label", "templateHashId"));
+        expect(sent(toCreateRequest(inputs, undefined).request)).toEqual(without("templateHashId"));
         // With a template, runtype is the template's (the service refuses both).
-        expect(sent(toCreateRequest({ ...inputs, templateHashId: "abc" }, undefined).request)).toEqual(without("label", "runtype"));
+        expect(sent(toCreateRequest({ ...inputs, templateHashId: "abc" }, undefined).request)).toEqual(without("runtype"));
     });
 });

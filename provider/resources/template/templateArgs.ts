@@ -70,6 +70,8 @@ export interface TemplateOutputs extends TemplateInputs {
     templateId: number;
     /** Content-derived; new after every edit. Instances reference this. */
     hashId: string;
+    /** The account that made the template; lets a refresh tell this account's template from another's public one without asking who the key belongs to. */
+    creatorId?: number;
 }
 
 /** Every input property, in the order they are reported. */
@@ -80,7 +82,7 @@ export type TemplateProperty = (typeof TEMPLATE_PROPERTIES)[number];
 export const TEMPLATE_FIELDS = wireFieldsOf(templateArgsSchema) satisfies Record<TemplateProperty, string>;
 
 /** Properties the provider computes, never accepted as inputs; none of them is secret. */
-export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
+export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
 export const TEMPLATE_COMPUTED = computedOf(TEMPLATE_COMPUTED_OUTPUTS);
 
 /** The defaults `check` fills in, from the schema's `.default(...)`. */

@@ -9,6 +9,7 @@ import { replacedBy } from "../../dynamic/properties";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { confirmedRemoval } from "../../client/api/removal";
 import { findLostCreate } from "../lostCreate";
+import { sharedTemplateReader } from "./sharedTemplateReader";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import {
     REGISTRY_LOGIN_ON_CREATE,
@@ -30,8 +31,11 @@ function normalize(args: Props): TemplateInputs {
     return canonicalInputs(args, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
 }
 
-function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number): TemplateOutputs {
-    return { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+/** Outputs from the inputs and what the service answered; `creatorId` when known (kept from state otherwise). */
+function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined): TemplateOutputs {
+    const outs: TemplateOutputs = { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+    if (creatorId !== undefined) outs.creatorId = creatorId;
+    return outs;
 }
 
 /** Whether a record holds the content we sent (the registry password is never read back). */
@@ -53,11 +57,19 @@ function createdSince(record: TemplateRecord, sentAt: number): boolean {
     return record.created_at !== undefined && record.created_at !== null && record.created_at * 1000 >= sentAt - CLOCK_SKEW_MS;
 }
 
-/** A template of someone else (another user's public one) is not this account's, whatever its id. */
-async function ownTemplate(ctx: ProviderContext, record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
+/**
+ * The template with this id if it is this account's: a search finds other users' public templates
+ * too. The owner kept in state saves asking the service who the key belongs to (state written by
+ * versions before 0.2 has none). Reads share their searches (sharedTemplateReader.ts).
+ */
+async function ownTemplate(ctx: ProviderContext, vast: VastClient, templateId: number, owner: number | undefined): Promise<TemplateRecord | undefined> {
+    const record = await sharedTemplateReader(vast).get(templateId);
     if (!record || record.creator_id === undefined || record.creator_id === null) return record;
-    return record.creator_id === (await ctx.currentUserId()) ? record : undefined;
+    return record.creator_id === (owner ?? (await ctx.currentUserId())) ? record : undefined;
 }
+
+/** The creator the service names for a template this resource made, or undefined if it names none. */
+const creatorOf = (record: TemplateRecord): number | undefined => record.creator_id ?? undefined;
 
 /**
  * After a create whose answer was lost: the template it may have made, found by creator, name and
@@ -139,17 +151,17 @@ export const templateProvider = (ctx: ProviderContext) => ({
                     throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                 }
             }
-            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
+            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
         }
     },
 
     async read(id: string, props: Partial<TemplateOutputs> = {}) {
         const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
-        const record = await ownTemplate(ctx, await vast.templates.get(templateId));
+        const record = await ownTemplate(ctx, vast, templateId, props.creatorId);
         if (!record) return goneResult<TemplateOutputs>();
         const inputs = inputsFromRecord(record, inputsOf(props));
-        return readResult(String(record.id), outputsOf(inputs, record, record.id), inputs);
+        return readResult(String(record.id), outputsOf(inputs, record, record.id, creatorOf(record) ?? props.creatorId), inputs);
     },
 
     async update(id: string, olds: TemplateOutputs, news: TemplateInputs) {
@@ -158,7 +170,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const desired = normalize(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
         if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_PROPERTIES).length === 0) {
-            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId) };
+            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
         const managed = withoutLegacyLogin(olds);
         const removed = TEMPLATE_PROPERTIES.filter((p) => managed[p] !== undefined && desired[p] === undefined);
@@ -174,13 +186,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
             if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
             // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
             // template as it is now, by its stable numeric id.
-            const current = await ownTemplate(ctx, await vast.templates.get(templateId));
+            const current = await ownTemplate(ctx, vast, templateId, olds.creatorId);
             if (!current) {
                 throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
             }
             edited = current.hash_id !== olds.hashId && holds(current, fields) ? current : await editWith(current.hash_id);
         }
-        return { outs: outputsOf(desired, edited, templateId) };
+        return { outs: outputsOf(desired, edited, templateId, olds.creatorId) };
     },
 
     async delete(id: string, props: TemplateOutputs) {
@@ -188,7 +200,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(props.templateId ?? id);
         await confirmedRemoval(
             () => vast.templates.delete(templateId),
-            async () => (await ownTemplate(ctx, await vast.templates.get(templateId))) !== undefined,
+            async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
         );
     },
 }) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;
