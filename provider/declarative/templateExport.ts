@@ -1,0 +1,90 @@
+import { Document } from "yaml";
+import { sameValue } from "../dynamic/diffInputs";
+import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
+import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
+import { TemplateRecord } from "../schemas/template";
+import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
+
+/**
+ * The writing half of the template file format (`templateFiles.ts` reads it): a service record
+ * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
+ * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
+ * defaults and empty values left out. The registry password is never written (the service does
+ * not show it anyway): the file names the stack secret to set instead.
+ */
+
+/** Text with more lines than this goes to a file of its own beside the template file. */
+const INLINE_LINES = 3;
+
+const SIBLING_EXTENSION: Record<(typeof SIBLING_FILE_PROPERTIES)[number], string> = { onstart: "onstart.sh", readme: "readme.md" };
+
+export interface ExportedTemplate {
+    templateId: number;
+    /** The resource name, and the base name of its files. */
+    name: string;
+    /** File name (in the output folder) → content: the template file first, then the texts it refers to. */
+    files: Array<{ name: string; text: string }>;
+    /** The stack config key the file names for the registry password, when the template logs in to a registry. */
+    dockerLoginPassSecret?: string;
+}
+
+/** `PyTorch Trainer (v2)` → `pytorch-trainer-v2`: a file and resource name. */
+export function baseNameFor(templateName: string): string {
+    const slug = templateName
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "");
+    return slug || "template";
+}
+
+/** Whether a value says nothing a file needs to: the default, or the value that means "not set". */
+function unset(property: TemplateContentProperty, value: unknown): boolean {
+    if (value === undefined || value === null) return true;
+    if (typeof value === "object" && Object.keys(value).length === 0) return true;
+    const defaults = TEMPLATE_DEFAULTS as Record<string, unknown>;
+    if (property in defaults) return sameValue(defaults[property], value);
+    return sameValue(clearedValue(property), value);
+}
+
+/** The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`). */
+export function exportTemplate(record: TemplateRecord, name: string): ExportedTemplate {
+    const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
+    const content: Record<string, unknown> = { adopt: record.id };
+    const siblings: Array<{ name: string; text: string }> = [];
+    for (const property of TEMPLATE_CONTENT) {
+        const value = inputs[property];
+        if (property === "dockerLoginPass" || unset(property, value)) continue;
+        const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
+        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {
+            const fileName = `${name}.${SIBLING_EXTENSION[sibling]}`;
+            siblings.push({ name: fileName, text: value });
+            content[property] = { file: `./${fileName}` };
+        } else content[property] = value;
+    }
+    let dockerLoginPassSecret: string | undefined;
+    if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
+        dockerLoginPassSecret = `${name}-dockerLoginPass`;
+        content.dockerLoginPass = { secret: dockerLoginPassSecret };
+    }
+
+    const doc = new Document(content);
+    doc.commentBefore =
+        ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.\n` +
+        " adopt: the first `pulumi up` takes this template over instead of creating one." +
+        (dockerLoginPassSecret ? `\n The registry password is not exported: pulumi config set --secret ${dockerLoginPassSecret} <token>` : "");
+    const text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
+    return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) };
+}
+
+/** Every record's files, names made unique (a second template of the same name gets its id added), in id order. */
+export function exportTemplates(records: readonly TemplateRecord[]): ExportedTemplate[] {
+    const taken = new Set<string>();
+    return [...records]
+        .sort((a, b) => a.id - b.id)
+        .map((record) => {
+            let name = baseNameFor(record.name ?? "");
+            if (taken.has(name)) name = `${name}-${record.id}`;
+            taken.add(name);
+            return exportTemplate(record, name);
+        });
+}

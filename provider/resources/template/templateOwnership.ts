@@ -1,0 +1,36 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { TemplateRecord } from "../../schemas/template";
+
+/**
+ * The one home of "is this template the account's own". A search by id also answers with other
+ * users' public templates, and deleting or editing one of those must never be attempted.
+ */
+
+/** Whether `record` was made by `userId`; a record that does not say is taken as the account's (the search was already scoped to it). */
+export function ownedBy(record: TemplateRecord, userId: number): boolean {
+    return record.creator_id === undefined || record.creator_id === null || record.creator_id === userId;
+}
+
+/** A template of someone else (another user's public one) is not this account's, whatever its id. */
+export async function ownTemplate(ctx: ProviderContext, record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
+    if (!record) return undefined;
+    return ownedBy(record, await ctx.currentUserId()) ? record : undefined;
+}
+
+/** The template with this numeric id, and whose it is: the account's, another user's (public), or none. */
+export async function templateById(
+    ctx: ProviderContext,
+    vast: VastClient,
+    templateId: number,
+): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
+    const record = await vast.templates.get(templateId);
+    if (!record) return { none: true };
+    return (await ownTemplate(ctx, record)) ? { own: record } : { othersPublic: record };
+}
+
+/** Every template the account made, by id; other users' public templates, which the search also returns, left out. */
+export async function accountTemplates(vast: VastClient, userId: number): Promise<TemplateRecord[]> {
+    const found = await vast.templates.search({ creator_id: { eq: userId } });
+    return found.filter((t) => t.creator_id === userId).sort((a, b) => a.id - b.id);
+}
