@@ -39,7 +39,7 @@ export function baseNameFor(templateName: string): string {
 
 /** Whether a value says nothing a file needs to: the default, or the value that means "not set". */
 function unset(property: TemplateContentProperty, value: unknown): boolean {
-    if (value === undefined || value === null) return true;
+    if (value === undefined || value === null || value === "") return true;
     if (typeof value === "object" && Object.keys(value).length === 0) return true;
     const defaults = TEMPLATE_DEFAULTS as Record<string, unknown>;
     if (property in defaults) return sameValue(defaults[property], value);

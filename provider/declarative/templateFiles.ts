@@ -143,6 +143,8 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
         const value = args[property];
         if (value === undefined || typeof value === "string") continue;
         const ref = siblingFile(value);
+        // Reported here, once; the schema need not say it again.
+        delete args[property];
         if (!ref) {
             problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
             continue;

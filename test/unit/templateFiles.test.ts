@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { TemplateFileError, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { TemplateFileError, TemplateFileProblem, readTemplateFiles } from "../../provider/declarative/templateFiles";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
 
@@ -13,6 +13,16 @@ function dirWith(files: Record<string, string>): string {
     made.push(dir);
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
     return dir;
+}
+
+function problemsOf(dir: string): TemplateFileProblem[] {
+    try {
+        readTemplateFiles(dir);
+    } catch (e) {
+        if (e instanceof TemplateFileError) return e.problems;
+        throw e;
+    }
+    throw new Error("no problem reported");
 }
 
 describe("templates from files", () => {
@@ -27,20 +37,72 @@ describe("templates from files", () => {
         expect(readTemplateFiles(dir)).toEqual([{ file: path.join(dir, "a.json"), name: "a", args: { name: "a", image: "busybox" } }]);
     });
 
-    it("names the file and the property of each problem", () => {
-        const dir = dirWith({ "bad.yaml": "name: bad\nimage: busybox\nrecommendedDiskSpace: lots\ncolor: red\n" });
-        expect(() => readTemplateFiles(dir)).toThrow(TemplateFileError);
-        expect(() => readTemplateFiles(dir)).toThrow(/bad\.yaml: recommendedDiskSpace: .*expected number.*; color: unknown property "color"/);
+    it("names the file, line, column and property of each problem", () => {
+        const dir = dirWith({ "bad.yaml": "# a comment\nname: bad\nimage: busybox\nrecommendedDiskSpace: lots\ncolor: red\n" });
+        const file = path.join(dir, "bad.yaml");
+        const problems = problemsOf(dir);
+        expect(problems).toEqual([
+            { file, line: 4, column: 23, property: "recommendedDiskSpace", reason: expect.stringMatching(/expected number/) },
+            { file, line: 5, column: 1, property: "color", reason: 'unknown property "color"' },
+        ]);
+        expect(() => readTemplateFiles(dir)).toThrow(`${file}:4:23: recommendedDiskSpace: `);
+        expect(() => readTemplateFiles(dir)).toThrow(`${file}:5:1: color: unknown property "color"`);
     });
 
-    it("keeps registry tokens out of git", () => {
+    it("a wrong type deep in a mapping is reported at its own line", () => {
+        const dir = dirWith({ "deep.yaml": "name: d\nimage: busybox\nenv:\n  HF_HOME: /hf\n  PORT: 8080\nextraFilters:\n  gpu_ram: 24\n" });
+        const problems = problemsOf(dir);
+        expect(problems.map((p) => [p.line, p.column, p.property])).toEqual([
+            [5, 9, "env.PORT"],
+            [7, 12, "extraFilters.gpu_ram"],
+        ]);
+    });
+
+    it("an unknown key near a property's name suggests it", () => {
+        const dir = dirWith({ "typo.yaml": "name: t\nimage: busybox\nrecomendedDiskSpace: 40\nonStart: echo hi\n" });
+        expect(problemsOf(dir)).toEqual([
+            expect.objectContaining({ line: 3, column: 1, property: "recomendedDiskSpace", reason: 'unknown property "recomendedDiskSpace"; did you mean "recommendedDiskSpace"?' }),
+            expect.objectContaining({ line: 4, column: 1, property: "onStart", reason: 'unknown property "onStart"; did you mean "onstart"?' }),
+        ]);
+    });
+
+    it("keeps registry tokens out of git; a file names the stack secret instead", () => {
         const dir = dirWith({ "private.yaml": "name: p\nimage: ghcr.io/x/y\ndockerLoginPass: ghp_123\n" });
-        expect(() => readTemplateFiles(dir)).toThrow(/private\.yaml: dockerLoginPass: keep registry tokens out of git/);
+        expect(problemsOf(dir)).toEqual([expect.objectContaining({ line: 3, column: 18, property: "dockerLoginPass", reason: expect.stringMatching(/keep registry tokens out of git/) })]);
+        expect(() => readTemplateFiles(dir)).not.toThrow(/ghp_123/);
+        const named = dirWith({ "private.yaml": "name: p\nimage: ghcr.io/x/y\ndockerLoginUser: bot\ndockerLoginPass: { secret: p-dockerLoginPass }\n" });
+        const [read] = readTemplateFiles(named);
+        expect(read.args).toEqual({ name: "p", image: "ghcr.io/x/y", dockerLoginUser: "bot" });
+        expect(read.dockerLoginPassSecret).toBe("p-dockerLoginPass");
     });
 
-    it("refuses unreadable files and duplicate names", () => {
-        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml: /);
+    it("reads onstart and readme from files beside the template file", () => {
+        const dir = dirWith({
+            "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.onstart.sh }\nreadme:\n  file: docs/t.md\n",
+            "t.onstart.sh": "#!/bin/bash\nset -e\necho one\necho two\n",
+        });
+        fs.mkdirSync(path.join(dir, "docs"));
+        fs.writeFileSync(path.join(dir, "docs", "t.md"), "# T\n");
+        expect(readTemplateFiles(dir)[0].args).toEqual({ name: "t", image: "busybox", onstart: "#!/bin/bash\nset -e\necho one\necho two\n", readme: "# T\n" });
+        const missing = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart:\n  file: ./gone.sh\n" });
+        expect(problemsOf(missing)).toEqual([expect.objectContaining({ line: 4, column: 9, property: "onstart.file", reason: expect.stringMatching(/cannot read \.\/gone\.sh/) })]);
+        const wrong = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { path: ./t.sh }\n" });
+        expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 3, property: "onstart", reason: expect.stringMatching(/expected text, or \{ file: \.\/path \}/) })]);
+    });
+
+    it("the file's base name is the resource name unless it sets resourceName", () => {
+        const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\n", "b.yaml": "resourceName: trainer\nname: b\nimage: busybox\nadopt: 30005\n" });
+        expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["a", undefined], ["trainer", 30005]]);
+        expect(problemsOf(dirWith({ "a.yaml": "resourceName: 'no spaces'\nname: a\nimage: b\n" }))).toEqual([
+            expect.objectContaining({ line: 1, column: 15, property: "resourceName" }),
+        ]);
+    });
+
+    it("refuses unreadable files, duplicate names and one template adopted twice", () => {
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml:\d+:\d+: /);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "- a\n- b\n" }))).toThrow(/expected a mapping/);
-        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/same name as/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/makes the resource "x", as .*x\.json does/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\nadopt: 7\n", "y.yaml": "name: a\nimage: b\nadopt: 7\n" }))).toThrow(/adopt: template 7 is adopted by .*x\.yaml too/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nname: b\nimage: c\n" }))).toThrow(/x\.yaml:2:1: .*[Mm]ap keys must be unique/);
     });
 });
