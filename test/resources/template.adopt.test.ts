@@ -73,7 +73,7 @@ describe("Template adopt", () => {
         expect(engine.state.size).toBe(0);
     });
 
-    it("a lost answer to the adopting edit is settled by looking: one edit, no create, and the next up adopts nothing twice", async () => {
+    it("a lost answer to the adopting edit is settled by looking: one edit, no create, and the plan after it is empty", async () => {
         const { emu, engine } = stack;
         const target = existing({ name: "lossy", image: "busybox" });
         emu.faults.add({ method: "PUT", path: TEMPLATE_PATH, fault: { kind: "lostAnswer" } });
