@@ -80,7 +80,10 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         if (missing.length > 0) throw new ExportRefused(`the account has no template ${missing.join(", ")} of its own (another user's public template cannot be exported)`);
         records = records.filter((r) => options.ids.includes(r.id));
     }
-    const exported = exportTemplates(records);
+    // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
+    const incomplete = records.filter((r) => !r.name || !r.image);
+    for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
+    const exported = exportTemplates(records.filter((r) => !incomplete.includes(r)));
     const changed = changedFiles(options.out, exported);
     if (changed.length > 0 && !options.force) {
         throw new ExportRefused(`these files exist with other content; nothing was written (use --force to overwrite them):\n  ${changed.join("\n  ")}`);

@@ -1,7 +1,9 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { exportTemplates } from "../../provider/declarative/templateExport";
 import { TemplateFileError, TemplateFileProblem, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
 
@@ -104,5 +106,75 @@ describe("templates from files", () => {
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/makes the resource "x", as .*x\.json does/);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\nadopt: 7\n", "y.yaml": "name: a\nimage: b\nadopt: 7\n" }))).toThrow(/adopt: template 7 is adopted by .*x\.yaml too/);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nname: b\nimage: c\n" }))).toThrow(/x\.yaml:2:1: .*[Mm]ap keys must be unique/);
+    });
+
+    it("exports a record as the file that reads back to it: stable order, defaults left out, long texts beside it, no password", () => {
+        const record: TemplateRecord = {
+            id: 30005,
+            hash_id: "0123456789abcdef0123456789abcdef",
+            creator_id: 1001,
+            created_at: 1_700_000_000,
+            private: true,
+            recommended_disk_space: 8,
+            runtype: "ssh",
+            name: "PyTorch Trainer (v2)",
+            image: "ghcr.io/acme/trainer",
+            tag: "1.8",
+            env: "-p 8888:8888 -e HF_HOME=/workspace/hf",
+            onstart: "#!/bin/bash\nset -e\npip install -q accelerate\nexec python train.py\n",
+            readme: "Short readme.",
+            ssh_direct: false,
+            jupyter_dir: null,
+            docker_login_repo: "ghcr.io",
+            docker_login_user: "acme-bot",
+            extra_filters: {},
+        };
+        const [exported, second] = exportTemplates([record, { ...record, id: 30006 }]);
+        expect([exported.name, second.name]).toEqual(["pytorch-trainer-v2", "pytorch-trainer-v2-30006"]);
+        expect(exported.files.map((f) => f.name)).toEqual(["pytorch-trainer-v2.yaml", "pytorch-trainer-v2.onstart.sh"]);
+        expect(exported.files[0].text).toBe(
+            [
+                "# Vast.ai template 30005, exported by pulumi-vastai export-templates.",
+                "# adopt: the first `pulumi up` takes this template over instead of creating one.",
+                "# The registry password is not exported: pulumi config set --secret pytorch-trainer-v2-dockerLoginPass <token>",
+                "",
+                "adopt: 30005",
+                "name: PyTorch Trainer (v2)",
+                "image: ghcr.io/acme/trainer",
+                'tag: "1.8"',
+                "readme: Short readme.",
+                "env:",
+                "  HF_HOME: /workspace/hf",
+                '  -p 8888:8888: "1"',
+                "onstart:",
+                "  file: ./pytorch-trainer-v2.onstart.sh",
+                "runtype: ssh",
+                "dockerLoginRepo: ghcr.io",
+                "dockerLoginUser: acme-bot",
+                "dockerLoginPass:",
+                "  secret: pytorch-trainer-v2-dockerLoginPass",
+                "",
+            ].join("\n"),
+        );
+        const dir = dirWith(Object.fromEntries(exported.files.map((f) => [f.name, f.text])));
+        expect(readTemplateFiles(dir)).toEqual([
+            {
+                file: path.join(dir, "pytorch-trainer-v2.yaml"),
+                name: "pytorch-trainer-v2",
+                args: {
+                    adopt: 30005,
+                    name: "PyTorch Trainer (v2)",
+                    image: "ghcr.io/acme/trainer",
+                    tag: "1.8",
+                    readme: "Short readme.",
+                    env: { HF_HOME: "/workspace/hf", "-p 8888:8888": "1" },
+                    onstart: record.onstart,
+                    runtype: "ssh",
+                    dockerLoginRepo: "ghcr.io",
+                    dockerLoginUser: "acme-bot",
+                },
+                dockerLoginPassSecret: "pytorch-trainer-v2-dockerLoginPass",
+            },
+        ]);
     });
 });
