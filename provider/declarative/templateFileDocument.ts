@@ -9,7 +9,6 @@ import { Document, LineCounter, Node, isMap, isScalar, parseDocument } from "yam
 
 /** Keys a file may hold besides the template's properties. */
 export const FILE_KEYS = ["resourceName"] as const;
-export type FileKey = (typeof FILE_KEYS)[number];
 
 /** Properties whose text may live in a file beside the template file: `onstart: { file: ./x.sh }`. */
 export const SIBLING_FILE_PROPERTIES = ["onstart", "readme"] as const;

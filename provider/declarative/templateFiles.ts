@@ -5,7 +5,7 @@ import { z } from "zod";
 import { CheckFailure, checkFailuresFrom, suggestion } from "../dynamic/checkFailures";
 import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
-import { FILE_KEYS, FileKey, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
+import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 
 /**
  * Templates kept as files in git: one YAML or JSON file per template, holding `TemplateArgs`
@@ -103,6 +103,9 @@ function sharedValueProblems(files: TemplateFile[]): TemplateFileProblem[] {
     return problems;
 }
 
+/** Where a problem is: the file, and the line and column of the property's value. */
+type Locate = (property: string[], reason: string) => TemplateFileProblem;
+
 /** One file: its template, or every problem found in it. */
 export function readTemplateFile(file: string): { template: TemplateFile } | { problems: TemplateFileProblem[] } {
     let doc: TemplateFileDocument;
@@ -116,59 +119,13 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     if (!content || typeof content !== "object" || Array.isArray(content)) {
         return { problems: [{ file, line: 1, column: 1, reason: "expected a mapping of template properties" }] };
     }
+    const at: Locate = (property, reason) => ({ file, ...doc.position(property), property: property.join("."), reason });
     const problems: TemplateFileProblem[] = [];
-    const at = (property: string[], reason: string, keyOnly = false): TemplateFileProblem => ({
-        file,
-        ...doc.position(property, keyOnly),
-        property: property.join("."),
-        reason,
-    });
-
+    // What the file says beyond the template's properties is taken out first; the rest is `TemplateArgs`.
     const args: Record<string, unknown> = { ...(content as Record<string, unknown>) };
-    const fileKeys: Partial<Record<FileKey, unknown>> = {};
-    for (const key of FILE_KEYS) {
-        if (key in args) {
-            fileKeys[key] = args[key];
-            delete args[key];
-        }
-    }
-    let name = path.basename(file, path.extname(file));
-    if (fileKeys.resourceName !== undefined) {
-        if (typeof fileKeys.resourceName !== "string" || !RESOURCE_NAME.test(fileKeys.resourceName)) {
-            problems.push(at(["resourceName"], "expected a resource name: letters, digits, '.', '_' and '-'"));
-        } else name = fileKeys.resourceName;
-    }
-
-    for (const property of SIBLING_FILE_PROPERTIES) {
-        const value = args[property];
-        if (value === undefined || typeof value === "string") continue;
-        const ref = siblingFile(value);
-        // Reported here, once; the schema need not say it again.
-        delete args[property];
-        if (!ref) {
-            problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
-            continue;
-        }
-        const target = path.resolve(path.dirname(file), ref);
-        try {
-            args[property] = fs.readFileSync(target, "utf8");
-        } catch {
-            problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
-        }
-    }
-
-    let dockerLoginPassSecret: string | undefined;
-    if ("dockerLoginPass" in args) {
-        const value = args.dockerLoginPass;
-        delete args.dockerLoginPass;
-        const secret = secretRef(value);
-        if (typeof value === "string") {
-            problems.push(at(["dockerLoginPass"], "keep registry tokens out of git: name the stack secret instead, `dockerLoginPass: { secret: <config key> }`, or pass it with the `secrets` option"));
-        } else if (!secret) {
-            problems.push(at(["dockerLoginPass"], "expected { secret: <stack config key> }"));
-        } else dockerLoginPassSecret = secret;
-    }
-
+    const name = takeResourceName(file, args, at, problems);
+    readSiblingTexts(file, args, at, problems);
+    const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
     const parsed = templateArgsSchema.safeParse(args);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -179,6 +136,54 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     }
     if (problems.length > 0) return { problems };
     return { template: { file, name, args: args as TemplateArgs, ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) } };
+}
+
+/** The resource name: `resourceName`, else the file's base name. */
+function takeResourceName(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string {
+    const given = args.resourceName;
+    delete args.resourceName;
+    if (given === undefined) return path.basename(file, path.extname(file));
+    if (typeof given === "string" && RESOURCE_NAME.test(given)) return given;
+    problems.push(at(["resourceName"], "expected a resource name: letters, digits, '.', '_' and '-'"));
+    return String(given);
+}
+
+/** `onstart: { file: ./x.sh }` (and `readme`) replaced by the text of that file, relative to the template file. */
+function readSiblingTexts(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): void {
+    for (const property of SIBLING_FILE_PROPERTIES) {
+        const value = args[property];
+        if (value === undefined || typeof value === "string") continue;
+        // Reported here, once; the schema need not say it again.
+        delete args[property];
+        const ref = siblingFile(value);
+        if (!ref) {
+            problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
+            continue;
+        }
+        try {
+            args[property] = fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8");
+        } catch {
+            problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
+        }
+    }
+}
+
+/** The stack secret a file names for the registry password; a password written into the file is refused. */
+function takeDockerLoginPassSecret(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string | undefined {
+    if (!("dockerLoginPass" in args)) return undefined;
+    const value = args.dockerLoginPass;
+    delete args.dockerLoginPass;
+    const secret = secretRef(value);
+    if (secret) return secret;
+    problems.push(
+        at(
+            ["dockerLoginPass"],
+            typeof value === "string"
+                ? "keep registry tokens out of git: name the stack secret instead, `dockerLoginPass: { secret: <config key> }`, or pass it with the `secrets` option"
+                : "expected { secret: <stack config key> }",
+        ),
+    );
+    return undefined;
 }
 
 /** Where a schema problem is: an unknown key at the key, anything else at its value (or the nearest node there is). */
