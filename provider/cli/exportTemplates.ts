@@ -3,6 +3,7 @@ import * as path from "path";
 import { CONFIG_KEYS, ENV_VARS, resolveConfig } from "../config/providerConfig";
 import { newClient } from "../config/newClient";
 import { ExportedTemplate, exportTemplates } from "../declarative/templateExport";
+import { existingTemplateFiles } from "../declarative/templateFiles";
 import { accountTemplates } from "../resources/template/templateOwnership";
 
 /**
@@ -83,7 +84,10 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
     // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
     const incomplete = records.filter((r) => !r.name || !r.image);
     for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
-    const exported = exportTemplates(records.filter((r) => !incomplete.includes(r)));
+    const exported = exportTemplates(
+        records.filter((r) => !incomplete.includes(r)),
+        existingTemplateFiles(options.out),
+    );
     const changed = changedFiles(options.out, exported);
     if (changed.length > 0 && !options.force) {
         throw new ExportRefused(`these files exist with other content; nothing was written (use --force to overwrite them):\n  ${changed.join("\n  ")}`);

@@ -20,7 +20,7 @@ const SIBLING_EXTENSION: Record<(typeof SIBLING_FILE_PROPERTIES)[number], string
 
 export interface ExportedTemplate {
     templateId: number;
-    /** The resource name, and the base name of its files. */
+    /** The base name of its files, and the resource name unless the file sets `resourceName`. */
     name: string;
     /** File name (in the output folder) → content: the template file first, then the texts it refers to. */
     files: Array<{ name: string; text: string }>;
@@ -46,10 +46,13 @@ function unset(property: TemplateContentProperty, value: unknown): boolean {
     return sameValue(clearedValue(property), value);
 }
 
-/** The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`). */
-export function exportTemplate(record: TemplateRecord, name: string): ExportedTemplate {
+/**
+ * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`);
+ * `resourceName` when the resource is named otherwise than the file.
+ */
+export function exportTemplate(record: TemplateRecord, name: string, resourceName?: string): ExportedTemplate {
     const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
-    const content: Record<string, unknown> = { adopt: record.id };
+    const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
     const siblings: Array<{ name: string; text: string }> = [];
     for (const property of TEMPLATE_CONTENT) {
         const value = inputs[property];
@@ -63,7 +66,7 @@ export function exportTemplate(record: TemplateRecord, name: string): ExportedTe
     }
     let dockerLoginPassSecret: string | undefined;
     if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
-        dockerLoginPassSecret = `${name}-dockerLoginPass`;
+        dockerLoginPassSecret = `${resourceName ?? name}-dockerLoginPass`;
         content.dockerLoginPass = { secret: dockerLoginPassSecret };
     }
 
@@ -76,12 +79,28 @@ export function exportTemplate(record: TemplateRecord, name: string): ExportedTe
     return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) };
 }
 
-/** Every record's files, names made unique (a second template of the same name gets its id added), in id order. */
-export function exportTemplates(records: readonly TemplateRecord[]): ExportedTemplate[] {
-    const taken = new Set<string>();
+/** A template file already in the output folder: its base name, and what it says it is. */
+export interface ExistingFile {
+    base: string;
+    adopt?: number;
+    resourceName?: string;
+}
+
+/**
+ * Every record's files, in id order. A template that already has a file (one whose `adopt` is its
+ * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
+ * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. Other
+ * names are made unique: a second template of the same name, or one whose name a file already
+ * has, gets its id added.
+ */
+export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportedTemplate[] {
+    const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
+    const taken = new Set(existing.map((f) => f.base));
     return [...records]
         .sort((a, b) => a.id - b.id)
         .map((record) => {
+            const file = kept.get(record.id);
+            if (file) return exportTemplate(record, file.base, file.resourceName);
             let name = baseNameFor(record.name ?? "");
             if (taken.has(name)) name = `${name}-${record.id}`;
             taken.add(name);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CheckFailure, checkFailuresFrom, suggestion } from "../dynamic/checkFailures";
 import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
+import { ExistingFile } from "./templateExport";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 
 /**
@@ -83,6 +84,29 @@ export function readTemplateFiles(dir: string): TemplateFile[] {
     problems.push(...sharedValueProblems(read));
     if (problems.length > 0) throw new TemplateFileError(problems);
     return read;
+}
+
+/**
+ * What the template files in `dir` say they are, read loosely (a file with problems still counts):
+ * for an export that keeps each template in the file it already has.
+ */
+export function existingTemplateFiles(dir: string): ExistingFile[] {
+    if (!fs.existsSync(dir)) return [];
+    return templateFileNames(dir).map((entry) => {
+        const base = path.basename(entry, path.extname(entry));
+        let content: unknown;
+        try {
+            content = parseTemplateFile(entry, fs.readFileSync(path.join(dir, entry), "utf8")).content;
+        } catch {
+            return { base };
+        }
+        const { adopt, resourceName } = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+        return {
+            base,
+            ...(typeof adopt === "number" && path.extname(entry) === ".yaml" ? { adopt } : {}),
+            ...(typeof resourceName === "string" ? { resourceName } : {}),
+        };
+    });
 }
 
 /** Two files may not make one resource, nor adopt one template (deleting either would delete it). */

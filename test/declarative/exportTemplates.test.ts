@@ -119,6 +119,23 @@ describe("export-templates", () => {
         expect(fs.readFileSync(file, "utf8")).toBe(exported);
     });
 
+    it("a template renamed in the console keeps its file and resource name: a new name would adopt it anew and delete it as the old resource", async () => {
+        const out = freshDir();
+        expect((await cli(["export-templates", "--out", out], env)).code).toBe(0);
+        const file = path.join(out, "shared-notebook.yaml");
+        fs.writeFileSync(file, `resourceName: notebook\n${fs.readFileSync(file, "utf8")}`);
+        const notebook = [...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!;
+        emu.consoleEditTemplate(notebook.id, { name: "Team Notebook" });
+        try {
+            expect((await cli(["export-templates", "--out", out, "--force"], env)).code).toBe(0);
+            expect(fs.readdirSync(out).sort()).toEqual(["private-inference.yaml", "shared-notebook.yaml"]);
+            const [read] = readTemplateFiles(out).filter((t) => t.args.adopt === notebook.id);
+            expect(read).toMatchObject({ name: "notebook", args: { name: "Team Notebook" } });
+        } finally {
+            emu.consoleEditTemplate(notebook.id, { name: "shared notebook" });
+        }
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);
