@@ -52,8 +52,8 @@ const madeUpField: "made_up" = wireFieldsOf(withMadeUp).madeUp;
 describe("one declaration per property", () => {
     it("a property added to the template schema is in every derived list", () => {
         expect(propertiesOf(withMadeUp)).toEqual([...TEMPLATE_PROPERTIES, "madeUp"]);
-        expect(replacedBy(withMadeUp)).toEqual(["madeUp"]);
-        expect(updatedInPlace(withMadeUp)).toEqual(TEMPLATE_PROPERTIES);
+        expect(replacedBy(withMadeUp)).toEqual([...replacedBy(templateArgsSchema), "madeUp"]);
+        expect(updatedInPlace(withMadeUp)).toEqual(updatedInPlace(templateArgsSchema));
         expect(secretsOf(withMadeUp)).toEqual(["dockerLoginPass", "madeUp"]);
         expect(wireFieldsOf(withMadeUp)).toEqual({ ...TEMPLATE_FIELDS, madeUp: "made_up" });
         expect(madeUpField).toBe("made_up");
@@ -85,7 +85,7 @@ describe("one declaration per property", () => {
         expect(TEMPLATE_FIELDS).toEqual(wireFieldsOf(templateArgsSchema));
         expect(TEMPLATE_FIELDS).toMatchObject({ argsStr: "args_str", dockerLoginPass: "docker_login_pass", recommendedDiskSpace: "recommended_disk_space" });
         expect(TEMPLATE_DEFAULTS).toEqual({ tag: "latest", runtype: "args", recommendedDiskSpace: 8, private: true });
-        expect(replacedBy(templateArgsSchema)).toEqual([]);
+        expect(replacedBy(templateArgsSchema)).toEqual(["adopt"]);
         expect(secretsOf(templateArgsSchema)).toEqual(["dockerLoginPass"]);
 
         expect(INSTANCE_PROPERTIES).toEqual(propertiesOf(instanceArgsSchema));
