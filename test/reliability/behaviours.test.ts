@@ -14,6 +14,7 @@ import { TestStack, startStack } from "../../testkit/support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
 const oneInstance = /^\/api\/v0\/instances\/\d+\/?$/;
+const instanceList = "/api/v1/instances/";
 const LIST = "/api/v1/instances/";
 
 describe("money safety, promise by promise", () => {
@@ -96,7 +97,13 @@ describe("money safety, promise by promise", () => {
         const { emu, engine } = stack;
         const offer = emu.addOffer();
         await engine.up(() => new Instance("kept", { offerId: offer.id, image: "busybox" }));
+        // A refresh reads instances through the v1 list (shared by every read), and one the list
+        // leaves out by its own read: either answering a bare 404 fails the refresh.
         for (const shape of ["detail", "html"] as const) {
+            emu.faults.add({ method: "GET", path: instanceList, fault: { kind: "notFoundPage", shape } });
+            await expect(engine.refresh()).rejects.toThrow(/without saying what is missing.*check vastai:baseUrl/);
+            expect(engine.get("kept").outputs.instanceId).toBe(emu.liveInstances().find((i) => i.offerId === offer.id)!.id);
+            emu.faults.add({ method: "GET", path: instanceList, fault: { kind: "status", status: 200, body: { instances: [] } } });
             emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "notFoundPage", shape } });
             await expect(engine.refresh()).rejects.toThrow(/without saying what is missing.*check vastai:baseUrl/);
             expect(engine.get("kept").outputs.instanceId).toBe(emu.liveInstances().find((i) => i.offerId === offer.id)!.id);

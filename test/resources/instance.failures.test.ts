@@ -162,6 +162,11 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         await engine.up(() => new Instance("kept", { offerId: offer.id, image: "busybox" }));
         const id = engine.get("kept").id;
 
+        // A refresh reads through the v1 list, and one the list leaves out by its own read: a revoked key on either keeps it.
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "authError404" } });
+        await expect(engine.refresh()).rejects.toThrow(/list instances failed: HTTP 404 unauthorized: Invalid user key/);
+        expect(engine.get("kept").id).toBe(id);
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "status", status: 200, body: { instances: [] } } });
         emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "authError404" } });
         await expect(engine.refresh()).rejects.toThrow(/show instance \d+ failed: HTTP 404 unauthorized: Invalid user key/);
         expect(engine.get("kept").id).toBe(id);
