@@ -1,6 +1,7 @@
 import { Answer } from "./answer";
 import { HandlerContext } from "./handlers/context";
 import * as account from "./handlers/account";
+import * as catalog from "./handlers/catalog";
 import * as instances from "./handlers/instances";
 import * as instanceState from "./handlers/instanceState";
 import * as sshKeys from "./handlers/sshKeys";
@@ -22,10 +23,22 @@ export interface Route {
     handler: (ctx: HandlerContext) => Answer;
 }
 
+/** A route the service answers without a key (the vendor CLI asks it with none). */
+export interface PublicRoute {
+    name: string;
+    method: string;
+    pattern: RegExp;
+    public: true;
+    intervalMs: number;
+    handler: (ctx: Omit<HandlerContext, "caller">) => Answer;
+}
+
 const id = "(\\d+)";
 const path = (p: string) => new RegExp(`^${p}/?$`);
 
-export const ROUTES: Route[] = [
+export const ROUTES: Array<Route | PublicRoute> = [
+    // The vendor CLI asks this at start-up with no key and caches it for a day (real-api-notes).
+    { name: "gpu-names", method: "GET", pattern: path("/api/v0/gpu_names/unique"), public: true, intervalMs: 500, handler: catalog.gpuNames },
     { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 500, handler: account.listMachines },
     { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 500, handler: account.currentUser },
     { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 3000, handler: templates.searchTemplates },
@@ -54,7 +67,7 @@ export const ROUTES: Route[] = [
     { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 500, handler: sshKeys.deleteSshKey },
 ];
 
-export function findRoute(method: string, pathname: string): { route: Route; params: string[] } | "wrong-method" | undefined {
+export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {
     let pathMatched = false;
     for (const route of ROUTES) {
         const m = route.pattern.exec(pathname);

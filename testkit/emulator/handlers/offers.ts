@@ -75,7 +75,11 @@ export function searchOffersByBody(ctx: HandlerContext): Answer {
  */
 function search(ctx: HandlerContext, query: unknown): Answer {
     if (!isObject(query)) return invalidArgs(NOT_A_DICT);
-    const { limit, order = [], type = "on-demand", ...conditions } = query;
+    // `allocated_storage` (GB the prices are quoted for) and `disable_bundling` are special keys the
+    // vendor clients add; the emulator checks them and quotes every price as listed.
+    const { limit, order = [], type = "on-demand", allocated_storage: storage, disable_bundling: unbundled, ...conditions } = query;
+    if (storage !== undefined && !(typeof storage === "number" && storage >= 0)) return invalidArgs("allocated_storage must be a number of GB");
+    if (unbundled !== undefined && typeof unbundled !== "boolean") return invalidArgs("disable_bundling must be true or false");
     if (limit !== undefined && !(typeof limit === "number" && Number.isInteger(limit) && limit > 0)) {
         return invalidArgs("limit must be a positive integer");
     }
