@@ -65,11 +65,12 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         expect(own).toHaveLength(2);
     });
 
-    it("create template: accepted without registry login fields; nulls are not set, not stored", async () => {
+    it("create template: accepted without the registry user and password", async () => {
         const { json } = await send("VastAI.create_template");
         const template = emu.model.templates.get(json.template.id)!;
-        expect(template.fields).toMatchObject({ name: "vendor-replay", runtype: "jupyter", jup_direct: true, use_ssh: true, recommended_disk_space: 16 });
-        expect(Object.keys(template.fields).filter((k) => k.startsWith("docker_login") || ["href", "repo", "readme", "jupyter_dir"].includes(k))).toEqual([]);
+        expect(template.fields).toMatchObject({ name: "vendor-replay", runtype: "jupyter", jup_direct: true, use_ssh: true, recommended_disk_space: 16, docker_login_repo: "ghcr.io" });
+        expect(template.fields).not.toHaveProperty("docker_login_user");
+        expect(template.fields).not.toHaveProperty("docker_login_pass");
         bindings.templateId = template.id;
         bindings.hashId = template.hash_id;
     });
@@ -84,7 +85,15 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
     it("update template: same id, a new hash, the edit applied and the null fields kept as they were", async () => {
         const before = bindings.hashId;
         const { json } = await send("VastAI.update_template");
-        expect(json.template).toMatchObject({ id: bindings.templateId, desc: "edited by the vendor SDK", name: "vendor-replay" });
+        expect(json.template).toMatchObject({
+            id: bindings.templateId,
+            desc: "edited by the vendor SDK",
+            name: "vendor-replay",
+            // Sent as null: not set, so kept.
+            href: "https://hub.docker.com/r/vastai/base-image",
+            readme: "# Replay",
+            docker_login_repo: "ghcr.io",
+        });
         expect(json.template.hash_id).not.toBe(before);
         bindings.hashId = json.template.hash_id;
     });

@@ -40,10 +40,10 @@ export class AccountApi {
         return answer.apikeys;
     }
 
-    /** Revokes a key; one already gone is reported, not thrown. */
+    /** Revokes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async deleteApiKey(keyId: number): Promise<{ alreadyGone: boolean }> {
         return removal(() =>
-            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, target: String(keyId) }, successResponseSchema),
+            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
         );
     }
 }
