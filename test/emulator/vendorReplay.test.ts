@@ -98,13 +98,18 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         bindings.hashId = json.template.hash_id;
     });
 
-    it("search offers (POST bundles, with allocated_storage): verified 1-GPU RTX 4090 offers, best score first", async () => {
+    it("search offers (POST bundles, with allocated_storage; PUT search/asks): verified 1-GPU RTX 4090 offers, best score first", async () => {
         const { json } = await send("vastai search offers");
         offers = json.offers;
         expect(offers.length).toBeGreaterThanOrEqual(3);
         for (const offer of offers) expect(offer).toMatchObject({ gpu_name: "RTX 4090", num_gpus: 1, verified: true, rentable: true, rented: false });
         const scores = offers.map((o) => o.score as number);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        // The SDK's newer search, any number of GPUs, at most 5: the same offers and the 4-GPU one.
+        const newer: Array<Record<string, unknown>> = (await send("VastAI.search_offers_new")).json.offers;
+        expect(newer.length).toBeLessThanOrEqual(5);
+        expect(newer.every((o) => o.gpu_name === "RTX 4090" && o.verified === true)).toBe(true);
+        expect(newer.map((o) => o.id)).toEqual(expect.arrayContaining(offers.map((o) => o.id)));
     });
 
     it("create instance, three ways: SSH direct, Jupyter proxied, and from the template with a bid; each is created and listed", async () => {

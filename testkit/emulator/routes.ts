@@ -58,6 +58,8 @@ export const ROUTES: Array<Route | PublicRoute> = [
     // Offer search: the query as `q`, or the same JSON as a POST body (real-api-notes).
     { name: "offer-search", method: "GET", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByQuery },
     { name: "offer-search", method: "POST", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByBody },
+    // The newer search the vendor SDK also has: the same query, inside `{select_cols, q}`.
+    { name: "offer-search", method: "PUT", pattern: path("/api/v0/search/asks"), scope: "misc", intervalMs: 2000, handler: offers.searchAsks },
     { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
     { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
     { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },

@@ -70,6 +70,18 @@ export function searchOffersByBody(ctx: HandlerContext): Answer {
 }
 
 /**
+ * `PUT /api/v0/search/asks/ {select_cols, q}`: the same query as `q` (the vendor SDK's
+ * `search_offers_new`). Every column is shown, whatever `select_cols` asks.
+ */
+export function searchAsks(ctx: HandlerContext): Answer {
+    const body = ctx.body;
+    if (!isObject(body) || !isObject(body.q)) return invalidArgs('the body must be {"q": {<conditions>}, "select_cols": [...]}');
+    const cols = body.select_cols;
+    if (cols !== undefined && !(Array.isArray(cols) && cols.every((c) => typeof c === "string"))) return invalidArgs("select_cols must be a list of column names");
+    return search(ctx, body.q);
+}
+
+/**
  * Offers on the market matching every condition, sorted by `order` (offer id last), at most
  * `limit`. An offer held by an instance is off the market until a while after it is destroyed.
  */
