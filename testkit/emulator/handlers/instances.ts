@@ -14,7 +14,7 @@ const LIMITS = { onstart: 4048, commandTotal: 4096, label: 256, labelEdit: 1024,
  * vastai/api/instances.py): `ssh` (the CLI's default), `args`, and compound strings that also choose
  * proxied or direct connections.
  */
-export const INSTANCE_RUNTYPES = ["ssh", "args", "ssh_proxy", "ssh_direc ssh_proxy", "jupyter_proxy ssh_proxy", "jupyter_direc ssh_direc ssh_proxy"];
+const WIRE_RUNTYPES = ["ssh", "args", "ssh_proxy", "ssh_direc ssh_proxy", "jupyter_proxy ssh_proxy", "jupyter_direc ssh_direc ssh_proxy"];
 
 /**
  * A bare `jupyter` is a template's runtype. Only a CLI of years ago sent it for an instance; today's
@@ -109,8 +109,8 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     }
     if (body.args !== undefined && !(Array.isArray(body.args) && body.args.every((a) => typeof a === "string"))) return "args must be a list of strings";
     if (body.runtype === "jupyter") return BARE_JUPYTER;
-    if (body.runtype !== undefined && !INSTANCE_RUNTYPES.includes(body.runtype as string)) {
-        return `runtype must be one of ${INSTANCE_RUNTYPES.map((r) => JSON.stringify(r)).join(", ")}`;
+    if (body.runtype !== undefined && !WIRE_RUNTYPES.includes(body.runtype as string)) {
+        return `runtype must be one of ${WIRE_RUNTYPES.map((r) => JSON.stringify(r)).join(", ")}`;
     }
     if (body.env !== undefined) {
         if (!isObject(body.env)) return "env must be an object of strings";
