@@ -37,7 +37,7 @@ const id = "(\\d+)";
 const path = (p: string) => new RegExp(`^${p}/?$`);
 
 export const ROUTES: Array<Route | PublicRoute> = [
-    // The vendor CLI asks this at start-up with no key and caches it for a day (real-api-notes).
+    // The vendor CLI asks this at start-up with no key and caches it for a day (docs/live-service.md "At start-up").
     { name: "gpu-names", method: "GET", pattern: path("/api/v0/gpu_names/unique"), public: true, intervalMs: 500, handler: catalog.gpuNames },
     { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 500, handler: account.listMachines },
     { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 500, handler: account.currentUser },

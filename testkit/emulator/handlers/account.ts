@@ -32,7 +32,7 @@ export function currentUser(ctx: HandlerContext): Answer {
     });
 }
 
-/** `?user_id=<id>` as the contract names it, or `?owner=me` as the vendor CLI asks (real-api-notes). */
+/** `?user_id=<id>` as the contract names it, or `?owner=me` as the vendor CLI asks (docs/live-service.md "Host machines"). */
 export function listMachines(ctx: HandlerContext): Answer {
     const userId = ctx.query.get("user_id");
     const owner = ctx.query.get("owner");

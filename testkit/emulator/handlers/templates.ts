@@ -53,7 +53,7 @@ const FILTER_FIELDS: Record<string, FieldType> = {
 /**
  * The contract calls the three registry login fields required too, but the live service takes a
  * create without them: the vendor CLI sends `docker_login_repo` only with `--login` and never the
- * user or password (real-api-notes "What the vendor's own clients send").
+ * user or password (docs/live-service.md "Create template").
  */
 const REQUIRED_ON_CREATE = ["name", "image"];
 
