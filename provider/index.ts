@@ -37,7 +37,7 @@ export { parseEnvFlags, formatEnvFlags, toEnvMap, normalizeEnvMap, EnvFlagError 
 export type { EnvMap } from "./env/envFlags";
 export { UNKNOWN } from "./dynamic/unknowns";
 export { readTemplateFiles, templatesFromFiles, TemplateFileError } from "./declarative/templateFiles";
-export type { TemplateFile, TemplatesFromFilesOptions } from "./declarative/templateFiles";
+export type { TemplateFile, TemplateFileProblem, TemplatesFromFilesOptions } from "./declarative/templateFiles";
 
 export { getCurrentUser } from "./functions/getCurrentUser";
 export { getMachines } from "./functions/getMachines";

@@ -8,7 +8,7 @@ export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey";
  * logic and no credentials: `configure`, which the host calls once per process before anything
  * else, loads the *installed* `pulumi-vastai/runtime` and hands every method on to it. So delete
  * and refresh run the code installed now rather than code frozen into state when the resource
- * was created (pulumi#6238, #4805), and the text stays about 1 KB.
+ * was created (pulumi#6238, #4805), and the text stays under 1 KB.
  *
  * No method answers on its own: the host caches this object before `configure` runs, and treats
  * a missing `delete` as success. Each method therefore exists from the start and fails until the
@@ -21,29 +21,19 @@ export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey";
  * package's own `exports` (self-reference).
  */
 export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-    // Until `configure` has loaded the installed code, every method fails: with the load's error
-    // once it failed, so a later delete can never report success for an instance still running.
-    const notLoaded = function (this: { failed?: Error }) {
-        throw this.failed ?? new Error("pulumi-vastai: not loaded, or this call is missing: npm install pulumi-vastai");
+    // Terse on purpose: this text is stored twice per resource in every state file. One function
+    // stands for every method: as `configure` it loads the installed code, whose `load`
+    // (runtime/index.ts) hands back the six methods that replace it; any other call reaches it
+    // only when that did not happen, and `load` refuses a call that is not a `configure`. A failed
+    // load is kept in `failed`, and every later call throws it.
+    const shimMethod = function (this: { failed?: Error }, req: unknown) {
+        if (this.failed) throw this.failed;
+        try {
+            Object.assign(this, require("module").createRequire(process.cwd() + "/")("pulumi-vastai/runtime").load(kind, req));
+        } catch (e) {
+            throw (this.failed = Error(`pulumi-vastai: cannot load from ${process.cwd()} (${e}): npm install pulumi-vastai there`));
+        }
     };
-    const shim = {
-        configure(this: Record<string, unknown>, req: unknown) {
-            let impl;
-            try {
-                impl = require("module").createRequire(process.cwd() + "/")("pulumi-vastai/runtime")[kind];
-                if (!impl) throw new Error(`the installed version has no ${kind} resource`);
-                impl.configure(req);
-            } catch (e) {
-                throw (this.failed = new Error(`pulumi-vastai: cannot load the provider from ${process.cwd()} (${e}): install pulumi-vastai in the program's directory`));
-            }
-            for (const m of ["check", "diff", "create", "read", "update", "delete"]) if (impl[m]) this[m] = impl[m].bind(impl);
-        },
-        check: notLoaded,
-        diff: notLoaded,
-        create: notLoaded,
-        read: notLoaded,
-        update: notLoaded,
-        delete: notLoaded,
-    };
-    return shim as unknown as pulumi.dynamic.ResourceProvider;
+    const m = shimMethod;
+    return { configure: m, check: m, diff: m, create: m, read: m, update: m, delete: m } as unknown as pulumi.dynamic.ResourceProvider;
 }

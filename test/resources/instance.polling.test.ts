@@ -60,7 +60,7 @@ describe("InstancePoller", () => {
             const ids: number[] = [];
             for (let i = 0; i < 30; i++) ids.push((await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" })).instanceId);
             const lines: string[] = [];
-            const poller = new InstancePoller(vast, { firstMs: 20, growth: 1.5, maxMs: 40, reportEveryMs: 3_600_000 }, (l) => lines.push(l));
+            const poller = new InstancePoller(vast, { firstMs: 20, intervalMs: 40, reportEveryMs: 3_600_000 }, (l) => lines.push(l));
             emu.clearLog();
 
             const waits = ids.map((id) => poller.waitUntilRunning(id, { timeoutMs: 60_000, what: `instance ${id}` }));

@@ -34,6 +34,7 @@ const WRONG: Record<string, { value: unknown; reason: RegExp }> = {
     recommendedDiskSpace: { value: "40GB", reason: /expected number/ },
     private: { value: "false", reason: /expected boolean/ },
     volumeInfo: { value: "vol-1", reason: /expected record/ },
+    adopt: { value: "30005", reason: /expected number/ },
 };
 
 describe("Template check: bad input fails with the property's path", () => {

@@ -44,6 +44,10 @@ describe("the provider's layering", () => {
         expect(upward.map((e) => `${e.file} imports ${e.to}`)).toEqual([]);
     });
 
+    it("nothing imports the command line (provider/cli), which only runs as the package's bin", () => {
+        expect(edges.filter((e) => e.to === "cli").map((e) => `${e.file} imports cli`)).toEqual([]);
+    });
+
     it("no two folders import each other both ways", () => {
         const pairs = new Set(edges.map((e) => `${e.from} -> ${e.to}`));
         const both = [...pairs].filter((p) => {

@@ -52,8 +52,8 @@ const madeUpField: "made_up" = wireFieldsOf(withMadeUp).madeUp;
 describe("one declaration per property", () => {
     it("a property added to the template schema is in every derived list", () => {
         expect(propertiesOf(withMadeUp)).toEqual([...TEMPLATE_PROPERTIES, "madeUp"]);
-        expect(replacedBy(withMadeUp)).toEqual(["madeUp"]);
-        expect(updatedInPlace(withMadeUp)).toEqual(TEMPLATE_PROPERTIES);
+        expect(replacedBy(withMadeUp)).toEqual([...replacedBy(templateArgsSchema), "madeUp"]);
+        expect(updatedInPlace(withMadeUp)).toEqual(updatedInPlace(templateArgsSchema));
         expect(secretsOf(withMadeUp)).toEqual(["dockerLoginPass", "madeUp"]);
         expect(wireFieldsOf(withMadeUp)).toEqual({ ...TEMPLATE_FIELDS, madeUp: "made_up" });
         expect(madeUpField).toBe("made_up");
@@ -85,7 +85,7 @@ describe("one declaration per property", () => {
         expect(TEMPLATE_FIELDS).toEqual(wireFieldsOf(templateArgsSchema));
         expect(TEMPLATE_FIELDS).toMatchObject({ argsStr: "args_str", dockerLoginPass: "docker_login_pass", recommendedDiskSpace: "recommended_disk_space" });
         expect(TEMPLATE_DEFAULTS).toEqual({ tag: "latest", runtype: "args", recommendedDiskSpace: 8, private: true });
-        expect(replacedBy(templateArgsSchema)).toEqual([]);
+        expect(replacedBy(templateArgsSchema)).toEqual(["adopt"]);
         expect(secretsOf(templateArgsSchema)).toEqual(["dockerLoginPass"]);
 
         expect(INSTANCE_PROPERTIES).toEqual(propertiesOf(instanceArgsSchema));
@@ -118,10 +118,10 @@ describe("one declaration per property", () => {
         };
         const fields: Record<string, string> = wireFieldsOf(instanceArgsSchema);
         const sent = (request: object) => Object.keys(request).sort();
-        // The label is no field of the create: the placement sends its own, and an edit sets the program's.
+        // Every property is a field of the create.
         const without = (...properties: string[]) => Object.entries(fields).filter(([p]) => !properties.includes(p)).map(([, field]) => field).sort();
-        expect(sent(toCreateRequest(inputs, undefined).request)).toEqual(without("label", "templateHashId"));
+        expect(sent(toCreateRequest(inputs, undefined).request)).toEqual(without("templateHashId"));
         // With a template, runtype is the template's (the service refuses both).
-        expect(sent(toCreateRequest({ ...inputs, templateHashId: "abc" }, undefined).request)).toEqual(without("label", "runtype"));
+        expect(sent(toCreateRequest({ ...inputs, templateHashId: "abc" }, undefined).request)).toEqual(without("runtype"));
     });
 });

@@ -1,7 +1,9 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { TemplateFileError, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { exportTemplates } from "../../provider/declarative/templateExport";
+import { TemplateFileError, TemplateFileProblem, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
 
@@ -13,6 +15,16 @@ function dirWith(files: Record<string, string>): string {
     made.push(dir);
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
     return dir;
+}
+
+function problemsOf(dir: string): TemplateFileProblem[] {
+    try {
+        readTemplateFiles(dir);
+    } catch (e) {
+        if (e instanceof TemplateFileError) return e.problems;
+        throw e;
+    }
+    throw new Error("no problem reported");
 }
 
 describe("templates from files", () => {
@@ -27,20 +39,142 @@ describe("templates from files", () => {
         expect(readTemplateFiles(dir)).toEqual([{ file: path.join(dir, "a.json"), name: "a", args: { name: "a", image: "busybox" } }]);
     });
 
-    it("names the file and the property of each problem", () => {
-        const dir = dirWith({ "bad.yaml": "name: bad\nimage: busybox\nrecommendedDiskSpace: lots\ncolor: red\n" });
-        expect(() => readTemplateFiles(dir)).toThrow(TemplateFileError);
-        expect(() => readTemplateFiles(dir)).toThrow(/bad\.yaml: recommendedDiskSpace: .*expected number.*; color: unknown property "color"/);
+    it("names the file, line, column and property of each problem", () => {
+        const dir = dirWith({ "bad.yaml": "# a comment\nname: bad\nimage: busybox\nrecommendedDiskSpace: lots\ncolor: red\n" });
+        const file = path.join(dir, "bad.yaml");
+        const problems = problemsOf(dir);
+        expect(problems).toEqual([
+            { file, line: 4, column: 23, property: "recommendedDiskSpace", reason: expect.stringMatching(/expected number/) },
+            { file, line: 5, column: 1, property: "color", reason: 'unknown property "color"' },
+        ]);
+        expect(() => readTemplateFiles(dir)).toThrow(`${file}:4:23: recommendedDiskSpace: `);
+        expect(() => readTemplateFiles(dir)).toThrow(`${file}:5:1: color: unknown property "color"`);
     });
 
-    it("keeps registry tokens out of git", () => {
+    it("a wrong type deep in a mapping is reported at its own line", () => {
+        const dir = dirWith({ "deep.yaml": "name: d\nimage: busybox\nenv:\n  HF_HOME: /hf\n  PORT: 8080\nextraFilters:\n  gpu_ram: 24\n" });
+        const problems = problemsOf(dir);
+        expect(problems.map((p) => [p.line, p.column, p.property])).toEqual([
+            [5, 9, "env.PORT"],
+            [7, 12, "extraFilters.gpu_ram"],
+        ]);
+    });
+
+    it("an unknown key near a property's name suggests it", () => {
+        const dir = dirWith({ "typo.yaml": "name: t\nimage: busybox\nrecomendedDiskSpace: 40\nonStart: echo hi\n" });
+        expect(problemsOf(dir)).toEqual([
+            expect.objectContaining({ line: 3, column: 1, property: "recomendedDiskSpace", reason: 'unknown property "recomendedDiskSpace"; did you mean "recommendedDiskSpace"?' }),
+            expect.objectContaining({ line: 4, column: 1, property: "onStart", reason: 'unknown property "onStart"; did you mean "onstart"?' }),
+        ]);
+    });
+
+    it("keeps registry tokens out of git; a file names the stack secret instead", () => {
         const dir = dirWith({ "private.yaml": "name: p\nimage: ghcr.io/x/y\ndockerLoginPass: ghp_123\n" });
-        expect(() => readTemplateFiles(dir)).toThrow(/private\.yaml: dockerLoginPass: keep registry tokens out of git/);
+        expect(problemsOf(dir)).toEqual([expect.objectContaining({ line: 3, column: 18, property: "dockerLoginPass", reason: expect.stringMatching(/keep registry tokens out of git/) })]);
+        expect(() => readTemplateFiles(dir)).not.toThrow(/ghp_123/);
+        const named = dirWith({ "private.yaml": "name: p\nimage: ghcr.io/x/y\ndockerLoginUser: bot\ndockerLoginPass: { secret: p-dockerLoginPass }\n" });
+        const [read] = readTemplateFiles(named);
+        expect(read.args).toEqual({ name: "p", image: "ghcr.io/x/y", dockerLoginUser: "bot" });
+        expect(read.dockerLoginPassSecret).toBe("p-dockerLoginPass");
     });
 
-    it("refuses unreadable files and duplicate names", () => {
-        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml: /);
+    it("reads onstart and readme from files beside the template file", () => {
+        const dir = dirWith({
+            "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.onstart.sh }\nreadme:\n  file: docs/t.md\n",
+            "t.onstart.sh": "#!/bin/bash\nset -e\necho one\necho two\n",
+        });
+        fs.mkdirSync(path.join(dir, "docs"));
+        fs.writeFileSync(path.join(dir, "docs", "t.md"), "# T\n");
+        expect(readTemplateFiles(dir)[0].args).toEqual({ name: "t", image: "busybox", onstart: "#!/bin/bash\nset -e\necho one\necho two\n", readme: "# T\n" });
+        const missing = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart:\n  file: ./gone.sh\n" });
+        expect(problemsOf(missing)).toEqual([expect.objectContaining({ line: 4, column: 9, property: "onstart.file", reason: expect.stringMatching(/cannot read \.\/gone\.sh/) })]);
+        const wrong = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { path: ./t.sh }\n" });
+        expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 3, property: "onstart", reason: expect.stringMatching(/expected text, or \{ file: \.\/path \}/) })]);
+    });
+
+    it("the file's base name is the resource name unless it sets resourceName", () => {
+        const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\n", "b.yaml": "resourceName: trainer\nname: b\nimage: busybox\nadopt: 30005\n" });
+        expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["a", undefined], ["trainer", 30005]]);
+        expect(problemsOf(dirWith({ "a.yaml": "resourceName: 'no spaces'\nname: a\nimage: b\n" }))).toEqual([
+            expect.objectContaining({ line: 1, column: 15, property: "resourceName" }),
+        ]);
+    });
+
+    it("refuses unreadable files, duplicate names and one template adopted twice", () => {
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml:\d+:\d+: /);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "- a\n- b\n" }))).toThrow(/expected a mapping/);
-        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/same name as/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/makes the resource "x", as .*x\.json does/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\nadopt: 7\n", "y.yaml": "name: a\nimage: b\nadopt: 7\n" }))).toThrow(/adopt: template 7 is adopted by .*x\.yaml too/);
+        expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nname: b\nimage: c\n" }))).toThrow(/x\.yaml:2:1: .*[Mm]ap keys must be unique/);
+    });
+
+    it("exports a record as the file that reads back to it: stable order, defaults left out, long texts beside it, no password", () => {
+        const record: TemplateRecord = {
+            id: 30005,
+            hash_id: "0123456789abcdef0123456789abcdef",
+            creator_id: 1001,
+            created_at: 1_700_000_000,
+            private: true,
+            recommended_disk_space: 8,
+            runtype: "ssh",
+            name: "PyTorch Trainer (v2)",
+            image: "ghcr.io/acme/trainer",
+            tag: "1.8",
+            env: "-p 8888:8888 -e HF_HOME=/workspace/hf",
+            onstart: "#!/bin/bash\nset -e\npip install -q accelerate\nexec python train.py\n",
+            readme: "Short readme.",
+            ssh_direct: false,
+            jupyter_dir: null,
+            docker_login_repo: "ghcr.io",
+            docker_login_user: "acme-bot",
+            extra_filters: {},
+        };
+        const [exported, second] = exportTemplates([record, { ...record, id: 30006 }]);
+        expect([exported.name, second.name]).toEqual(["pytorch-trainer-v2", "pytorch-trainer-v2-30006"]);
+        expect(exported.files.map((f) => f.name)).toEqual(["pytorch-trainer-v2.yaml", "pytorch-trainer-v2.onstart.sh"]);
+        expect(exported.files[0].text).toBe(
+            [
+                "# Vast.ai template 30005, exported by pulumi-vastai export-templates.",
+                "# adopt: the first `pulumi up` takes this template over instead of creating one.",
+                "# The registry password is not exported: pulumi config set --secret pytorch-trainer-v2-dockerLoginPass <token>",
+                "",
+                "adopt: 30005",
+                "name: PyTorch Trainer (v2)",
+                "image: ghcr.io/acme/trainer",
+                'tag: "1.8"',
+                "readme: Short readme.",
+                "env:",
+                "  HF_HOME: /workspace/hf",
+                '  -p 8888:8888: "1"',
+                "onstart:",
+                "  file: ./pytorch-trainer-v2.onstart.sh",
+                "runtype: ssh",
+                "dockerLoginRepo: ghcr.io",
+                "dockerLoginUser: acme-bot",
+                "dockerLoginPass:",
+                "  secret: pytorch-trainer-v2-dockerLoginPass",
+                "",
+            ].join("\n"),
+        );
+        const dir = dirWith(Object.fromEntries(exported.files.map((f) => [f.name, f.text])));
+        expect(readTemplateFiles(dir)).toEqual([
+            {
+                file: path.join(dir, "pytorch-trainer-v2.yaml"),
+                name: "pytorch-trainer-v2",
+                args: {
+                    adopt: 30005,
+                    name: "PyTorch Trainer (v2)",
+                    image: "ghcr.io/acme/trainer",
+                    tag: "1.8",
+                    readme: "Short readme.",
+                    env: { HF_HOME: "/workspace/hf", "-p 8888:8888": "1" },
+                    onstart: record.onstart,
+                    runtype: "ssh",
+                    dockerLoginRepo: "ghcr.io",
+                    dockerLoginUser: "acme-bot",
+                },
+                dockerLoginPassSecret: "pytorch-trainer-v2-dockerLoginPass",
+            },
+        ]);
     });
 });

@@ -1,3 +1,4 @@
+import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
 import { HostCallError, ProviderHost, Props } from "../host/providerHost";
 import { noteSecretOutputs } from "../host/programMocks";
@@ -94,6 +95,25 @@ function sameJson(a: unknown, b: unknown): boolean {
         return value;
     };
     return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** Pulumi's default `--parallel`: four operations per core. */
+const REFRESH_PARALLELISM = 4 * os.cpus().length;
+
+/** `work` on every item, at most `limit` at once; results in the items' order. The first failure fails the whole, once the rest have settled. */
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+    const results: R[] = new Array(items.length);
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+        while (next < items.length) {
+            const i = next++;
+            results[i] = await work(items[i]);
+        }
+    });
+    const settled = await Promise.allSettled(lanes);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
+    return results;
 }
 
 function emptySummary(): UpSummary {
@@ -229,8 +249,11 @@ export class MiniEngine {
     refresh(): Promise<UpSummary> {
         return this.reportingHost(async () => {
             const summary = emptySummary();
-            for (const entry of this.state.values()) {
-                const read = await this.host.read(entry.id, entry.urn, entry.outputs, entry.inputs);
+            // The engine reads in parallel (up to --parallel at once); the summary keeps state order.
+            const entries = [...this.state.values()];
+            const reads = await inParallel(entries, REFRESH_PARALLELISM, (e) => this.host.read(e.id, e.urn, e.outputs, e.inputs));
+            for (const [i, entry] of entries.entries()) {
+                const read = reads[i];
                 if (!read.id) {
                     this.state.delete(entry.urn);
                     summary.delete.push(entry.name);

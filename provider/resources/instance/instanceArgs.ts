@@ -84,8 +84,8 @@ export const instanceArgsSchema = z
             onChange: "replace",
         }),
         /**
-         * Set with an edit once the instance exists (the create carries a placement label of its
-         * own), so it may be longer than a create takes: up to 1024 characters.
+         * Sent with the create (one call); an edit changes it in place. Up to 1024 characters: a
+         * label longer than the create takes (256) is set by an edit right after it.
          */
         label: prop(z.string().max(INSTANCE_LIMITS.labelOnEditMax).optional(), { wire: "label", onChange: "update" }),
         /**

@@ -3,7 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
-import { placeInstance, placementLabel } from "./instancePlacement";
+import { PLACEMENT_ENV, placeInstance, placementToken } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
@@ -17,7 +17,7 @@ export class InstanceNotReadyError extends Error {
         message: string,
         readonly instanceId: number,
         readonly record?: InstanceRecord,
-        /** The label the instance has, when it is not yet the program's (the placement label). */
+        /** The label the instance has, when it is not yet the program's (none, when a long one could not be set). */
         readonly label?: string,
     ) {
         super(message);
@@ -99,10 +99,10 @@ export async function launchInstance(
             throw withAttempts(e, attempt);
         }
         const { offerId } = chosen;
-        const placement = placementLabel(offerId);
+        const placed: InstanceCreateRequest = { ...request, env: { ...request.env, [PLACEMENT_ENV]: placementToken(offerId) } };
         try {
             const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
-            instanceId = await placeInstance(ctx, vast, offerId, { ...request, label: placement }, deadlineAt);
+            instanceId = await placeInstance(ctx, vast, offerId, placed, deadlineAt);
         } catch (e) {
             if (choice.rentRefused(chosen, e)) {
                 ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
@@ -113,12 +113,14 @@ export async function launchInstance(
         }
         const what = `instance ${instanceId} on offer ${offerId}`;
         ctx.log.progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
-        // The placement label has done its job; the instance takes the program's (or none). Until
-        // that succeeds its label is the placement one, and state must say so for the next update.
-        try {
-            await vast.instances.label(instanceId, inputs.label ?? "");
-        } catch (e) {
-            throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId, undefined, placement);
+        // A label too long for the create (see toCreateRequest) is set by an edit.
+        if (inputs.label !== undefined && request.label === undefined) {
+            // Until this succeeds the instance has no label, and state must say so for the next update.
+            try {
+                await vast.instances.label(instanceId, inputs.label);
+            } catch (e) {
+                throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId, undefined, "");
+            }
         }
         if (!inputs.waitForRunning) return { instanceId };
 

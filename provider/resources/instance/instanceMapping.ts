@@ -1,6 +1,7 @@
 import { pickInputs } from "../../dynamic/checkArgs";
 import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlags";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
 import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
@@ -65,7 +66,8 @@ export function templateEnv(template: TemplateRecord | undefined): EnvMap {
  * The create body (docs/service-contract.md §4.7). Scalars the program sets are sent and win over the template's;
  * env is the template's map merged with the program's, the program winning, sent whole so the
  * request says exactly what the instance gets; a template's `volume_info` is never copied. The
- * label is left to the placement, which sends its own (see instancePlacement.ts).
+ * label goes with the create when it fits the create's limit (a longer one is set by an edit once
+ * the instance exists); the placement adds its token to the env (see instancePlacement.ts).
  */
 export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord | undefined): CreatePlan {
     const effectiveEnv = normalizeEnvMap({ ...templateEnv(template), ...(inputs.env ?? {}) });
@@ -77,6 +79,7 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     if (inputs.argsStr !== undefined) request.args_str = inputs.argsStr;
     // The service refuses runtype with a template (see runtypeWithTemplate): the template's applies.
     if (inputs.runtype !== undefined && inputs.templateHashId === undefined) request.runtype = RUNTYPE_ON_THE_WIRE[inputs.runtype];
+    if (inputs.label !== undefined && inputs.label.length <= INSTANCE_LIMITS.labelOnCreateMax) request.label = inputs.label;
     if (inputs.disk !== undefined) request.disk = inputs.disk;
     if (inputs.price !== undefined) request.price = inputs.price;
     if (inputs.imageLogin !== undefined) request.image_login = inputs.imageLogin;

@@ -5,29 +5,56 @@ import { ProviderContext } from "../../dynamic/context";
 import { findLostCreate } from "../lostCreate";
 import { destroyConfirmed } from "./instanceRemoval";
 import { rentWhenFree } from "./offerRelease";
-import { InstanceCreateRequest } from "../../schemas/instance";
+import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 
 /**
  * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
  * whose answer is lost (a timeout, a reset, a 5xx after sending) must not simply be sent again.
- * Each create therefore carries a label unique to it; when the outcome is unknown, the instance is
- * looked for by that label in the v1 list before anything is re-sent. The user's own label is set
- * once the instance id is known.
+ * Each create therefore carries a token unique to it, as one variable of the instance's env (the
+ * only field of a create, besides the label, that the service hands back; the label is the
+ * program's, and need not be unique). When the outcome is unknown, the instance is looked for
+ * among those with the request's label, and known by its token, before anything is re-sent. So a
+ * create is one call, whether or not the program sets a label.
  */
 
-/** A label no other create carries: `pulumi-vastai-<offer>-<random>`. */
-export function placementLabel(offerId: number): string {
-    return `pulumi-vastai-${offerId}-${randomBytes(6).toString("hex")}`;
+/** The env variable that carries a create's token; every instance this provider made has it. */
+export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";
+
+/** A token no other create carries: `<offer>-<random>`. */
+export function placementToken(offerId: number): string {
+    return `${offerId}-${randomBytes(6).toString("hex")}`;
+}
+
+/** The token an instance record carries, when the record shows its env. */
+function tokenOf(record: InstanceRecord): string | undefined {
+    return record.extra_env?.find(([key]) => key === PLACEMENT_ENV)?.[1];
+}
+
+/**
+ * The instances a create with this label and token made, oldest first. Matched here, not only by
+ * the list's filter: a list that ignored its filter must not make others' instances ours. A record
+ * that does not show its env is read on its own.
+ */
+async function instancesPlacedBy(vast: VastClient, label: string | undefined, token: string): Promise<number[]> {
+    const wanted = label || undefined; // no label and an empty one read back alike
+    const listed = await vast.instances.listAll(wanted !== undefined ? { label: { eq: wanted } } : {});
+    const sameLabel = listed.filter((i) => (i.label || undefined) === wanted);
+    const placed: number[] = [];
+    for (const listed of sameLabel) {
+        const record = listed.extra_env ? listed : await vast.instances.show(listed.id);
+        if (record && tokenOf(record) === token) placed.push(listed.id);
+    }
+    return placed.sort((a, b) => a - b);
 }
 
 /** Sends at most this many creates for one placement; the second only after the first was looked for. */
 const MAX_SENDS = 2;
 
 /**
- * Creates an instance on `offerId` and returns its id. `request.label` must come from
- * `placementLabel`. A lost answer is resolved by finding the instance it made (see lostCreate.ts);
- * only when there is none is the create sent once more. Should two turn up, the extras are
- * destroyed: the label is this placement's alone, so they are certainly duplicates of it.
+ * Creates an instance on `offerId` and returns its id. `request.env` must carry `PLACEMENT_ENV`
+ * with a token from `placementToken`. A lost answer is resolved by finding the instance it made
+ * (see lostCreate.ts); only when there is none is the create sent once more. Should two turn up,
+ * the extras are destroyed: the token is this placement's alone, so they are certainly duplicates.
  * An offer this process has just freed is waited for (see offerRelease.ts).
  */
 export async function placeInstance(
@@ -37,8 +64,9 @@ export async function placeInstance(
     request: InstanceCreateRequest,
     deadlineAt: number,
 ): Promise<number> {
+    const token = request.env?.[PLACEMENT_ENV];
+    if (!token) throw new Error(`placeInstance needs the placement token in the request's env (${PLACEMENT_ENV})`);
     const label = request.label;
-    if (!label) throw new Error("placeInstance needs the placement label in the request");
     for (let send = 1; ; send++) {
         try {
             return (await rentWhenFree(ctx, vast, offerId, request, send === 1)).instanceId;
@@ -47,14 +75,15 @@ export async function placeInstance(
             // our first create holds the offer: never a plain refusal that lets a search move on.
             const mayExist = e instanceof VastOutcomeUnknownError || send > 1;
             if (!mayExist) throw e;
-            ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance labelled ${label} before trying again`);
+            const carrying = `instance with ${PLACEMENT_ENV}=${token} in its env`;
+            const lookFor = `an ${carrying}`;
+            ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for ${lookFor} before trying again`);
             const found = await findLostCreate(ctx, {
                 what: `instance on offer ${offerId}`,
-                lookFor: `an instance labelled ${label}`,
+                lookFor,
                 look: async () => {
-                    // Matched here too: a list that ignored its filter must not make others' instances ours.
-                    const ids = (await vast.instances.listAll({ label: { eq: label } })).filter((i) => i.label === label).map((i) => i.id);
-                    return ids.length > 0 ? ids.sort((a, b) => a - b) : undefined;
+                    const ids = await instancesPlacedBy(vast, label, token);
+                    return ids.length > 0 ? ids : undefined;
                 },
                 deadlineAt,
                 // The offer refused a re-send: most likely our first create holds it, so the look
@@ -63,14 +92,14 @@ export async function placeInstance(
             });
             const [id, ...extras] = found ?? [];
             for (const extra of extras) {
-                ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement label); destroying it`);
+                ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
                 // Best effort: failing here must not lose the instance that was found.
                 await destroyConfirmed(vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
             }
             if (id !== undefined) return id;
             if (send >= MAX_SENDS) {
                 throw new Error(
-                    `${(e as Error).message}; no instance labelled ${label} was found afterwards, and the create was not sent a third time`,
+                    `${(e as Error).message}; no ${carrying} was found afterwards, and the create was not sent a third time`,
                 );
             }
         }

@@ -19,6 +19,7 @@ import {
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
+import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
@@ -159,8 +160,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async read(id: string, props: Partial<InstanceOutputs> = {}) {
         const instanceId = Number(props.instanceId ?? id);
-        // Gone only in the service's own words (`instances: null`, `{}`, a not_found); anything else throws.
-        const record = await ctx.client().instances.show(instanceId);
+        const vast = ctx.client();
+        // Reads share one list call per round; one missing from it is gone only in the service's
+        // own words (`instances: null`, `{}`, a not_found from its own read); anything else throws.
+        const record = (await sharedInstanceReader(vast).get(instanceId)) ?? (await vast.instances.show(instanceId));
         if (!record) return goneResult<InstanceOutputs>();
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };

@@ -9,19 +9,20 @@ import { Readiness, describeStatus, startState } from "./readiness";
  * Every instance waiting to run in this provider process is polled by one loop, in rounds, through
  * the v1 list filtered on their ids (25 a page): twenty instances waiting at once cost one call a
  * round, not twenty reads, and the show endpoint's 2 s interval never comes into it. A round is
- * due when the earliest waiter is; each waiter backs off on its own (first poll after 5 s, then
- * 1.5× up to 20 s, at live speed), and every round polls everyone waiting, since a page of 25 costs
+ * due when the earliest waiter is; each waiter is first looked at 3 s after its create, then every
+ * 10 s (the vendor CLI's documented interval; at live speed), and every round polls everyone waiting, since a page of 25 costs
  * the same as a page of one. The client's pacer keeps the list calls under their interval.
  */
 export interface PollTiming {
+    /** The first look, soon after the create: an image the host already has starts in seconds. */
     firstMs: number;
-    growth: number;
-    maxMs: number;
+    /** Then a steady interval, so a wait never runs more than one interval past readiness. */
+    intervalMs: number;
     /** A progress line at least this often while nothing changes. */
     reportEveryMs: number;
 }
 
-export const LIVE_POLL_TIMING: PollTiming = { firstMs: 5000, growth: 1.5, maxMs: 20_000, reportEveryMs: 30_000 };
+export const LIVE_POLL_TIMING: PollTiming = { firstMs: 3000, intervalMs: 10_000, reportEveryMs: 30_000 };
 
 /** Failed rounds in a row (after the client's own retries) before a wait gives up. */
 const MAX_FAILED_ROUNDS = 3;
@@ -32,7 +33,6 @@ interface Waiter {
     what: string;
     startedAt: number;
     deadlineAt: number;
-    intervalMs: number;
     nextPollAt: number;
     lastSeen?: InstanceRecord;
     lastReported?: string;
@@ -62,7 +62,6 @@ export class InstancePoller {
                 what: options.what,
                 startedAt: now,
                 deadlineAt: now + options.timeoutMs,
-                intervalMs: this.timing.firstMs,
                 nextPollAt: now + this.timing.firstMs,
                 lastReportAt: now,
                 failedRounds: 0,
@@ -156,8 +155,7 @@ export class InstancePoller {
         if (state.kind === "failed") return w.settle({ kind: "failed", record, reason: state.reason });
         if (Date.now() >= w.deadlineAt) return w.settle({ kind: "timedOut", record });
         this.reportProgress(w, record);
-        w.intervalMs = Math.min(w.intervalMs * this.timing.growth, this.timing.maxMs);
-        w.nextPollAt = Date.now() + w.intervalMs;
+        w.nextPollAt = Date.now() + this.timing.intervalMs;
     }
 
     /** A refused key ends the wait at once; anything else after a few rounds, or at the deadline. */
@@ -169,7 +167,7 @@ export class InstancePoller {
             if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
             else if (error instanceof VastAuthError || w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
                 w.settle(error instanceof Error ? error : new Error(String(error)));
-            } else w.nextPollAt = Date.now() + w.intervalMs;
+            } else w.nextPollAt = Date.now() + this.timing.intervalMs;
         }
     }
 
@@ -193,7 +191,7 @@ export function sharedPoller(ctx: Pick<ProviderContext, "clock" | "log">, vast: 
         const { scaled } = ctx.clock;
         poller = new InstancePoller(
             vast,
-            { ...t, firstMs: scaled(t.firstMs), maxMs: scaled(t.maxMs), reportEveryMs: scaled(t.reportEveryMs) },
+            { firstMs: scaled(t.firstMs), intervalMs: scaled(t.intervalMs), reportEveryMs: scaled(t.reportEveryMs) },
             (line) => ctx.log.progress(line),
         );
         pollers.set(vast, poller);

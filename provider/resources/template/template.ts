@@ -12,6 +12,9 @@ import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsS
  *         name: "trainer", image: "pytorch/pytorch", tag: "2.3.0-cuda12.1-cudnn8-runtime",
  *         env: { HF_HOME: "/workspace/hf", "-p 8888:8888": "1" }, runtype: "ssh",
  *     });
+ *
+ * `adopt: 30005` takes over a template the account already has instead of creating one (see
+ * templateAdoption.ts; `pulumi import` cannot, for a dynamic provider).
  */
 export class Template extends pulumi.dynamic.Resource {
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {

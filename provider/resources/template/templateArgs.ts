@@ -56,6 +56,14 @@ export const templateArgsSchema = z.strictObject({
     private: prop(z.boolean().default(true), { wire: "private", onChange: "update" }),
     /** An interface hint only; it has no effect on instance creation. */
     volumeInfo: prop(z.record(z.string(), z.unknown()).nullable().optional(), { wire: "volume_info", onChange: "update" }),
+    /**
+     * The numeric id of a template the account already has, to take over instead of creating one
+     * (`export-templates` writes it into each file). Used when the resource is created: that
+     * template is edited to match, only if it differs, and is then managed (and deleted) like one
+     * Pulumi made. Another account's template is refused. Another id later replaces the resource;
+     * removing the property changes nothing.
+     */
+    adopt: prop(z.number().int().positive("must be a template's numeric id").optional(), { onChange: "replace" }),
 });
 
 /** A template's arguments in a Pulumi program: the contract's template fields in camelCase. */
@@ -70,17 +78,23 @@ export interface TemplateOutputs extends TemplateInputs {
     templateId: number;
     /** Content-derived; new after every edit. Instances reference this. */
     hashId: string;
+    /** The account that made the template; lets a refresh tell this account's template from another's public one without asking who the key belongs to. */
+    creatorId?: number;
 }
 
 /** Every input property, in the order they are reported. */
 export const TEMPLATE_PROPERTIES = propertiesOf(templateArgsSchema);
 export type TemplateProperty = (typeof TEMPLATE_PROPERTIES)[number];
 
-/** Input property → service field: every template property is one of the contract's fields. */
-export const TEMPLATE_FIELDS = wireFieldsOf(templateArgsSchema) satisfies Record<TemplateProperty, string>;
+/** Input property → service field: every property but `adopt` (the provider's own) is one of the contract's fields. */
+export const TEMPLATE_FIELDS = wireFieldsOf(templateArgsSchema) satisfies Record<Exclude<TemplateProperty, "adopt">, string>;
+export type TemplateContentProperty = keyof typeof TEMPLATE_FIELDS;
+
+/** The properties that are the template's content on the service, in the order they are reported. */
+export const TEMPLATE_CONTENT = TEMPLATE_PROPERTIES.filter((p): p is TemplateContentProperty => p in TEMPLATE_FIELDS);
 
 /** Properties the provider computes, never accepted as inputs; none of them is secret. */
-export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
+export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
 export const TEMPLATE_COMPUTED = computedOf(TEMPLATE_COMPUTED_OUTPUTS);
 
 /** The defaults `check` fills in, from the schema's `.default(...)`. */

@@ -1,6 +1,6 @@
 import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../env/envFlags";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
-import { TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
+import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
 
 /**
  * The one home of template request building and read-back: canonical inputs to the service's
@@ -10,7 +10,7 @@ import { TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs
 /** Canonical inputs → the body of a create or an edit. */
 export function toTemplateFields(inputs: TemplateInputs): TemplateFields {
     const body: Record<string, unknown> = {};
-    for (const property of TEMPLATE_PROPERTIES) {
+    for (const property of TEMPLATE_CONTENT) {
         const value = inputs[property];
         if (value === undefined) continue;
         body[TEMPLATE_FIELDS[property]] = property === "env" ? formatEnvFlags(value as Record<string, string>) : value;
@@ -40,10 +40,15 @@ const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
     volumeInfo: null,
 };
 
+/** The value that clears `property`: what "not set" looks like on the service (undefined when it has none). */
+export function clearedValue(property: TemplateProperty): unknown {
+    return CLEARED[property];
+}
+
 export function clearedFields(removed: readonly TemplateProperty[]): Partial<TemplateFields> {
     const body: Record<string, unknown> = {};
     for (const property of removed) {
-        if (property in CLEARED) body[TEMPLATE_FIELDS[property]] = CLEARED[property];
+        if (property in CLEARED) body[TEMPLATE_FIELDS[property as keyof typeof TEMPLATE_FIELDS]] = CLEARED[property];
     }
     return body as Partial<TemplateFields>;
 }
@@ -64,7 +69,7 @@ export function inputsFromRecord(record: TemplateRecord, previous: Partial<Templ
     }
     const inputs: Record<string, unknown> = { ...TEMPLATE_DEFAULTS, ...previous };
     const raw = record as Record<string, unknown>;
-    for (const property of TEMPLATE_PROPERTIES) {
+    for (const property of TEMPLATE_CONTENT) {
         const field = TEMPLATE_FIELDS[property];
         if ((!managed.has(property) && !fresh) || NOT_READ_BACK.includes(property) || raw[field] === undefined) continue;
         if (raw[field] === null && property !== "jupyterDir" && property !== "volumeInfo") continue;

@@ -1,8 +1,8 @@
 import { canonicalInputs } from "../canonicalInputs";
-import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
-import { changedProperties, sameValue, shimChanged } from "../../dynamic/diffInputs";
+import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../dynamic/context";
 import { replacedBy } from "../../dynamic/properties";
@@ -13,13 +13,17 @@ import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import {
     REGISTRY_LOGIN_ON_CREATE,
     TEMPLATE_COMPUTED,
+    TEMPLATE_CONTENT,
     TEMPLATE_DEFAULTS,
     TEMPLATE_PROPERTIES,
     TemplateInputs,
     TemplateOutputs,
     templateArgsSchema,
 } from "./templateArgs";
+import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
+import { editTemplate, holds } from "./templateEdit";
 import { clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { ownTemplate } from "./templateOwnership";
 
 type Props = Record<string, any>;
 
@@ -30,15 +34,15 @@ function normalize(args: Props): TemplateInputs {
     return canonicalInputs(args, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
 }
 
-function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number): TemplateOutputs {
-    return { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+/** Outputs from the inputs and what the service answered; `creatorId` when known (kept from state otherwise). */
+function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined): TemplateOutputs {
+    const outs: TemplateOutputs = { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+    if (creatorId !== undefined) outs.creatorId = creatorId;
+    return outs;
 }
 
-/** Whether a record holds the content we sent (the registry password is never read back). */
-function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
-    const raw = record as Record<string, unknown>;
-    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
-}
+/** The creator the service names for a template, or undefined if it names none. */
+const creatorOf = (record: TemplateRecord): number | undefined => record.creator_id ?? undefined;
 
 const TEMPLATE_REPLACED_BY: readonly string[] = replacedBy(templateArgsSchema);
 
@@ -51,12 +55,6 @@ const CLOCK_SKEW_MS = 120_000;
 /** Whether the template was made by a request sent at `sentAt` (or later), as far as its creation time tells. */
 function createdSince(record: TemplateRecord, sentAt: number): boolean {
     return record.created_at !== undefined && record.created_at !== null && record.created_at * 1000 >= sentAt - CLOCK_SKEW_MS;
-}
-
-/** A template of someone else (another user's public one) is not this account's, whatever its id. */
-async function ownTemplate(ctx: ProviderContext, record: TemplateRecord | undefined): Promise<TemplateRecord | undefined> {
-    if (!record || record.creator_id === undefined || record.creator_id === null) return record;
-    return record.creator_id === (await ctx.currentUserId()) ? record : undefined;
 }
 
 /**
@@ -102,15 +100,20 @@ export const templateProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
-        const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_PROPERTIES);
-        // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id).
-        const replaces = changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p));
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
+        const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_CONTENT);
+        // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
+        // only naming another template to adopt replaces (templateAdoption.ts).
+        const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
+        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
     },
 
     async create(inputs: TemplateInputs) {
         const vast = ctx.client();
         const canonical = normalize(inputs);
+        if (canonical.adopt !== undefined) {
+            const { record, hashId } = await adoptTemplate(ctx, vast, canonical.adopt, canonical);
+            return { id: String(record.id), outs: outputsOf(canonical, { id: record.id, hash_id: hashId }, record.id, creatorOf(record)) };
+        }
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
         const sentAt = ctx.clock.now();
         // The service answers identical content with the account's existing template instead of a
@@ -139,17 +142,17 @@ export const templateProvider = (ctx: ProviderContext) => ({
                     throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                 }
             }
-            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id) };
+            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
         }
     },
 
     async read(id: string, props: Partial<TemplateOutputs> = {}) {
         const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
-        const record = await ownTemplate(ctx, await vast.templates.get(templateId));
+        const record = await ownTemplate(ctx, vast, templateId, props.creatorId);
         if (!record) return goneResult<TemplateOutputs>();
         const inputs = inputsFromRecord(record, inputsOf(props));
-        return readResult(String(record.id), outputsOf(inputs, record, record.id), inputs);
+        return readResult(String(record.id), outputsOf(inputs, record, record.id, creatorOf(record) ?? props.creatorId), inputs);
     },
 
     async update(id: string, olds: TemplateOutputs, news: TemplateInputs) {
@@ -157,30 +160,14 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
-        if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_PROPERTIES).length === 0) {
-            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId) };
+        if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
+            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
         const managed = withoutLegacyLogin(olds);
-        const removed = TEMPLATE_PROPERTIES.filter((p) => managed[p] !== undefined && desired[p] === undefined);
+        const removed = TEMPLATE_CONTENT.filter((p) => managed[p] !== undefined && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
-
-        const editWith = (hashId: string) => vast.templates.edit({ ...fields, hash_id: hashId });
-        let edited: { id?: number; hash_id: string };
-        try {
-            edited = await editWith(String(olds.hashId));
-        } catch (e) {
-            // A 404 that does not say what is missing is read as a stale hash too: the look by numeric id settles it.
-            const stale = e instanceof VastNotFoundError || (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410));
-            if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
-            // The hash in state is stale (edited elsewhere), or the answer was lost: look at the
-            // template as it is now, by its stable numeric id.
-            const current = await ownTemplate(ctx, await vast.templates.get(templateId));
-            if (!current) {
-                throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
-            }
-            edited = current.hash_id !== olds.hashId && holds(current, fields) ? current : await editWith(current.hash_id);
-        }
-        return { outs: outputsOf(desired, edited, templateId) };
+        const edited = await editTemplate(ctx, vast, templateId, String(olds.hashId), fields, olds.creatorId);
+        return { outs: outputsOf(desired, edited, templateId, olds.creatorId) };
     },
 
     async delete(id: string, props: TemplateOutputs) {
@@ -188,7 +175,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(props.templateId ?? id);
         await confirmedRemoval(
             () => vast.templates.delete(templateId),
-            async () => (await ownTemplate(ctx, await vast.templates.get(templateId))) !== undefined,
+            async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
         );
     },
 }) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;

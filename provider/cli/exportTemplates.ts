@@ -1,0 +1,106 @@
+import * as fs from "fs";
+import * as path from "path";
+import { CONFIG_KEYS, ENV_VARS, resolveConfig } from "../config/providerConfig";
+import { newClient } from "../config/newClient";
+import { ExportedTemplate, exportTemplates } from "../declarative/templateExport";
+import { existingTemplateFiles } from "../declarative/templateFiles";
+import { accountTemplates } from "../resources/template/templateOwnership";
+
+/**
+ * `pulumi-vastai export-templates`: the account's own templates as files `templatesFromFiles`
+ * reads, each carrying its id (`adopt`), so the first `pulumi up` takes them over rather than
+ * creating copies. Other users' public templates, which the service's search also returns, are
+ * left out. The API key comes from the environment or a file, never from the command line, where
+ * shell history and the process list would keep it.
+ */
+
+export const EXPORT_USAGE = `Usage: pulumi-vastai export-templates --out <dir> [--id <templateId>]... [--force] [--api-key-file <path>]
+
+Writes this account's Vast.ai templates as files for templatesFromFiles: one <name>.yaml per
+template (long onstart and readme texts beside it, as <name>.onstart.sh and <name>.readme.md),
+each with its id as \`adopt\`, so the first \`pulumi up\` takes the templates over instead of
+creating new ones. Other users' public templates are not exported. Registry passwords are never
+written: each file names the stack secret to set instead.
+
+Options:
+  --out <dir>             folder to write to (made if missing)
+  --id <templateId>       export only this template (repeatable)
+  --force                 overwrite files that differ from what would be written
+  --api-key-file <path>   read the API key from this file
+  --help                  print this text
+
+The API key is read from ${ENV_VARS.apiKey} (or --api-key-file), never from an argument;
+${ENV_VARS.baseUrl} sets the service's address.`;
+
+export interface ExportOptions {
+    out: string;
+    ids: number[];
+    force: boolean;
+    apiKeyFile?: string;
+}
+
+export interface Io {
+    env: NodeJS.ProcessEnv;
+    out(line: string): void;
+}
+
+/** A refusal the person can act on: printed without a stack trace, exit code 1. */
+export class ExportRefused extends Error {}
+
+function apiKeyFrom(options: ExportOptions): string | undefined {
+    if (!options.apiKeyFile) return undefined;
+    try {
+        return fs.readFileSync(options.apiKeyFile, "utf8").trim();
+    } catch (e) {
+        throw new ExportRefused(`cannot read the API key file ${options.apiKeyFile}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    }
+}
+
+/** Files that exist with other content: overwriting them needs `--force`. */
+function changedFiles(out: string, exported: ExportedTemplate[]): string[] {
+    return exported.flatMap((t) =>
+        t.files.filter((f) => {
+            const target = path.join(out, f.name);
+            return fs.existsSync(target) && fs.readFileSync(target, "utf8") !== f.text;
+        }).map((f) => path.join(out, f.name)),
+    );
+}
+
+/** Runs the export; every file is checked before any is written, so a refusal writes nothing. */
+export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportedTemplate[]> {
+    const keyFromFile = apiKeyFrom(options);
+    if (!keyFromFile && !io.env[ENV_VARS.apiKey]?.trim()) {
+        throw new ExportRefused(`no API key: set ${ENV_VARS.apiKey}, or use --api-key-file <path> (keys: https://cloud.vast.ai/manage-keys/)`);
+    }
+    const config = resolveConfig({ get: (key) => (key === CONFIG_KEYS.apiKey ? keyFromFile : undefined) }, io.env);
+    const vast = newClient(config);
+    const me = (await vast.account.currentUser()).id;
+    let records = await accountTemplates(vast, me);
+    if (options.ids.length > 0) {
+        const missing = options.ids.filter((id) => !records.some((r) => r.id === id));
+        if (missing.length > 0) throw new ExportRefused(`the account has no template ${missing.join(", ")} of its own (another user's public template cannot be exported)`);
+        records = records.filter((r) => options.ids.includes(r.id));
+    }
+    // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
+    const incomplete = records.filter((r) => !r.name || !r.image);
+    for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
+    const exported = exportTemplates(
+        records.filter((r) => !incomplete.includes(r)),
+        existingTemplateFiles(options.out),
+    );
+    const changed = changedFiles(options.out, exported);
+    if (changed.length > 0 && !options.force) {
+        throw new ExportRefused(`these files exist with other content; nothing was written (use --force to overwrite them):\n  ${changed.join("\n  ")}`);
+    }
+    fs.mkdirSync(options.out, { recursive: true });
+    for (const t of exported) for (const f of t.files) fs.writeFileSync(path.join(options.out, f.name), f.text);
+
+    io.out(`exported ${exported.length} template${exported.length === 1 ? "" : "s"} to ${options.out}`);
+    for (const t of exported) io.out(`  ${t.files[0].name}  (template ${t.templateId})`);
+    const secrets = exported.filter((t) => t.dockerLoginPassSecret);
+    if (secrets.length > 0) {
+        io.out("registry passwords are not exported; set each as a stack secret:");
+        for (const t of secrets) io.out(`  pulumi config set --secret ${t.dockerLoginPassSecret} <registry token>`);
+    }
+    return exported;
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+import { EXPORT_USAGE, ExportOptions, Io, exportTemplatesCommand } from "./exportTemplates";
+
+/**
+ * The `pulumi-vastai` command (package.json `bin`). One command for now: `export-templates`.
+ * Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
+ */
+
+const USAGE = `Usage: pulumi-vastai <command> [options]
+
+Commands:
+  export-templates   write this account's templates as files for templatesFromFiles
+
+Run \`pulumi-vastai export-templates --help\` for its options.`;
+
+class UsageError extends Error {}
+
+/** Flags that would put the key on the command line, refused by name. */
+const KEY_FLAGS = ["--api-key", "--apikey", "--key", "--token"];
+
+function parseExportArgs(args: string[]): ExportOptions | "help" {
+    const options: ExportOptions = { out: "", ids: [], force: false };
+    for (let i = 0; i < args.length; i++) {
+        const [flag, inline] = args[i].split(/=(.*)/s, 2);
+        const value = () => {
+            const v = inline ?? args[++i];
+            if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+            return v;
+        };
+        if (flag === "--help" || flag === "-h") return "help";
+        else if (flag === "--out") options.out = value();
+        else if (flag === "--force") options.force = true;
+        else if (flag === "--api-key-file") options.apiKeyFile = value();
+        else if (flag === "--id") {
+            const raw = value();
+            const id = Number(raw);
+            if (!Number.isInteger(id) || id <= 0) throw new UsageError(`--id: expected a template's numeric id, got "${raw}"`);
+            options.ids.push(id);
+        } else if (KEY_FLAGS.includes(flag.toLowerCase())) {
+            throw new UsageError(`${flag}: the API key is never taken from the command line (shell history and the process list keep it); set VAST_API_KEY or use --api-key-file`);
+        } else throw new UsageError(`unknown option ${flag}`);
+    }
+    if (!options.out) throw new UsageError("--out <dir> is required");
+    return options;
+}
+
+/** Runs the command line `argv` (without `node` and the script); the exit code. */
+export async function main(argv: string[], io: Io & { err(line: string): void }): Promise<number> {
+    const [command, ...rest] = argv;
+    try {
+        if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+            io.out(USAGE);
+            return command === undefined ? 2 : 0;
+        }
+        if (command !== "export-templates") throw new UsageError(`unknown command "${command}"`);
+        const options = parseExportArgs(rest);
+        if (options === "help") {
+            io.out(EXPORT_USAGE);
+            return 0;
+        }
+        await exportTemplatesCommand(options, io);
+        return 0;
+    } catch (e) {
+        if (e instanceof UsageError) {
+            io.err(`pulumi-vastai: ${e.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);
+            return 2;
+        }
+        // A refusal, or the client's error naming the operation (never the key): the message is the whole story.
+        io.err(`pulumi-vastai: ${e instanceof Error ? e.message : String(e)}`);
+        return 1;
+    }
+}
+
+if (require.main === module) {
+    void main(process.argv.slice(2), {
+        env: process.env,
+        out: (line) => process.stdout.write(`${line}\n`),
+        err: (line) => process.stderr.write(`${line}\n`),
+    }).then((code) => {
+        process.exitCode = code;
+    });
+}

@@ -1,0 +1,109 @@
+import { Document } from "yaml";
+import { sameValue } from "../dynamic/diffInputs";
+import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
+import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
+import { TemplateRecord } from "../schemas/template";
+import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
+
+/**
+ * The writing half of the template file format (`templateFiles.ts` reads it): a service record
+ * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
+ * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
+ * defaults and empty values left out. The registry password is never written (the service does
+ * not show it anyway): the file names the stack secret to set instead.
+ */
+
+/** Text with more lines than this goes to a file of its own beside the template file. */
+const INLINE_LINES = 3;
+
+const SIBLING_EXTENSION: Record<(typeof SIBLING_FILE_PROPERTIES)[number], string> = { onstart: "onstart.sh", readme: "readme.md" };
+
+export interface ExportedTemplate {
+    templateId: number;
+    /** The base name of its files, and the resource name unless the file sets `resourceName`. */
+    name: string;
+    /** File name (in the output folder) → content: the template file first, then the texts it refers to. */
+    files: Array<{ name: string; text: string }>;
+    /** The stack config key the file names for the registry password, when the template logs in to a registry. */
+    dockerLoginPassSecret?: string;
+}
+
+/** `PyTorch Trainer (v2)` → `pytorch-trainer-v2`: a file and resource name. */
+export function baseNameFor(templateName: string): string {
+    const slug = templateName
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "");
+    return slug || "template";
+}
+
+/** Whether a value says nothing a file needs to: the default, or the value that means "not set". */
+function unset(property: TemplateContentProperty, value: unknown): boolean {
+    if (value === undefined || value === null || value === "") return true;
+    if (typeof value === "object" && Object.keys(value).length === 0) return true;
+    const defaults = TEMPLATE_DEFAULTS as Record<string, unknown>;
+    if (property in defaults) return sameValue(defaults[property], value);
+    return sameValue(clearedValue(property), value);
+}
+
+/**
+ * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`);
+ * `resourceName` when the resource is named otherwise than the file.
+ */
+export function exportTemplate(record: TemplateRecord, name: string, resourceName?: string): ExportedTemplate {
+    const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
+    const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
+    const siblings: Array<{ name: string; text: string }> = [];
+    for (const property of TEMPLATE_CONTENT) {
+        const value = inputs[property];
+        if (property === "dockerLoginPass" || unset(property, value)) continue;
+        const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
+        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {
+            const fileName = `${name}.${SIBLING_EXTENSION[sibling]}`;
+            siblings.push({ name: fileName, text: value });
+            content[property] = { file: `./${fileName}` };
+        } else content[property] = value;
+    }
+    let dockerLoginPassSecret: string | undefined;
+    if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
+        dockerLoginPassSecret = `${resourceName ?? name}-dockerLoginPass`;
+        content.dockerLoginPass = { secret: dockerLoginPassSecret };
+    }
+
+    const doc = new Document(content);
+    doc.commentBefore =
+        ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.\n` +
+        " adopt: the first `pulumi up` takes this template over instead of creating one." +
+        (dockerLoginPassSecret ? `\n The registry password is not exported: pulumi config set --secret ${dockerLoginPassSecret} <token>` : "");
+    const text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
+    return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) };
+}
+
+/** A template file already in the output folder: its base name, and what it says it is. */
+export interface ExistingFile {
+    base: string;
+    adopt?: number;
+    resourceName?: string;
+}
+
+/**
+ * Every record's files, in id order. A template that already has a file (one whose `adopt` is its
+ * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
+ * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. Other
+ * names are made unique: a second template of the same name, or one whose name a file already
+ * has, gets its id added.
+ */
+export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportedTemplate[] {
+    const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
+    const taken = new Set(existing.map((f) => f.base));
+    return [...records]
+        .sort((a, b) => a.id - b.id)
+        .map((record) => {
+            const file = kept.get(record.id);
+            if (file) return exportTemplate(record, file.base, file.resourceName);
+            let name = baseNameFor(record.name ?? "");
+            if (taken.has(name)) name = `${name}-${record.id}`;
+            taken.add(name);
+            return exportTemplate(record, name);
+        });
+}

@@ -1,0 +1,71 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { changedProperties } from "../../dynamic/diffInputs";
+import { containsUnknown } from "../../dynamic/unknowns";
+import { TemplateRecord } from "../../schemas/template";
+import { TEMPLATE_CONTENT, TemplateInputs } from "./templateArgs";
+import { editTemplate } from "./templateEdit";
+import { inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { templateById } from "./templateOwnership";
+
+/**
+ * Taking over a template the account already has (the `adopt` property), instead of creating one.
+ * Pulumi's own `import` cannot do it for a dynamic provider (see the README's "Import"), so the
+ * resource's create does: it reads the template by id, refuses one that is not the account's,
+ * edits it only where it differs from the program, and never sends a create. A create step that
+ * fails after the edit leaves nothing behind to duplicate: the next `up` adopts the same template
+ * again, and finds nothing left to edit.
+ */
+
+type Props = Record<string, unknown>;
+
+/** `["adopt"]` when the program names another template to adopt than the one the resource is; a removed `adopt` changes nothing. */
+export function adoptionReplaces(olds: object, news: object): string[] {
+    const wanted = (news as Props).adopt;
+    if (wanted === undefined || wanted === null) return [];
+    if (containsUnknown(wanted)) return ["adopt"];
+    return Number(wanted) === Number((olds as Props).templateId) ? [] : ["adopt"];
+}
+
+/** The properties the program sets whose value the template does not have; the registry password cannot be read, so it is not among them. */
+function differences(record: TemplateRecord, desired: TemplateInputs): string[] {
+    const service = inputsFromRecord(record, {});
+    const set = TEMPLATE_CONTENT.filter((p) => desired[p] !== undefined && p !== "dockerLoginPass");
+    return changedProperties(service, desired, set);
+}
+
+/** Adopts template `templateId` as `desired` says: the record, and its hash after the edit (if one was needed). */
+export async function adoptTemplate(
+    ctx: ProviderContext,
+    vast: VastClient,
+    templateId: number,
+    desired: TemplateInputs,
+): Promise<{ record: TemplateRecord; hashId: string }> {
+    const found = await templateById(ctx, vast, templateId);
+    if ("none" in found) {
+        throw new Error(
+            `vastai: adopt template ${templateId} failed: the account has no template ${templateId} (deleted, or a mistyped id); ` +
+                "remove `adopt` to create the template anew",
+        );
+    }
+    if ("othersPublic" in found) {
+        throw new Error(
+            `vastai: adopt template ${templateId} failed: template ${templateId} is another account's public template, and only ` +
+                "the account's own templates can be adopted; remove `adopt` to create a template of your own",
+        );
+    }
+    const record = found.own;
+    const differing = differences(record, desired);
+    if (differing.length === 0) {
+        if (desired.dockerLoginPass !== undefined) {
+            ctx.log.warn(
+                `template ${templateId} adopted as it is: the registry password was not sent (the service never shows the one it ` +
+                    "holds, and an edit would give the template a new hashId); it is sent with the template's next edit",
+            );
+        }
+        return { record, hashId: record.hash_id };
+    }
+    ctx.log.progress(`template ${templateId}: adopted; editing ${differing.join(", ")} to match the program`);
+    const edited = await editTemplate(ctx, vast, templateId, record.hash_id, toTemplateFields(desired));
+    return { record, hashId: edited.hash_id };
+}

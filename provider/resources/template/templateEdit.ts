@@ -1,0 +1,43 @@
+import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { sameValue } from "../../dynamic/diffInputs";
+import { TemplateFields, TemplateRecord } from "../../schemas/template";
+import { ownTemplate } from "./templateOwnership";
+
+/** Whether a record holds the content we sent (the registry password is never read back). */
+export function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
+    const raw = record as Record<string, unknown>;
+    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
+}
+
+/**
+ * The one home of an edit: `fields` sent to the template whose hash is `hashId`. An edit names the
+ * template by its current hash, which changes with every edit. When that hash is stale (edited
+ * elsewhere since) or the answer is lost, the template is looked at by its stable numeric id: if
+ * it already holds the content the lost edit carried, that is the answer; otherwise the edit is
+ * sent once more, with the current hash.
+ */
+export async function editTemplate(
+    ctx: ProviderContext,
+    vast: VastClient,
+    templateId: number,
+    hashId: string,
+    fields: Partial<TemplateFields>,
+    /** The template's creator as state knows it (see templateOwnership.ts). */
+    owner?: number,
+): Promise<{ id?: number; hash_id: string }> {
+    const editWith = (hash: string) => vast.templates.edit({ ...fields, hash_id: hash });
+    try {
+        return await editWith(hashId);
+    } catch (e) {
+        // A 404 that does not say what is missing is read as a stale hash too: the look by numeric id settles it.
+        const stale = e instanceof VastNotFoundError || (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410));
+        if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
+        const current = await ownTemplate(ctx, vast, templateId, owner);
+        if (!current) {
+            throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+        }
+        return current.hash_id !== hashId && holds(current, fields) ? current : await editWith(current.hash_id);
+    }
+}

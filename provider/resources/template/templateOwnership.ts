@@ -1,0 +1,43 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { TemplateRecord } from "../../schemas/template";
+import { sharedTemplateReader } from "./sharedTemplateReader";
+
+/**
+ * The one home of "is this template the account's own". A search by id also answers with other
+ * users' public templates, and deleting or editing one of those must never be attempted.
+ */
+
+/** Whether `record` was made by `userId`; a record that does not say is taken as the account's (the search was already scoped to it). */
+export function ownedBy(record: TemplateRecord, userId: number): boolean {
+    return record.creator_id === undefined || record.creator_id === null || record.creator_id === userId;
+}
+
+/**
+ * The template with this numeric id, and whose it is: the account's, another user's (public), or
+ * none. Reads share their searches (sharedTemplateReader.ts). `owner`, the creator state keeps
+ * (`creatorId`), saves asking the service whose key this is; state written before it existed has none.
+ */
+export async function templateById(
+    ctx: ProviderContext,
+    vast: VastClient,
+    templateId: number,
+    owner?: number,
+): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
+    const record = await sharedTemplateReader(vast).get(templateId);
+    if (!record) return { none: true };
+    if (record.creator_id === undefined || record.creator_id === null) return { own: record };
+    return ownedBy(record, owner ?? (await ctx.currentUserId())) ? { own: record } : { othersPublic: record };
+}
+
+/** The template with this numeric id if it is this account's; another user's public one is not, whatever its id. */
+export async function ownTemplate(ctx: ProviderContext, vast: VastClient, templateId: number, owner?: number): Promise<TemplateRecord | undefined> {
+    const found = await templateById(ctx, vast, templateId, owner);
+    return "own" in found ? found.own : undefined;
+}
+
+/** Every template the account made, by id; other users' public templates, which the search also returns, left out. */
+export async function accountTemplates(vast: VastClient, userId: number): Promise<TemplateRecord[]> {
+    const found = await vast.templates.search({ creator_id: { eq: userId } });
+    return found.filter((t) => t.creator_id === userId).sort((a, b) => a.id - b.id);
+}

@@ -1,0 +1,163 @@
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { promisify } from "util";
+import { readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { main } from "../../provider/cli/main";
+import { Emulator } from "../../testkit/emulator/server";
+import { REPO_ROOT } from "../../testkit/repoRoot";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { programSetting } from "../../testkit/support/programConfig";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+
+/**
+ * `pulumi-vastai export-templates`, run as the package's bin (`node dist/provider/cli/main.js`,
+ * built by jest's global setup) and in-process, against the emulator: only the account's own
+ * templates, no secret in any written file, a changed file never overwritten without `--force`.
+ */
+const BIN = path.join(REPO_ROOT, "dist", "provider", "cli", "main.js");
+const REGISTRY_TOKEN = "ghp_export_must_never_write_this_7";
+
+const run = promisify(execFile);
+
+/** The bin as a person runs it; async, so the emulator in this process keeps answering. */
+async function bin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+        const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
+        return { code: 0, stdout, stderr };
+    } catch (e) {
+        const failed = e as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+}
+
+/** The same command in this process: faster than a spawn, for the cases the spawned runs do not need to prove. */
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await main(args, { env, out: (l) => stdout.push(l), err: (l) => stderr.push(l) });
+    return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") };
+}
+
+describe("export-templates", () => {
+    let emu: Emulator;
+    let env: Record<string, string>;
+    const dirs: string[] = [];
+    const freshDir = () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-templates-"));
+        dirs.push(dir);
+        return path.join(dir, "templates");
+    };
+    const allText = (dir: string) => fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+
+    let setting: { restore(): void };
+    beforeAll(async () => {
+        // The in-process runs' client waits at the emulator's pace, as the spawned ones do through their env.
+        setting = programSetting({ timeScale: TEST_TIME_SCALE });
+        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        env = { VAST_API_KEY: emu.demoKey, VAST_URL: emu.url, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) };
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        emu.model.addTemplate(emu.demoUser.id, { name: "Private Inference", image: "ghcr.io/acme/inference", tag: "1.8.2", private: true, ...login, docker_login_repo: "ghcr.io", docker_login_user: "acme-bot", docker_login_pass: REGISTRY_TOKEN });
+        emu.model.addTemplate(emu.demoUser.id, { name: "shared notebook", image: "jupyter/base-notebook", runtype: "jupyter", private: false, ...login });
+    });
+    afterAll(async () => {
+        setting.restore();
+        dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+        await emu.stop();
+    });
+
+    it("--help prints the usage (the package's bin, as npx runs it)", async () => {
+        const help = await bin(["export-templates", "--help"]);
+        expect(help.code).toBe(0);
+        expect(help.stdout).toMatch(/^Usage: pulumi-vastai export-templates --out <dir>/);
+        expect(help.stdout).toContain("--force");
+        const top = await cli(["--help"]);
+        expect(top).toMatchObject({ code: 0, stdout: expect.stringContaining("export-templates") });
+    });
+
+    it("writes only the account's own templates, each read back by readTemplateFiles with its id; no secret in any file", async () => {
+        const out = freshDir();
+        const result = await bin(["export-templates", "--out", out], env);
+        expect(result).toMatchObject({ code: 0, stderr: "" });
+        expect(result.stdout).toContain("pulumi config set --secret private-inference-dockerLoginPass <registry token>");
+        expect(fs.readdirSync(out).sort()).toEqual(["private-inference.yaml", "shared-notebook.yaml"]);
+        // Other users' public templates are visible to the search, and not exported.
+        const others = [...emu.model.templates.values()].filter((t) => t.creator_id !== emu.demoUser.id);
+        expect(others.some((t) => t.fields.private === false)).toBe(true);
+        const read = readTemplateFiles(out);
+        const mine = [...emu.model.templates.values()].filter((t) => t.creator_id === emu.demoUser.id).map((t) => t.id);
+        expect(read.map((t) => t.args.adopt).sort()).toEqual(mine.sort());
+        expect(read.find((t) => t.name === "private-inference")).toMatchObject({
+            args: { name: "Private Inference", image: "ghcr.io/acme/inference", tag: "1.8.2", dockerLoginRepo: "ghcr.io", dockerLoginUser: "acme-bot" },
+            dockerLoginPassSecret: "private-inference-dockerLoginPass",
+        });
+        // The public one of our own says so; defaults (private, tag, runtype, disk) are left out.
+        expect(read.find((t) => t.name === "shared-notebook")?.args).toEqual({ adopt: expect.any(Number), name: "shared notebook", image: "jupyter/base-notebook", runtype: "jupyter", private: false });
+        const text = allText(out);
+        expect(text).not.toContain(REGISTRY_TOKEN);
+        expect(text).not.toContain(emu.demoKey);
+        expect(result.stdout + result.stderr).not.toContain(emu.demoKey);
+    });
+
+    it("refuses to overwrite a file that differs (writing nothing) unless --force; an unchanged folder is written as it is", async () => {
+        const out = freshDir();
+        expect((await cli(["export-templates", "--out", out], env)).code).toBe(0);
+        const file = path.join(out, "shared-notebook.yaml");
+        const exported = fs.readFileSync(file, "utf8");
+        expect((await cli(["export-templates", "--out", out], env)).code).toBe(0);
+        expect(fs.readFileSync(file, "utf8")).toBe(exported);
+
+        fs.writeFileSync(file, `${exported}desc: reviewed and changed in git\n`);
+        const refused = await cli(["export-templates", "--out", out], env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("these files exist with other content; nothing was written (use --force to overwrite them)");
+        expect(refused.stderr).toContain(file);
+        expect(fs.readFileSync(file, "utf8")).toContain("reviewed and changed in git");
+
+        expect((await cli(["export-templates", "--out", out, "--force"], env)).code).toBe(0);
+        expect(fs.readFileSync(file, "utf8")).toBe(exported);
+    });
+
+    it("a template renamed in the console keeps its file and resource name: a new name would adopt it anew and delete it as the old resource", async () => {
+        const out = freshDir();
+        expect((await cli(["export-templates", "--out", out], env)).code).toBe(0);
+        const file = path.join(out, "shared-notebook.yaml");
+        fs.writeFileSync(file, `resourceName: notebook\n${fs.readFileSync(file, "utf8")}`);
+        const notebook = [...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!;
+        emu.consoleEditTemplate(notebook.id, { name: "Team Notebook" });
+        try {
+            expect((await cli(["export-templates", "--out", out, "--force"], env)).code).toBe(0);
+            expect(fs.readdirSync(out).sort()).toEqual(["private-inference.yaml", "shared-notebook.yaml"]);
+            const [read] = readTemplateFiles(out).filter((t) => t.args.adopt === notebook.id);
+            expect(read).toMatchObject({ name: "notebook", args: { name: "Team Notebook" } });
+        } finally {
+            emu.consoleEditTemplate(notebook.id, { name: "shared notebook" });
+        }
+    });
+
+    it("takes the key from the environment or a file, never from an argument", async () => {
+        const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(/--api-key: the API key is never taken from the command line/);
+        expect(refused.stderr).not.toContain(emu.demoKey);
+        const none = await cli(["export-templates", "--out", freshDir()], { VAST_URL: emu.url });
+        expect(none).toMatchObject({ code: 1, stderr: expect.stringContaining("no API key: set VAST_API_KEY, or use --api-key-file") });
+
+        const keyFile = path.join(path.dirname(freshDir()), "key");
+        fs.writeFileSync(keyFile, `${emu.demoKey}\n`);
+        const out = freshDir();
+        expect((await cli(["export-templates", "--out", out, "--api-key-file", keyFile], { VAST_URL: emu.url })).code).toBe(0);
+        expect(fs.readdirSync(out)).toHaveLength(2);
+    });
+
+    it("--id exports one template; another user's public template is refused by id", async () => {
+        const mine = [...emu.model.templates.values()].find((t) => t.creator_id === emu.demoUser.id && t.fields.private === false)!;
+        const theirs = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;
+        const out = freshDir();
+        expect((await cli(["export-templates", "--out", out, "--id", String(mine.id)], env)).code).toBe(0);
+        expect(fs.readdirSync(out)).toEqual(["shared-notebook.yaml"]);
+        const refused = await cli(["export-templates", "--out", freshDir(), "--id", String(theirs.id)], env);
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`the account has no template ${theirs.id} of its own`) });
+    });
+});

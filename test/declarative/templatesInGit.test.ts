@@ -1,0 +1,134 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { Instance, Template, templatesFromFiles } from "../../provider";
+import { main } from "../../provider/cli/main";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { programSetting } from "../../testkit/support/programConfig";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * Templates in git, end to end, through Pulumi's dynamic-provider host against the emulator:
+ * templates made in the "console" → `export-templates` → `templatesFromFiles` adopts them (no
+ * create call, and the engine's plan after the `up` is empty) → an edited file edits only its
+ * template → an instance on it is replaced → a removed file deletes its template.
+ */
+
+const REGISTRY_TOKEN = "ghp_registry_token_never_in_git_42";
+const LONG_ONSTART = "#!/bin/bash\nset -euo pipefail\npip install -q transformers datasets accelerate\nhuggingface-cli login --token \"$HF_TOKEN\"\nexec python /workspace/train.py\n";
+const TEMPLATE_PATH = "/api/v0/template/";
+
+describe("templates in git: export, adopt, edit, remove", () => {
+    let stack: TestStack;
+    let dir: string;
+    let setting: { restore(): void };
+    const io = { lines: [] as string[], out: (l: string) => io.lines.push(l), err: (l: string) => io.lines.push(l) };
+
+    beforeAll(async () => {
+        stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 10, runningAfterMs: 50 }, offerReturnAfterMs: 0 } });
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), "templates-in-git-"));
+        // The registry password as `pulumi config set --secret` keeps it, under the key the export names.
+        setting = programSetting({ config: { [`${stack.host.project}:private-inference-dockerLoginPass`]: REGISTRY_TOKEN } });
+    });
+    afterAll(async () => {
+        setting.restore();
+        fs.rmSync(dir, { recursive: true, force: true });
+        await stack.stop();
+    });
+
+    it("exports the account's templates, then adopts every one of them without a create", async () => {
+        const { emu, engine } = stack;
+        const trainer = emu.model.addTemplate(emu.demoUser.id, {
+            name: "PyTorch Trainer",
+            image: "pytorch/pytorch",
+            tag: "2.3.0-cuda12.1-cudnn8-runtime",
+            env: "-p 8888:8888 -e HF_HOME=/workspace/hf",
+            onstart: LONG_ONSTART,
+            runtype: "ssh",
+            ssh_direct: true,
+            recommended_disk_space: 64,
+            extra_filters: { gpu_ram: { gte: 24000 } },
+            private: true,
+            docker_login_repo: "",
+            docker_login_user: "",
+            docker_login_pass: "",
+        });
+        const inference = emu.model.addTemplate(emu.demoUser.id, {
+            name: "private-inference",
+            image: "ghcr.io/acme/inference-server",
+            tag: "1.8.2",
+            args_str: "--port 8000",
+            runtype: "args",
+            recommended_disk_space: 8,
+            private: true,
+            docker_login_repo: "ghcr.io",
+            docker_login_user: "acme-bot",
+            docker_login_pass: REGISTRY_TOKEN,
+        });
+
+        const code = await main(["export-templates", "--out", dir], {
+            env: { VAST_API_KEY: emu.demoKey, VAST_URL: emu.url, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) },
+            out: io.out,
+            err: io.err,
+        });
+        expect({ code, output: io.lines }).toMatchObject({ code: 0 });
+        expect(fs.readdirSync(dir).sort()).toEqual(["private-inference.yaml", "pytorch-trainer.onstart.sh", "pytorch-trainer.yaml"]);
+        expect(fs.readFileSync(path.join(dir, "pytorch-trainer.onstart.sh"), "utf8")).toBe(LONG_ONSTART);
+        for (const file of fs.readdirSync(dir)) expect(fs.readFileSync(path.join(dir, file), "utf8")).not.toContain(REGISTRY_TOKEN);
+
+        emu.clearLog();
+        const [adopted] = await engine.run([{ up: () => templatesFromFiles(dir) }]);
+        // New to the stack, so the engine calls them creates; on the service nothing was made or edited.
+        expect(adopted.create.sort()).toEqual(["private-inference", "pytorch-trainer"]);
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+        expect(engine.get("pytorch-trainer").outputs).toMatchObject({ templateId: trainer.id, hashId: trainer.hash_id, adopt: trainer.id, onstart: LONG_ONSTART });
+        expect(engine.get("private-inference").outputs).toMatchObject({ templateId: inference.id, hashId: inference.hash_id });
+        expect(engine.secretLeaks()).toEqual([]);
+        // The engine checked the plan after that up: empty. A refresh finds no drift either.
+        const [refreshed] = await engine.run([{ refresh: true }]);
+        expect(refreshed.update).toEqual([]);
+    });
+
+    it("an edited file edits only its template; an instance on it is replaced; a removed file deletes its template", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = () => {
+            const templates = templatesFromFiles(dir);
+            const gpu = new Instance("gpu", { offerId: offer.id, templateHashId: templates["pytorch-trainer"].hashId, waitForRunning: false });
+            return [...Object.values(templates), gpu];
+        };
+        const [withInstance] = await engine.run([{ up: program }]);
+        expect(withInstance.create).toEqual(["gpu"]);
+        const before = { trainer: engine.get("pytorch-trainer").outputs.hashId, inference: engine.get("private-inference").outputs.hashId };
+        const firstInstance = engine.get("gpu").id;
+
+        const file = path.join(dir, "pytorch-trainer.yaml");
+        fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("2.3.0-cuda12.1-cudnn8-runtime", "2.4.0-cuda12.4-cudnn9-runtime"));
+        emu.clearLog();
+        const [edited] = await engine.run([{ up: program }]);
+        expect(edited.update).toEqual(["pytorch-trainer"]);
+        expect(edited.replace).toEqual([{ name: "gpu", because: ["templateHashId"] }]);
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toHaveLength(1);
+        expect(engine.get("pytorch-trainer").outputs.hashId).not.toBe(before.trainer);
+        expect(engine.get("private-inference").outputs.hashId).toBe(before.inference);
+        expect(engine.get("gpu").id).not.toBe(firstInstance);
+        expect(emu.model.instances.get(Number(engine.get("gpu").id))?.effective.template_hash_id).toBe(engine.get("pytorch-trainer").outputs.hashId);
+
+        const inferenceId = engine.get("private-inference").outputs.templateId as number;
+        fs.rmSync(path.join(dir, "private-inference.yaml"));
+        const [removed] = await engine.run([{ up: program }]);
+        expect(removed.delete).toEqual(["private-inference"]);
+        expect(emu.model.templates.get(inferenceId)?.deleted).toBe(true);
+        await engine.run([{ destroy: true }]);
+    });
+
+    it("pulumi import cannot reach the provider: the engine's import step reads with neither inputs nor state", async () => {
+        // What `pulumi import` and the `import` option send the dynamic-provider host (pulumi#16175):
+        // no properties and no inputs, so it cannot find the provider's code (`__provider`) at all.
+        const { host } = stack;
+        const [reg] = await registerAsProgram(() => new Template("imported", { name: "imported", image: "busybox" }));
+        await expect(host.read("30001", host.urn(reg.type, reg.name), {})).rejects.toThrow(/code must be a string/);
+    });
+});

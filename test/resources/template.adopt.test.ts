@@ -1,0 +1,88 @@
+import { Template } from "../../provider";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * `adopt`: a Template that takes over a template the account already has, through Pulumi's host
+ * against the emulator. Never a create call; an edit only where the program differs; another
+ * account's template and an id that does not exist refused with what to do; a lost answer to the
+ * edit settled by looking, not by editing twice.
+ */
+const TEMPLATE_PATH = "/api/v0/template/";
+
+describe("Template adopt", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    const existing = (fields: Record<string, unknown>) =>
+        stack.emu.model.addTemplate(stack.emu.demoUser.id, {
+            tag: "latest",
+            runtype: "args",
+            recommended_disk_space: 8,
+            private: true,
+            docker_login_repo: "",
+            docker_login_user: "",
+            docker_login_pass: "",
+            ...fields,
+        });
+
+    it("edits an adopted template once where the program differs, never creates; another id replaces; removing adopt changes nothing", async () => {
+        const { emu, engine } = stack;
+        const theirs = existing({ name: "console-made", image: "busybox", desc: "from the console" });
+        emu.clearLog();
+        const [adopted] = await engine.run([{ up: () => new Template("adopted", { adopt: theirs.id, name: "console-made", image: "busybox", tag: "1.36" }) }]);
+        expect(adopted.create).toEqual(["adopted"]);
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        const [put] = emu.requestsTo("PUT", TEMPLATE_PATH);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toHaveLength(1);
+        expect(put.body).toMatchObject({ tag: "1.36", name: "console-made", image: "busybox" });
+        // A field the program does not set is not the program's: the console's value stays.
+        expect(put.body).not.toHaveProperty("desc");
+        expect(emu.model.templates.get(theirs.id)?.fields).toMatchObject({ tag: "1.36", desc: "from the console" });
+        expect(engine.get("adopted").outputs).toMatchObject({ templateId: theirs.id, hashId: emu.model.templates.get(theirs.id)?.hash_id });
+
+        emu.clearLog();
+        const [dropped] = await engine.run([{ up: () => new Template("adopted", { name: "console-made", image: "busybox", tag: "1.36" }) }]);
+        expect(dropped.same).toEqual(["adopted"]);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+
+        const other = existing({ name: "other", image: "alpine" });
+        const [moved] = await engine.run([{ up: () => new Template("adopted", { adopt: other.id, name: "other", image: "alpine" }) }]);
+        expect(moved.replace).toEqual([{ name: "adopted", because: ["adopt"] }]);
+        expect(engine.get("adopted").id).toBe(String(other.id));
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        await engine.run([{ destroy: true }]);
+        expect(emu.model.templates.get(other.id)?.deleted).toBe(true);
+    });
+
+    it("refuses another account's public template, and an id that does not exist, before any edit", async () => {
+        const { emu, engine } = stack;
+        const publicOne = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;
+        emu.clearLog();
+        await expect(engine.up(() => new Template("stolen", { adopt: publicOne.id, name: "PyTorch (public)", image: "pytorch/pytorch" }))).rejects.toThrow(
+            `adopt template ${publicOne.id} failed: template ${publicOne.id} is another account's public template`,
+        );
+        await expect(engine.up(() => new Template("ghost", { adopt: 999_999, name: "ghost", image: "busybox" }))).rejects.toThrow(
+            "adopt template 999999 failed: the account has no template 999999 (deleted, or a mistyped id); remove `adopt` to create the template anew",
+        );
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        expect(emu.model.templates.get(publicOne.id)?.deleted).toBe(false);
+        expect(engine.state.size).toBe(0);
+    });
+
+    it("a lost answer to the adopting edit is settled by looking: one edit, no create, and the plan after it is empty", async () => {
+        const { emu, engine } = stack;
+        const target = existing({ name: "lossy", image: "busybox" });
+        emu.faults.add({ method: "PUT", path: TEMPLATE_PATH, fault: { kind: "lostAnswer" } });
+        emu.clearLog();
+        const [adopted] = await engine.run([{ up: () => new Template("lossy", { adopt: target.id, name: "lossy", image: "busybox", desc: "now managed" }) }]);
+        expect(adopted.create).toEqual(["lossy"]);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toHaveLength(1);
+        expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        expect(engine.get("lossy").outputs.hashId).toBe(emu.model.templates.get(target.id)?.hash_id);
+        await engine.run([{ destroy: true }]);
+    });
+});
