@@ -4,7 +4,8 @@ import { permissionsSchema } from "./permissions";
 export const apiKeyCreateRequestSchema = z.strictObject({
     name: z.string().min(1),
     permissions: permissionsSchema,
-    key_params: z.record(z.string(), z.unknown()).optional(),
+    /** The vendor CLI's `--key_params` ("wildcard key params for advanced keys"): a string, when sent at all. */
+    key_params: z.string().optional(),
 });
 export type ApiKeyCreateRequest = z.infer<typeof apiKeyCreateRequestSchema>;
 

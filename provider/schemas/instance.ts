@@ -15,7 +15,9 @@ export const instanceCreateRequestSchema = z
         env: z.record(z.string(), z.string()).optional(),
         onstart: z.string().max(INSTANCE_LIMITS.onstartMax).optional(),
         args: z.array(z.string()).optional(),
+        /** A field the contract's limits name (args + args_str + onstart); the vendor CLI sends `args` only. */
         args_str: z.string().optional(),
+        /** One of the vendor clients' strings (`ssh_direc ssh_proxy`, ...): instanceMapping.ts builds it. */
         runtype: z.string().min(1).optional(),
         /** GB. */
         disk: z.number().min(INSTANCE_LIMITS.diskMinGb).optional(),

@@ -35,7 +35,11 @@ export const templateFieldsSchema = z.strictObject({
     jup_direct: z.boolean().optional(),
     jupyter_dir: z.string().nullable().optional(),
     use_jupyter_lab: z.boolean().optional(),
-    /** The service requires the three login fields; unused ones are sent as empty strings. */
+    /**
+     * The contract calls the three login fields required; unused ones are sent as empty strings.
+     * The vendor CLI never sends the user or password and the live service takes that: they are
+     * sent anyway so that a service built to the contract takes the create too.
+     */
     docker_login_repo: z.string(),
     docker_login_user: z.string(),
     docker_login_pass: z.string(),

@@ -8,10 +8,14 @@ export interface Caller {
 
 const INVALID_KEY = "Invalid user key";
 
-/** Finds the caller from `Authorization: Bearer <key>`, answering as the live service does when it cannot. */
-export function authenticate(header: string | undefined, model: EmulatorModel): Caller | Answer {
+/**
+ * Finds the caller from `Authorization: Bearer <key>`, or the `api_key` query parameter older
+ * vendor CLIs send alone (newer ones send both), answering as the live service does when it cannot.
+ */
+export function authenticate(header: string | undefined, model: EmulatorModel, queryKey?: string | null): Caller | Answer {
     const match = /^Bearer\s+(\S+)$/.exec(header ?? "");
-    const key = match ? model.keys.get(match[1]) : undefined;
+    const given = match ? match[1] : header === undefined ? queryKey : undefined;
+    const key = given ? model.keys.get(given) : undefined;
     if (!key) return fail(401, "auth_error", INVALID_KEY);
     if (key.revokedAnswer) return fail(key.revokedAnswer, "auth_error", INVALID_KEY);
     const user = model.users.get(key.userId);

@@ -1,6 +1,7 @@
 import { Answer } from "./answer";
 import { HandlerContext } from "./handlers/context";
 import * as account from "./handlers/account";
+import * as catalog from "./handlers/catalog";
 import * as instances from "./handlers/instances";
 import * as instanceState from "./handlers/instanceState";
 import * as sshKeys from "./handlers/sshKeys";
@@ -22,10 +23,22 @@ export interface Route {
     handler: (ctx: HandlerContext) => Answer;
 }
 
+/** A route the service answers without a key (the vendor CLI asks it with none). */
+export interface PublicRoute {
+    name: string;
+    method: string;
+    pattern: RegExp;
+    public: true;
+    intervalMs: number;
+    handler: (ctx: Omit<HandlerContext, "caller">) => Answer;
+}
+
 const id = "(\\d+)";
 const path = (p: string) => new RegExp(`^${p}/?$`);
 
-export const ROUTES: Route[] = [
+export const ROUTES: Array<Route | PublicRoute> = [
+    // The vendor CLI asks this at start-up with no key and caches it for a day (docs/live-service.md "At start-up").
+    { name: "gpu-names", method: "GET", pattern: path("/api/v0/gpu_names/unique"), public: true, intervalMs: 500, handler: catalog.gpuNames },
     { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 500, handler: account.listMachines },
     { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 500, handler: account.currentUser },
     { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 3000, handler: templates.searchTemplates },
@@ -45,6 +58,8 @@ export const ROUTES: Route[] = [
     // Offer search: the query as `q`, or the same JSON as a POST body (real-api-notes).
     { name: "offer-search", method: "GET", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByQuery },
     { name: "offer-search", method: "POST", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByBody },
+    // The newer search the vendor SDK also has: the same query, inside `{select_cols, q}`.
+    { name: "offer-search", method: "PUT", pattern: path("/api/v0/search/asks"), scope: "misc", intervalMs: 2000, handler: offers.searchAsks },
     { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
     { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
     { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },
@@ -54,7 +69,7 @@ export const ROUTES: Route[] = [
     { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 500, handler: sshKeys.deleteSshKey },
 ];
 
-export function findRoute(method: string, pathname: string): { route: Route; params: string[] } | "wrong-method" | undefined {
+export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {
     let pathMatched = false;
     for (const route of ROUTES) {
         const m = route.pattern.exec(pathname);

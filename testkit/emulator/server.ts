@@ -6,6 +6,7 @@ import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
 import { InstanceTimings, instanceView } from "./handlers/instances";
 import { applyEdit } from "./handlers/templates";
+import { withoutNulls } from "./handlers/context";
 import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferListing, OfferScript, Scopes } from "./model";
 import { RateLimiter } from "./rateLimiter";
 import { seedMarketplace } from "./marketplace";
@@ -224,7 +225,8 @@ export class Emulator {
             at: Date.now(),
             method,
             path: url.pathname,
-            query: Object.fromEntries(url.searchParams),
+            // The vendor clients also put the key in the query (`api_key`): never kept in the log.
+            query: Object.fromEntries([...url.searchParams].map(([k, v]) => [k, k === "api_key" ? "<redacted>" : v])),
             body: undefined,
         };
         this.requests.push(entry);
@@ -294,18 +296,21 @@ export class Emulator {
         if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
         const { route, params } = found;
         entry.route = route.name;
+        const interval = this.options.intervalOverrides[route.name] ?? route.intervalMs;
+        // The live service reads a field sent as null as not set; its own clients send every unset field so.
+        const context = { emu: this, params, query: url.searchParams, body: withoutNulls(body), now: Date.now() };
+        if ("public" in route) return this.rateLimiter.check(`${route.name} anonymous`, interval) ?? route.handler(context);
 
-        const caller = authenticate(authorization, this.model);
+        const caller = authenticate(authorization, this.model, url.searchParams.get("api_key"));
         if ("status" in caller) return caller;
         entry.keyId = caller.key.id;
         const refused = authorize(caller, route.scope);
         if (refused) return refused;
 
-        const interval = this.options.intervalOverrides[route.name] ?? route.intervalMs;
         const limited = this.rateLimiter.check(`${route.name} ${caller.key.id}`, interval);
         if (limited) return limited;
 
-        return route.handler({ emu: this, caller, params, query: url.searchParams, body, now: Date.now() });
+        return route.handler({ ...context, caller });
     }
 
     private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {

@@ -16,7 +16,10 @@ export class AccountApi {
         return this.transport.call(ENDPOINTS.currentUser, {}, currentUserSchema);
     }
 
-    /** Host machines of `userId` (docs/service-contract.md §4.1); `gpu_ram` in bytes here. */
+    /**
+     * Host machines of `userId` (docs/service-contract.md §4.1); `gpu_ram` in bytes here. Asked with
+     * the contract's `user_id`, where the vendor CLI asks `owner=me`: the live service takes both.
+     */
     async machines(userId: number | string): Promise<MachineRecord[]> {
         const answer = await this.transport.call(
             ENDPOINTS.listMachines,
@@ -40,10 +43,10 @@ export class AccountApi {
         return answer.apikeys;
     }
 
-    /** Revokes a key; one already gone is reported, not thrown. */
+    /** Revokes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async deleteApiKey(keyId: number): Promise<{ alreadyGone: boolean }> {
         return removal(() =>
-            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, target: String(keyId) }, successResponseSchema),
+            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
         );
     }
 }

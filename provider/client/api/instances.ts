@@ -36,7 +36,9 @@ export class InstancesApi {
 
     /**
      * Accepts offer `offerId`. Returns the new instance id (`new_contract`). The `instance_api_key`
-     * the service may add to the answer is dropped here: it is a credential.
+     * the service may add to the answer is dropped here: it is a credential. The body has the vendor
+     * clients' field names; a field they would send as null is left out, which the service reads
+     * the same ("not set").
      */
     async create(offerId: number, request: InstanceCreateRequest): Promise<{ instanceId: number }> {
         const endpoint = ENDPOINTS.createInstance;

@@ -21,9 +21,11 @@ export class SshKeysApi {
         return this.transport.call(ENDPOINTS.listSshKeys, {}, sshKeyListResponseSchema);
     }
 
-    /** Removes a key; one already gone is reported, not thrown. */
+    /** Removes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async delete(keyId: number): Promise<{ alreadyGone: boolean }> {
-        return removal(() => this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, target: String(keyId) }, successResponseSchema));
+        return removal(() =>
+            this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
+        );
     }
 }
 

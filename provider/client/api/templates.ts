@@ -53,7 +53,11 @@ export class TemplatesApi {
         return { template: answer.template, existing: /existing/i.test(answer.msg ?? "") };
     }
 
-    /** Edits the template whose current hash is `request.hash_id`; the answer carries the new hash. */
+    /**
+     * Edits the template whose current hash is `request.hash_id`; the answer carries the new hash.
+     * The vendor clients re-send every field; an edit keeps the fields it omits (docs/service-contract.md
+     * §4.5), so the request carries what changes and nothing else.
+     */
     async edit(request: TemplateEditRequest): Promise<z.infer<typeof templateEditResponseSchema>["template"]> {
         const endpoint = ENDPOINTS.editTemplate;
         const body = checkRequest(endpoint, templateEditRequestSchema, request);

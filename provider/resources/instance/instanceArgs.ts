@@ -8,7 +8,17 @@ import { envInputSchema } from "../../env/envInputSchema";
 import { offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { INSTANCE_STATES } from "../../schemas/instance";
-import { RUNTYPES } from "../../schemas/template";
+
+/**
+ * How an instance is reached, as a program chooses it: SSH or Jupyter (with SSH beside it), direct
+ * to the machine or through Vast's proxy, or neither (`args`). `ssh` is the service's default
+ * connection, and `jupyter` the proxied one, as these have always meant. instanceMapping.ts sends
+ * each as the vendor clients do.
+ */
+export const INSTANCE_RUNTYPES = ["ssh", "ssh_proxy", "ssh_direct", "jupyter", "jupyter_proxy", "jupyter_direct", "args"] as const;
+export type InstanceRuntype = (typeof INSTANCE_RUNTYPES)[number];
+/** The access an instance has, as its `access` output says: a runtype, `jupyter` named for what it is. */
+export type InstanceAccess = Exclude<InstanceRuntype, "jupyter">;
 
 /** A volume to attach (docs/service-contract.md §2.3). A template's volume is never applied. */
 const volumeInfoArgsSchema = z.strictObject({
@@ -59,8 +69,15 @@ export const instanceArgsSchema = z
         onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace" }),
         args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace" }),
         argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "replace" }),
-        /** `ssh`, `jupyter` or `args`. */
-        runtype: prop(z.enum(RUNTYPES).optional(), { wire: "runtype", onChange: "replace" }),
+        /**
+         * How the instance is reached: `ssh_direct` or `ssh_proxy` (SSH straight to the machine, or
+         * through Vast's proxy), `jupyter_direct` or `jupyter_proxy` (Jupyter, and SSH beside it),
+         * `args` (neither: the image's entrypoint runs, with `args`), or `ssh` (SSH as the service
+         * connects it by default); `jupyter` means `jupyter_proxy`. Sent as the vendor CLI's runtype
+         * strings (`ssh_direct` as `ssh_direc ssh_proxy`); the `access` output says which it is. Not
+         * with a template: the template's access applies.
+         */
+        runtype: prop(z.enum(INSTANCE_RUNTYPES).optional(), { wire: "runtype", onChange: "replace" }),
         /** GB, at least 8. Without it the template's recommended disk applies. */
         disk: prop(z.number().min(INSTANCE_LIMITS.diskMinGb, `must be at least ${INSTANCE_LIMITS.diskMinGb} GB`).optional(), {
             wire: "disk",
@@ -144,6 +161,11 @@ export interface InstanceOutputs extends InstanceInputs {
     dphTotal?: number;
     /** The env the instance was created with: the template's merged with `env`, `env` winning. */
     effectiveEnv?: EnvMap;
+    /**
+     * How the instance is reached: `runtype` (`jupyter` as `jupyter_proxy`), or what its template
+     * says; absent when neither says.
+     */
+    access?: InstanceAccess;
 }
 
 /** Every input property, in the order they are reported. */
@@ -186,6 +208,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     numGpus: {},
     dphTotal: {},
     effectiveEnv: { secret: true },
+    access: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);
 

@@ -3,7 +3,7 @@ import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlag
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
-import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs } from "./instanceArgs";
+import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 
 /**
@@ -17,6 +17,43 @@ export interface CreatePlan {
     effectiveEnv: EnvMap;
     /** Whether `onstart` went as the compressed bootstrap command. */
     onstartEncoded: boolean;
+}
+
+/**
+ * Each runtype as the vendor clients send it for an instance (vast.py `get_runtype`, `resolve_runtype`
+ * in vastai/api/instances.py; docs/live-service.md): compound strings that also choose direct or
+ * proxied connections. `ssh` goes as it always went, the CLI's default. A bare `jupyter` is a
+ * template's runtype that no current vendor client sends for an instance (read as their tokens it
+ * names no Jupyter connection), so `jupyter` goes as the CLI's `--jupyter` does.
+ */
+const RUNTYPE_ON_THE_WIRE = {
+    ssh: "ssh",
+    ssh_proxy: "ssh_proxy",
+    ssh_direct: "ssh_direc ssh_proxy",
+    jupyter: "jupyter_proxy ssh_proxy",
+    jupyter_proxy: "jupyter_proxy ssh_proxy",
+    jupyter_direct: "jupyter_direc ssh_direc ssh_proxy",
+    args: "args",
+} as const satisfies Record<InstanceRuntype, string>;
+
+/**
+ * The access an instance has: its runtype, or its template's (`runtype` with `ssh_direct` /
+ * `jup_direct`, as the vendor CLI's `create template --ssh|--jupyter [--direct]` stores it; a
+ * template without a runtype is `args`, the contract's default).
+ */
+export function accessOf(runtype: InstanceRuntype | undefined, template: TemplateRecord | undefined): InstanceAccess | undefined {
+    if (runtype !== undefined) return runtype === "jupyter" ? "jupyter_proxy" : runtype;
+    if (!template) return undefined;
+    switch (template.runtype ?? "args") {
+        case "ssh":
+            return template.ssh_direct ? "ssh_direct" : "ssh_proxy";
+        case "jupyter":
+            return template.jup_direct ? "jupyter_direct" : "jupyter_proxy";
+        case "args":
+            return "args";
+        default:
+            return undefined;
+    }
 }
 
 /** The template's env flag string as a map, as the service reads it for the merge. */
@@ -41,7 +78,7 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     if (inputs.args !== undefined) request.args = inputs.args;
     if (inputs.argsStr !== undefined) request.args_str = inputs.argsStr;
     // The service refuses runtype with a template (see runtypeWithTemplate): the template's applies.
-    if (inputs.runtype !== undefined && inputs.templateHashId === undefined) request.runtype = inputs.runtype;
+    if (inputs.runtype !== undefined && inputs.templateHashId === undefined) request.runtype = RUNTYPE_ON_THE_WIRE[inputs.runtype];
     if (inputs.label !== undefined && inputs.label.length <= INSTANCE_LIMITS.labelOnCreateMax) request.label = inputs.label;
     if (inputs.disk !== undefined) request.disk = inputs.disk;
     if (inputs.price !== undefined) request.price = inputs.price;

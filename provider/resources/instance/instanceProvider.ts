@@ -21,7 +21,7 @@ import {
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
-import { inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
+import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { startInstance, stopInstance } from "./instanceState";
@@ -87,9 +87,13 @@ function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
     return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
 }
 
-/** The rental facts a state holds, which no read of the instance reports again. */
+/**
+ * The rental facts a state holds, which no read of the instance reports again; the access of an
+ * instance created before the output existed follows from its runtype.
+ */
 function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
-    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus });
+    const access = props.access ?? accessOf(props.runtype, undefined);
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access });
 }
 
 /** The keys of `values` that have a value: what the service did not report keeps what was known. */
@@ -138,15 +142,16 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
         }
         const choice = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
+        const access = definedOnly({ access: accessOf(desired.runtype, template) });
         try {
             const launched = await launchInstance(ctx, vast, desired, plan.request, choice);
             // Created stopped: the service has no such create, so it starts, and is stopped once it runs.
             if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-            const reported = { ...rentedOn(choice.current), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
-            const reported = { ...rentedOn(choice.current), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
             throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
@@ -194,7 +199,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         }
         // The new price shows in `dph_total`: read it back when no wait did.
         if (newBid && !record) record = await vast.instances.show(instanceId);
-        const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : reportedIn(olds);
+        const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
     },
 

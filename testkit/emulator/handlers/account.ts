@@ -32,11 +32,13 @@ export function currentUser(ctx: HandlerContext): Answer {
     });
 }
 
+/** `?user_id=<id>` as the contract names it, or `?owner=me` as the vendor CLI asks (docs/live-service.md "Host machines"). */
 export function listMachines(ctx: HandlerContext): Answer {
     const userId = ctx.query.get("user_id");
-    if (!userId) return invalidArgs("user_id is required");
+    const owner = ctx.query.get("owner");
+    if (!userId && owner !== "me") return invalidArgs(owner ? 'owner must be "me"' : "user_id (or owner=me) is required");
     // Hosts see their own machines only; asking for someone else's gives an empty list.
-    const own = Number(userId) === ctx.caller.user.id;
+    const own = userId ? Number(userId) === ctx.caller.user.id : true;
     const machines = own
         ? [...ctx.emu.model.machines.values()].filter((m) => m.ownerId === ctx.caller.user.id).map(({ ownerId: _o, ...m }) => m)
         : [];
@@ -57,6 +59,9 @@ export function createApiKey(ctx: HandlerContext): Answer {
     if (!isObject(permissions) || !isObject(permissions.api)) {
         return invalidArgs('permissions must be an object {"api": {<permission>: {...}}}');
     }
+    // The vendor CLI's `--key_params` ("wildcard key params for advanced keys"), a string; what it
+    // does is not documented, so it is checked and kept out of the way.
+    if (body.key_params !== undefined && typeof body.key_params !== "string") return invalidArgs("key_params must be a string");
     const unknown = Object.keys(permissions.api).find((p) => !PERMISSION_NAMES.has(p));
     if (unknown) return invalidArgs(`unknown permission ${unknown}`);
     if (!withinGrant(ctx.caller.key, permissions.api)) {

@@ -9,6 +9,22 @@ import { findVisibleByHash } from "./templates";
 /** Limits of the create call (contract §8; docs `create_instance.yaml`). */
 const LIMITS = { onstart: 4048, commandTotal: 4096, label: 256, labelEdit: 1024, envValue: 256, envTotal: 32768, image: 1024 };
 
+/**
+ * Instance runtypes as the vendor clients send them (vast.py `get_runtype`, `resolve_runtype` in
+ * vastai/api/instances.py): `ssh` (the CLI's default), `args`, and compound strings that also choose
+ * proxied or direct connections.
+ */
+const WIRE_RUNTYPES = ["ssh", "args", "ssh_proxy", "ssh_direc ssh_proxy", "jupyter_proxy ssh_proxy", "jupyter_direc ssh_direc ssh_proxy"];
+
+/**
+ * A bare `jupyter` is a template's runtype. Only a CLI of years ago sent it for an instance; today's
+ * clients never do, and read as today's tokens it names no Jupyter connection at all, so the live
+ * service most likely starts the instance without one. Refused here, so a client that sends it
+ * finds out before the live service quietly misreads it.
+ */
+const BARE_JUPYTER =
+    'runtype "jupyter" is a template\'s runtype; for an instance send "jupyter_proxy ssh_proxy" (proxied) or "jupyter_direc ssh_direc ssh_proxy" (direct), as the vendor clients do';
+
 const LIST_FILTER_FIELDS: Record<string, FieldType> = { id: "int", label: "string", actual_status: "string" };
 const PAGE_SIZE = 25;
 
@@ -84,8 +100,17 @@ export function createInstance(ctx: HandlerContext): Answer {
 
 function checkCreateBody(body: Record<string, unknown>): string | undefined {
     const str = (name: string) => (body[name] === undefined ? "" : String(body[name]));
-    for (const name of ["image", "onstart", "label", "args_str", "runtype", "template_hash_id", "image_login"]) {
+    for (const name of ["image", "onstart", "label", "args_str", "runtype", "template_hash_id", "image_login", "jupyter_dir", "extra", "user"]) {
         if (body[name] !== undefined && typeof body[name] !== "string") return `${name} must be a string`;
+    }
+    // Switches the vendor clients always send, false unless asked.
+    for (const name of ["python_utf8", "lang_utf8", "use_jupyter_lab", "force", "cancel_unavail"]) {
+        if (body[name] !== undefined && typeof body[name] !== "boolean") return `${name} must be true or false`;
+    }
+    if (body.args !== undefined && !(Array.isArray(body.args) && body.args.every((a) => typeof a === "string"))) return "args must be a list of strings";
+    if (body.runtype === "jupyter") return BARE_JUPYTER;
+    if (body.runtype !== undefined && !WIRE_RUNTYPES.includes(body.runtype as string)) {
+        return `runtype must be one of ${WIRE_RUNTYPES.map((r) => JSON.stringify(r)).join(", ")}`;
     }
     if (body.env !== undefined) {
         if (!isObject(body.env)) return "env must be an object of strings";
@@ -100,7 +125,7 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     if (str("image").length > LIMITS.image) return `image is longer than ${LIMITS.image} characters`;
     if (str("label").length > LIMITS.label) return `label is longer than ${LIMITS.label} characters`;
     if (str("onstart").length > LIMITS.onstart) return `onstart is longer than ${LIMITS.onstart} characters`;
-    const args = Array.isArray(body.args) ? body.args.join(" ") : "";
+    const args = body.args === undefined ? "" : (body.args as string[]).join(" ");
     if (args.length + str("args_str").length + str("onstart").length > LIMITS.commandTotal) {
         return `args + args_str + onstart is longer than ${LIMITS.commandTotal} characters`;
     }

@@ -70,12 +70,28 @@ export function searchOffersByBody(ctx: HandlerContext): Answer {
 }
 
 /**
+ * `PUT /api/v0/search/asks/ {select_cols, q}`: the same query as `q` (the vendor SDK's
+ * `search_offers_new`). Every column is shown, whatever `select_cols` asks.
+ */
+export function searchAsks(ctx: HandlerContext): Answer {
+    const body = ctx.body;
+    if (!isObject(body) || !isObject(body.q)) return invalidArgs('the body must be {"q": {<conditions>}, "select_cols": [...]}');
+    const cols = body.select_cols;
+    if (cols !== undefined && !(Array.isArray(cols) && cols.every((c) => typeof c === "string"))) return invalidArgs("select_cols must be a list of column names");
+    return search(ctx, body.q);
+}
+
+/**
  * Offers on the market matching every condition, sorted by `order` (offer id last), at most
  * `limit`. An offer held by an instance is off the market until a while after it is destroyed.
  */
 function search(ctx: HandlerContext, query: unknown): Answer {
     if (!isObject(query)) return invalidArgs(NOT_A_DICT);
-    const { limit, order = [], type = "on-demand", ...conditions } = query;
+    // `allocated_storage` (GB the prices are quoted for) and `disable_bundling` are special keys the
+    // vendor clients add; the emulator checks them and quotes every price as listed.
+    const { limit, order = [], type = "on-demand", allocated_storage: storage, disable_bundling: unbundled, ...conditions } = query;
+    if (storage !== undefined && !(typeof storage === "number" && storage >= 0)) return invalidArgs("allocated_storage must be a number of GB");
+    if (unbundled !== undefined && typeof unbundled !== "boolean") return invalidArgs("disable_bundling must be true or false");
     if (limit !== undefined && !(typeof limit === "number" && Number.isInteger(limit) && limit > 0)) {
         return invalidArgs("limit must be a positive integer");
     }

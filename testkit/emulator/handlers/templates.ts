@@ -50,7 +50,12 @@ const FILTER_FIELDS: Record<string, FieldType> = {
     use_ssh: "bool",
 };
 
-const REQUIRED_ON_CREATE = ["name", "image", "docker_login_repo", "docker_login_user", "docker_login_pass"];
+/**
+ * The contract calls the three registry login fields required too, but the live service takes a
+ * create without them: the vendor CLI sends `docker_login_repo` only with `--login` and never the
+ * user or password (docs/live-service.md "Create template").
+ */
+const REQUIRED_ON_CREATE = ["name", "image"];
 
 /** Defaults the contract names: tag latest, runtype args, recommended disk 8 GB. */
 const CREATE_DEFAULTS = { tag: "latest", runtype: "args", recommended_disk_space: 8 };
@@ -118,7 +123,7 @@ export function searchTemplates(ctx: HandlerContext): Answer {
 export function createTemplate(ctx: HandlerContext): Answer {
     if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
     const missing = REQUIRED_ON_CREATE.find((f) => !(f in (ctx.body as object)));
-    if (missing) return invalidArgs(`${missing} is required (use an empty string if unused)`);
+    if (missing) return invalidArgs(`${missing} is required`);
     const fields: Record<string, unknown> = { ...CREATE_DEFAULTS, ...knownFields(ctx.body) };
     const problem = typeError(fields);
     if (problem) return invalidArgs(problem);
