@@ -19,6 +19,7 @@ import { REPO_ROOT } from "../../testkit/repoRoot";
  */
 const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const SNIPPETS = path.join(REPO_ROOT, "examples", "snippets");
+const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 
 /** The tsconfig.json of pulumi/templates' TypeScript programs (aws-typescript/tsconfig.json), with its `files`. */
 function pulumiTsconfig(files: string[]) {
@@ -85,6 +86,7 @@ describe("the packed package in a fresh Pulumi program", () => {
         expect(shipped).toEqual(expect.arrayContaining([
             "LICENSE", "README.md", "package.json", "docs/service-contract.md", "docs/live-service.md",
             "dist/provider/index.js", "dist/provider/index.d.ts", "dist/provider/runtime/index.js", "dist/types-node10/index.d.ts",
+            packageJson.bin["pulumi-vastai"],
         ]));
         expect(shipped.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
 
