@@ -1,62 +1,70 @@
 /**
  * pulumi-vastai: Pulumi resources and a typed REST client for Vast.ai.
+ *
+ * The public API, and only it: the resources and their argument types, the functions a program
+ * calls, the client with the types of what it sends and receives, and the errors. Everything else
+ * (pacing, retry tables, endpoint intervals, schemas, the serialized shim) may change in any
+ * release; `pulumi-vastai/runtime` is what the shim loads, not for programs.
  */
-export { VastClient } from "./client/vastClient";
-export type { VastClientOptions } from "./client/vastClient";
-export { TemplatesApi } from "./client/api/templates";
-export { InstancesApi, INSTANCE_PAGE_SIZE } from "./client/api/instances";
-export type { InstancePage } from "./client/api/instances";
-export { AccountApi } from "./client/api/account";
-export { SshKeysApi } from "./client/api/sshKeys";
-export { OffersApi } from "./client/api/offers";
-export { Pacer, sharedPacer } from "./client/pacer";
-export { DEFAULT_RETRY } from "./client/retryPolicy";
-export type { RetryOptions } from "./client/retryPolicy";
-export { ENDPOINTS } from "./client/endpoints";
-export type { Endpoint, EndpointName } from "./client/endpoints";
-export { DEFAULT_TIMEOUT_MS } from "./client/transport";
-export type { TransportOptions } from "./client/transport";
-export * from "./client/errors";
-export { resolveConfig, DEFAULT_BASE_URL, CONFIG_KEYS, ENV_VARS } from "./config/providerConfig";
-export type { ProviderConfig } from "./config/providerConfig";
 
-export * from "./schemas/template";
-export * from "./schemas/templateFilters";
-export * from "./schemas/offer";
-export * from "./schemas/instance";
-export * from "./schemas/machine";
-export * from "./schemas/user";
-export * from "./schemas/apiKey";
-export * from "./schemas/sshKey";
-export * from "./schemas/permissions";
-export * from "./schemas/limits";
-
+// Resources
 export { Template } from "./resources/template/template";
-export type { TemplateArgs, TemplateInputs, TemplateOutputs } from "./resources/template/templateArgs";
-export { parseEnvFlags, formatEnvFlags, toEnvMap, normalizeEnvMap, EnvFlagError } from "./env/envFlags";
-export type { EnvMap } from "./env/envFlags";
-export { UNKNOWN } from "./dynamic/unknowns";
-export { readTemplateFiles, templatesFromFiles, TemplateFileError } from "./declarative/templateFiles";
-export type { TemplateFile, TemplateFileProblem, TemplatesFromFilesOptions } from "./declarative/templateFiles";
-
-export { getCurrentUser } from "./functions/getCurrentUser";
-export { getMachines } from "./functions/getMachines";
-export type { GetMachinesArgs } from "./functions/getMachines";
-export { machineFromRecord, BYTES_PER_GIB } from "./functions/machine";
-export type { Machine } from "./functions/machine";
-export { parseGpuOccupancy, GPU_OCCUPANCY_CODES } from "./functions/gpuOccupancy";
-export type { GpuOccupancyCode } from "./functions/gpuOccupancy";
-export { searchTemplates } from "./functions/searchTemplates";
-export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
-export { searchOffers, offerQuery, OFFER_SEARCH_DEFAULTS } from "./functions/searchOffers";
-export type { OfferSearch } from "./functions/searchOffers";
-export type { FunctionOptions } from "./functions/programClient";
+export type { TemplateArgs } from "./resources/template/templateArgs";
+export { Instance } from "./resources/instance/instance";
+export type { InstanceArgs, InstanceVolumeInfo } from "./resources/instance/instanceArgs";
 export { ApiKey } from "./resources/apiKey/apiKey";
-export type { ApiKeyArgs, ApiKeyInputs, ApiKeyOutputs } from "./resources/apiKey/apiKeyArgs";
+export type { ApiKeyArgs } from "./resources/apiKey/apiKeyArgs";
 export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permissionsBuilder";
 export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
 export { SshKey } from "./resources/sshKey/sshKey";
-export type { SshKeyArgs, SshKeyInputs, SshKeyOutputs } from "./resources/sshKey/sshKeyArgs";
+export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
+export type { EnvMap } from "./env/envFlags";
+export { templatesFromFiles, readTemplateFiles, TemplateFileError } from "./declarative/templateFiles";
+export type { TemplateFile, TemplateFileProblem, TemplatesFromFilesOptions } from "./declarative/templateFiles";
 
-export { Instance } from "./resources/instance/instance";
-export type { InstanceArgs, InstanceInputs, InstanceOutputs, InstanceVolumeInfo } from "./resources/instance/instanceArgs";
+// Functions for a program
+export type { FunctionOptions } from "./functions/programClient";
+export { getCurrentUser } from "./functions/getCurrentUser";
+export { getMachines } from "./functions/getMachines";
+export type { GetMachinesArgs } from "./functions/getMachines";
+export type { Machine } from "./functions/machine";
+export type { GpuOccupancyCode } from "./functions/gpuOccupancy";
+export { searchTemplates } from "./functions/searchTemplates";
+export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
+export { searchOffers, offerQuery } from "./functions/searchOffers";
+export type { OfferSearch } from "./functions/searchOffers";
+
+// The client, and the types of what it sends and receives
+export { VastClient } from "./client/vastClient";
+export type { VastClientOptions } from "./client/vastClient";
+export type { RetryOptions } from "./client/retryPolicy";
+export type { TemplatesApi } from "./client/api/templates";
+export type { InstancesApi, InstancePage } from "./client/api/instances";
+export type { AccountApi } from "./client/api/account";
+export type { SshKeysApi } from "./client/api/sshKeys";
+export type { OffersApi } from "./client/api/offers";
+export type { TemplateRecord, TemplateFields, TemplateCreateRequest, TemplateEditRequest, VolumeInfo } from "./schemas/template";
+export type { TemplateFilters, TemplateFilterField, TemplateFilterValue, FilterOperator, FilterCondition } from "./schemas/templateFilters";
+export type { InstanceRecord, InstanceCreateRequest, InstanceListFilters, InstanceState } from "./schemas/instance";
+export type { OfferRecord, OfferQuery, OfferFilters, OfferFilterField, OfferFilterValue, OfferOrder, RentalType } from "./schemas/offer";
+export type { MachineRecord } from "./schemas/machine";
+export type { CurrentUser } from "./schemas/user";
+export type { ApiKeyRecord, ApiKeyCreateRequest } from "./schemas/apiKey";
+export type { SshKeyRecord } from "./schemas/sshKey";
+export type { Permissions, PermissionName } from "./schemas/permissions";
+
+// Errors
+export {
+    VastError,
+    VastAuthError,
+    VastNotFoundError,
+    VastRateLimitError,
+    VastInvalidArgsError,
+    VastRequestRejectedError,
+    VastServerError,
+    VastNetworkError,
+    VastUnexpectedResponseError,
+    VastOutcomeUnknownError,
+    VastConfigError,
+} from "./client/errors";
+export type { VastErrorKind, VastErrorContext } from "./client/errors";

@@ -1,4 +1,7 @@
-import { BYTES_PER_GIB, getMachines, machineRecordSchema, parseGpuOccupancy } from "../../provider";
+import { getMachines } from "../../provider";
+import { parseGpuOccupancy } from "../../provider/functions/gpuOccupancy";
+import { BYTES_PER_GIB } from "../../provider/functions/machine";
+import { machineRecordSchema } from "../../provider/schemas/machine";
 import { Emulator } from "../../testkit/emulator/server";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";

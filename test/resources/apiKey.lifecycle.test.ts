@@ -1,4 +1,5 @@
-import { ApiKey, ApiKeyArgs, UNKNOWN, VastAuthError, apiKeyPermissions } from "../../provider";
+import { ApiKey, ApiKeyArgs, VastAuthError, apiKeyPermissions } from "../../provider";
+import { UNKNOWN } from "../../provider/dynamic/unknowns";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { ProviderHost } from "../../testkit/host/providerHost";

@@ -1,4 +1,5 @@
-import { Template, UNKNOWN } from "../../provider";
+import { Template } from "../../provider";
+import { UNKNOWN } from "../../provider/dynamic/unknowns";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { Registration, registerAsProgram } from "../../testkit/host/programMocks";
 

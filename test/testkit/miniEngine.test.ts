@@ -40,6 +40,20 @@ class Talker extends pulumi.dynamic.Resource {
     }
 }
 
+/** Warns on stderr, as the provider's `warn` does, then fails. */
+const warner: pulumi.dynamic.ResourceProvider = {
+    async create() {
+        process.stderr.write("warner: warning: the disk is nearly full\n");
+        throw new Error("warner gave up");
+    },
+};
+
+class Warner extends pulumi.dynamic.Resource {
+    constructor(name: string) {
+        super(warner, name, {}, {}, "testkit", "Warner");
+    }
+}
+
 describe("mini engine", () => {
     let host: ProviderHost;
     let engine: MiniEngine;
@@ -88,5 +102,11 @@ describe("mini engine", () => {
         expect(lines).toHaveLength(20);
         expect(lines[0]).toBe("    | talker: line 11");
         expect(lines[19]).toBe("    | talker: line 30");
+    });
+
+    it("a failed step's message carries what the host wrote to stderr too: warnings reach the user", async () => {
+        const error = await engine.run([{ up: () => new Warner("warner") }]).catch((e) => e);
+        expect(error.message).toMatch(/^step 1 \(up\): .*warner gave up/);
+        expect(error.message).toContain("\n    | warner: warning: the disk is nearly full");
     });
 });

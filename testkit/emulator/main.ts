@@ -9,7 +9,22 @@ function flag(name: string): string | undefined {
     return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+const USAGE = `usage: npm run emulator -- [options]
+
+A stand-in for the Vast.ai REST API on 127.0.0.1, for trying the provider or the vendor CLI against.
+Prints its URL and a full-access demo key, and runs until stopped (Ctrl-C).
+
+options:
+  --port <n>         port to listen on (default 0: any free port)
+  --rate-scale <x>   multiplies the live service's per-endpoint minimum intervals; 0 turns rate
+                     limiting off (default 1: live speed)
+  -h, --help         print this and exit`;
+
 async function main(): Promise<void> {
+    if (process.argv.includes("--help") || process.argv.includes("-h")) {
+        console.log(USAGE);
+        return;
+    }
     const emu = await Emulator.start({
         port: Number(flag("port") ?? 0),
         rateLimitScale: Number(flag("rate-scale") ?? 1),

@@ -253,7 +253,8 @@ export class Emulator {
                 if (!fault.acted) return this.hold(req, entry, fault.holdMs);
                 break;
             case "slow":
-                await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+                // Unref'd, as a held request's timer: a slow answer still pending keeps no test process alive.
+                await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
                 break;
             default: {
                 const instead = fault && answerInstead(fault, raw, bodyIsJson ? body : raw);

@@ -86,11 +86,12 @@ export class ProviderHost {
             env: env as NodeJS.ProcessEnv,
             stdio: ["pipe", "pipe", "pipe"],
         });
-        const output: string[] = [];
+        // Both streams, in the order they arrive: progress on stdout, warnings and the host's own
+        // error dumps on stderr. Lines go here until the host exists, then to `host.output`.
+        let output: string[] = [];
         const port = await new Promise<number>((resolve, reject) => {
-            const lines = readline.createInterface({ input: child.stdout! });
             let first = true;
-            lines.on("line", (line) => {
+            readline.createInterface({ input: child.stdout! }).on("line", (line) => {
                 if (first) {
                     first = false;
                     resolve(Number(line.trim()));
@@ -104,7 +105,7 @@ export class ProviderHost {
         const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
         const host = new ProviderHost(child, client, project, stack);
         host.output.push(...output);
-        readline.createInterface({ input: child.stdout! }).on("line", (line) => host.output.push(line));
+        output = host.output;
         return host;
     }
 

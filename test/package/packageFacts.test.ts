@@ -1,0 +1,32 @@
+import * as fs from "fs";
+import * as path from "path";
+import { REPO_ROOT } from "../../testkit/repoRoot";
+
+/** What package.json, LICENSE and README.md say about the package agree with each other and with the SDK. */
+const read = (...parts: string[]) => fs.readFileSync(path.join(REPO_ROOT, ...parts), "utf8");
+const manifest = JSON.parse(read("package.json"));
+const sdk = JSON.parse(read("node_modules", "@pulumi", "pulumi", "package.json"));
+const readme = read("README.md");
+
+describe("package facts", () => {
+    it("LICENSE is the full text of the license package.json names", () => {
+        expect(manifest.license).toBe("Apache-2.0");
+        const license = read("LICENSE");
+        expect(license).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+        expect(license).toContain("END OF TERMS AND CONDITIONS");
+    });
+
+    it("README states the Node versions: this package's engines, and the SDK's own", () => {
+        expect(readme).toContain(`which is what \`engines\` says (\`${manifest.engines.node}\`)`);
+        const sdkMinor = sdk.version.split(".").slice(0, 2).join(".");
+        expect(readme).toContain(`\`@pulumi/pulumi\` ${sdkMinor} itself declares \`node ${sdk.engines.node}\``);
+        expect(manifest.peerDependencies["@pulumi/pulumi"]).toMatch(new RegExp(`^>=${sdkMinor.replace(".", "\\.")}\\.`));
+    });
+
+    it("ships the build: types for node10 programs, exports for the rest, and prepare builds both", () => {
+        expect(manifest.scripts.prepare).toBe("tsc -p tsconfig.build.json && node scripts/node10Types.js");
+        expect(manifest.types).toBe("dist/types-node10/index.d.ts");
+        expect(manifest.exports["."].types).toBe("./dist/provider/index.d.ts");
+        expect(manifest.files).toEqual(expect.arrayContaining(["dist/provider", "dist/types-node10"]));
+    });
+});
