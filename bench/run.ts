@@ -11,7 +11,8 @@ import { BenchResource, HostSetup, Measured, Operation, countRequests, hostOpera
 import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
 
 /**
- * `npm run bench [-- --templates 200 --instances 20 --latency 80 --memory 1000 --paced 20]`
+ * `npm run bench [-- --templates 200 --instances 20 --latency 80 --memory 1000 --paced 20 --parallelism 8 --time-scale 0.01]`
+ * (0 skips a part); `npm run bench -- --print` prints the table of bench/results.json again.
  *
  * Run 1: every operation of the provider's resources through Pulumi's own dynamic-provider host,
  * against the emulator with loopback latency added and no rate limits, at Pulumi's default
@@ -39,7 +40,11 @@ const PLAIN_OPS: Partial<Record<Operation, "create" | "update" | "refresh" | "de
     create: "create", update: "update", refresh: "refresh", delete: "delete",
 };
 
+const RESULTS = path.join(REPO_ROOT, "bench", "results.json");
+
 async function main(): Promise<void> {
+    // `--print`: the table of the last run, from bench/results.json.
+    if (process.argv.includes("--print")) return printResults(JSON.parse(fs.readFileSync(RESULTS, "utf8")));
     const flags: Flags = {
         templates: flag("templates", 200),
         instances: flag("instances", 20),
@@ -64,9 +69,8 @@ async function main(): Promise<void> {
 
     const results = { date: new Date().toISOString(), machine, flags, overhead: rows, memory, paced };
     printResults(results);
-    const out = path.join(REPO_ROOT, "bench", "results.json");
-    fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\nwritten: ${path.relative(REPO_ROOT, out)}`);
+    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nwritten: ${path.relative(REPO_ROOT, RESULTS)}`);
 }
 
 /** Run 1: the provider, the bare dynamic provider and a plain client, operation by operation. */

@@ -76,11 +76,11 @@ export function printResults(r: Results): void {
     console.log(`\n${r.date}, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, load ${m.loadBefore.join(" ")} → ${m.loadAfter?.join(" ") ?? "?"}`);
     console.log(
         `\nRun 1: through Pulumi's dynamic-provider host, ${f.latencyMs} ms added per round trip, no rate limits, ` +
-            `parallelism ${f.parallelism}, provider at VASTAI_TIME_SCALE=${f.timeScale}. Calls per resource (429s in brackets); ` +
+            `parallelism ${f.parallelism}, provider at VASTAI_TIME_SCALE=${f.timeScale}. Calls per resource (all calls, and 429s met); ` +
             `seconds for all n; ×bare = provider ÷ bare dynamic provider (what the provider adds), bare×plain = bare ÷ plain HTTP client ` +
             `(what Pulumi's host costs), ×plain = provider ÷ plain HTTP client (both).\n`,
     );
-    const perResource = (x: Measured, n: number) => `${fixed(x.calls / n)}${x.rateLimited ? ` [${x.rateLimited}]` : ""}`;
+    const perResource = (x: Measured, n: number) => `${fixed(x.calls / n)} (${x.calls}${x.rateLimited ? `, ${x.rateLimited}× 429` : ""})`;
     console.log(
         table(
             ["resource", "operation", "n", "calls", "min", "bare calls", "provider s", "bare s", "plain s", "×bare", "bare×plain", "×plain", "failures"],

@@ -34,9 +34,10 @@ async function main(): Promise<void> {
         // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         const engine = new MiniEngine(host);
+        // As the CLI, unchanged resources are not listed.
         engine.onStep = (event) => {
             hostLines.flush();
-            print(renderStep(event));
+            if (event.op !== "same") print(renderStep(event));
         };
         const sshPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOfTheQuickstartExample demo@laptop";
         const program = (imageTag: string) => () => quickstart({ imageTag, sshPublicKey }).resources;
