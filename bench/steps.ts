@@ -27,6 +27,8 @@ export interface Measured {
     /** Requests the emulator received, from the host's start to the last step's end. */
     calls: number;
     rateLimited: number;
+    /** Calls by the emulator's route name (429s under `<route> 429`), to see where they went. */
+    routes?: Record<string, number>;
     failures: string[];
     /** The host process's peak resident memory, kB (VmHWM). */
     hostPeakKb?: number;
@@ -91,9 +93,14 @@ export interface HostSetup {
 }
 
 /** Counts what the emulator saw from `from` on. */
-export function countRequests(emu: Emulator, from: number): { calls: number; rateLimited: number } {
+export function countRequests(emu: Emulator, from: number): { calls: number; rateLimited: number; routes: Record<string, number> } {
     const seen = emu.requests.slice(from);
-    return { calls: seen.length, rateLimited: seen.filter((r) => r.status === 429).length };
+    const routes: Record<string, number> = {};
+    for (const r of seen) {
+        const key = `${r.route ?? `${r.method} ${r.path}`}${r.status === 429 ? " 429" : ""}`;
+        routes[key] = (routes[key] ?? 0) + 1;
+    }
+    return { calls: seen.length, rateLimited: seen.filter((r) => r.status === 429).length, routes };
 }
 
 /** One operation over every resource in a fresh host; the host's peak memory is read before it stops. */
