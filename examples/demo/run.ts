@@ -1,31 +1,23 @@
 import * as path from "path";
 import { templatesFromFiles } from "pulumi-vastai";
 import { Emulator } from "../../testkit/emulator/server";
-import { MiniEngine, UpSummary } from "../../testkit/engine/miniEngine";
+import { MiniEngine, Program, UpSummary } from "../../testkit/engine/miniEngine";
+import { followHost, renderDrift, renderOutputs, renderPlan, renderStep, renderSummary, snapshotOutputs } from "../../testkit/engine/render";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
+import { clientFor } from "../../testkit/support/fixtures";
 import { quickstart } from "../quickstart/program";
 
 /**
  * The main job on the built-in default: the Vast.ai emulator on 127.0.0.1 stands in for the
  * service, Pulumi's own dynamic-provider host runs the provider, and a small engine drives the
- * example programs through `up`, an edit, `refresh` and `destroy`, as the Pulumi CLI would.
+ * quickstart program (examples/quickstart, what the root Pulumi.yaml runs) as the Pulumi CLI would:
+ * preview and `up`, an edit, a change made behind the program's back that `refresh` shows, the
+ * `up` that puts it back, more templates from files, and `destroy`. It prints what the CLI prints.
  */
 const TIME_SCALE = 0.05;
-
-/** Prints what the provider said during a step (its progress lines), then the step's summary. */
-function show(step: string, summary: UpSummary, said: string[]): void {
-    const parts = [
-        ...summary.create.map((n) => `+ ${n} created`),
-        ...summary.update.map((n) => `~ ${n} updated`),
-        ...summary.replace.map((r) => `+- ${r.name} replaced (${r.because.join(", ")})`),
-        ...summary.delete.map((n) => `- ${n} deleted`),
-        ...summary.same.map((n) => `  ${n} unchanged`),
-    ];
-    console.log(`\n$ ${step}`);
-    for (const line of said) console.log(`    | ${line}`);
-    console.log(parts.map((p) => `    ${p}`).join("\n"));
-}
+const STACK = "dev";
+const print = (line = "") => console.log(line);
 
 async function main(): Promise<void> {
     // The emulator's clock at the same pace: limits, boot times, and the moment a freed offer takes to return.
@@ -34,44 +26,89 @@ async function main(): Promise<void> {
         instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 },
         offerReturnAfterMs: 5000 * TIME_SCALE,
     });
-    const host = await ProviderHost.start({ cwd: REPO_ROOT, project: "vastai-quickstart", stack: "dev", env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
+    const host = await ProviderHost.start({ cwd: REPO_ROOT, project: "vastai-quickstart", stack: STACK, env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
+    // The host's lines (the provider's progress while an instance boots, warnings, stderr) as they come.
+    const hostLines = followHost(host, print);
     try {
-        console.log(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
+        print(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
         // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         const engine = new MiniEngine(host);
-        let seen = 0;
-        const said = () => host.output.slice(seen, (seen = host.output.length));
+        // As the CLI, unchanged resources are not listed.
+        engine.onStep = (event) => {
+            hostLines.flush();
+            if (event.op !== "same") print(renderStep(event));
+        };
         const sshPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOfTheQuickstartExample demo@laptop";
-        const program = (imageTag: string) => quickstart({ imageTag, sshPublicKey }).resources;
+        const program = (imageTag: string) => () => quickstart({ imageTag, sshPublicKey }).resources;
+        // examples/quickstart/index.ts exports these.
+        const stackOutputs = () => {
+            const trainer = engine.get("trainer").outputs;
+            const gpu = engine.get("gpu").outputs;
+            return {
+                templateHashId: trainer.hashId,
+                instanceId: gpu.instanceId,
+                gpu: `${gpu.numGpus} × ${gpu.gpuName} at $${gpu.dphTotal}/hour (offer ${gpu.rentedOfferId})`,
+                status: gpu.actualStatus,
+                sshCommand: `ssh -p ${gpu.sshPort} root@${gpu.sshHost}`,
+            };
+        };
+        const timed = async (work: () => Promise<UpSummary>) => {
+            const started = Date.now();
+            const summary = await work();
+            hostLines.flush();
+            return { summary, seconds: (Date.now() - started) / 1000 };
+        };
+        const up = async (command: string, next: Program) => {
+            print(`\n$ ${command}`);
+            print(`Previewing update (${STACK}):`);
+            renderPlan(await engine.preview(next)).forEach((l) => print(l));
+            print(`\nUpdating (${STACK}):`);
+            const { summary, seconds } = await timed(() => engine.up(next));
+            print();
+            renderOutputs(stackOutputs()).forEach((l) => print(l));
+            print();
+            renderSummary(summary, seconds).forEach((l) => print(l));
+        };
 
-        show("pulumi up", await engine.up(() => program("2.3.0-cuda12.1-cudnn8-runtime")), said());
-        const outputs = (name: string) => engine.get(name).outputs;
-        console.log(`    template ${outputs("trainer").templateId} hashId ${outputs("trainer").hashId}`);
-        const gpu = outputs("gpu");
-        console.log(`    instance ${gpu.instanceId} ${gpu.actualStatus} on ${gpu.numGpus} × ${gpu.gpuName} at $${gpu.dphTotal}/hour (offer ${gpu.rentedOfferId}, the cheapest match)`);
-        console.log(`    ssh -p ${gpu.sshPort} root@${gpu.sshHost}`);
+        await up("pulumi up --yes", program("2.3.0-cuda12.1-cudnn8-runtime"));
 
-        show("pulumi up   # imageTag changed", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
-        console.log(`    template ${outputs("trainer").templateId} new hashId ${outputs("trainer").hashId}; instance ${outputs("gpu").instanceId}`);
+        const edited = program("2.4.0-cuda12.4-cudnn9-runtime");
+        await up("pulumi config set imageTag 2.4.0-cuda12.4-cudnn9-runtime && pulumi up --yes", edited);
 
-        await engine.refresh();
-        show("pulumi refresh && pulumi up", await engine.up(() => program("2.4.0-cuda12.4-cudnn9-runtime")), said());
+        // Someone renames the instance in the console; the program does not know.
+        const gpuId = Number(engine.get("gpu").id);
+        await clientFor(emu).instances.label(gpuId, "renamed-in-console");
+        print(`\n# meanwhile, in the web console: instance ${gpuId} relabelled "renamed-in-console"`);
+        print(`\n$ pulumi refresh --yes`);
+        print(`Refreshing (${STACK}):`);
+        const before = snapshotOutputs(engine);
+        const refreshed = await timed(() => engine.refresh());
+        renderDrift(before, engine).forEach((l) => print(l));
+        print();
+        renderSummary(refreshed.summary, refreshed.seconds).forEach((l) => print(l));
+        await up("pulumi up --yes   # puts the label back", edited);
 
         const files = path.join(REPO_ROOT, "examples", "templates-from-files", "templates");
-        const withFiles = () => ({
-            ...program("2.4.0-cuda12.4-cudnn9-runtime"),
+        await up("pulumi up --yes   # with the templates of examples/templates-from-files added", () => ({
+            ...edited(),
             ...templatesFromFiles(files, { secrets: { "private-inference": { dockerLoginPass: "demo-registry-token" } } }),
-        });
-        show("pulumi up   # and examples/templates-from-files", await engine.up(withFiles), said());
+        }));
 
-        const destroyed = await engine.destroy();
-        console.log(`\n$ pulumi destroy`);
-        for (const line of said()) console.log(`    | ${line}`);
-        console.log(destroyed.map((n) => `    - ${n} deleted`).join("\n"));
+        print(`\n$ pulumi destroy --yes`);
+        print(`Previewing destroy (${STACK}):`);
+        renderPlan([...engine.state.values()].reverse().map((e) => ({ op: "delete", name: e.name, type: e.type, because: [] }))).forEach((l) => print(l));
+        print(`\nDestroying (${STACK}):`);
+        const destroyed = await timed(async () => ({ create: [], update: [], replace: [], same: [], delete: await engine.destroy() }));
+        print();
+        renderSummary(destroyed.summary, destroyed.seconds).forEach((l) => print(l));
+
         const templates = [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id);
-        console.log(`\nleft on the account: ${templates.length} templates, ${emu.liveInstances().length} instances`);
+        const instances = emu.liveInstances();
+        print(`\nleft on the account: ${templates.length} templates, ${instances.length} instances`);
+        if (templates.length > 0 || instances.length > 0 || engine.state.size > 0) throw new Error("the demo left resources behind");
     } finally {
+        hostLines.stop();
         await host.stop();
         await emu.stop();
     }

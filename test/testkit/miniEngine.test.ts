@@ -78,6 +78,16 @@ describe("mini engine", () => {
         expect(summary.delete).toEqual(["steady"]);
     });
 
+    it("previews an up without changing anything: each resource's step and the properties that cause it", async () => {
+        await engine.up(() => [new Keeper("a", { size: 1 }), new Keeper("b", { size: 1 }), new Keeper("c", { size: 1 })]);
+        const steps: string[] = [];
+        engine.onStep = (event) => steps.push(`${event.op} ${event.name}`);
+        const plan = await engine.preview(() => [new Keeper("a", { size: 1, note: "edited" }), new Keeper("b", { size: 2 }), new Keeper("d", { size: 1 })]);
+        expect(plan.map((s) => `${s.op} ${s.name} ${s.because.join(",")}`).sort()).toEqual(["create d ", "delete c ", "replace b size", "update a note"]);
+        expect(steps).toEqual([]);
+        expect([...engine.state.values()].map((e) => `${e.name} ${e.outputs.size} ${e.outputs.note ?? ""}`).sort()).toEqual(["a 1 ", "b 1 ", "c 1 "]);
+    });
+
     it("runs a list of steps and returns each one's summary", async () => {
         const summaries = await engine.run([
             { up: () => [new Keeper("a", { size: 1 }), new Keeper("b", { size: 1 })] },

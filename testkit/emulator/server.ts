@@ -33,6 +33,11 @@ export interface EmulatorOptions {
     offerReturnAfterMs?: number;
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
+    /**
+     * Network latency to stand in for a region's distance from the service: every request's round
+     * trip takes this much longer (half before it is handled, half before its answer leaves). Default 0.
+     */
+    latencyMs?: number;
 }
 
 export interface LoggedRequest {
@@ -82,6 +87,7 @@ export class Emulator {
             revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
             offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
+            latencyMs: options.latencyMs ?? 0,
         };
         this.rateLimiter = new RateLimiter(this.options.rateLimitScale);
         this.demoUser = this.model.addUser({ email: "demo@example.com" });
@@ -230,6 +236,7 @@ export class Emulator {
             body: undefined,
         };
         this.requests.push(entry);
+        await this.travel();
         // Taken before anything else, so a scripted position counts every request.
         const fault = this.faults.take(method, url.pathname);
         if (fault) entry.fault = fault.kind;
@@ -269,7 +276,13 @@ export class Emulator {
         // Faults where it acted, and its answer is lost or spoiled.
         if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
         if (fault?.kind === "lostAnswer" && !fault.status) return this.hangUp(req, entry);
+        await this.travel();
         this.send(res, entry, answerAfter(fault, answer));
+    }
+
+    /** Half of `latencyMs`: a request on its way in, or an answer on its way out. */
+    private async travel(): Promise<void> {
+        if (this.options.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs / 2));
     }
 
     /** Close the connection without answering. */

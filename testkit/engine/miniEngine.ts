@@ -1,6 +1,6 @@
 import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
-import { HostCallError, ProviderHost, Props } from "../host/providerHost";
+import { CheckResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
 import { noteSecretOutputs } from "../host/programMocks";
 
 /**
@@ -36,6 +36,20 @@ export interface UpSummary {
     same: string[];
 }
 
+/** What `pulumi preview` lists for one resource. */
+export interface PlannedStep {
+    op: "create" | "update" | "replace" | "delete" | "same";
+    name: string;
+    type: string;
+    /** The properties that cause it: a replacement's (the provider's `replaces`), an update's changed inputs. */
+    because: string[];
+}
+
+/** One resource's step as it finished during `up` or `destroy`, for a live view of the run. */
+export interface StepEvent extends PlannedStep {
+    ms: number;
+}
+
 /** What a program returns: the resources whose steps the engine waits for. */
 export type Program = () => pulumi.Resource | pulumi.Resource[] | Record<string, pulumi.Resource> | void;
 
@@ -59,8 +73,12 @@ function isSecret(value: unknown): boolean {
     return SECRET_SIG in (value as object) || Object.values(value as object).some(isSecret);
 }
 
-/** The engine sends plain values to the host (it does not accept secrets): unwrap them. */
+/**
+ * The engine sends plain values to the host (it does not accept secrets): unwrap them. A value not
+ * known yet (during a preview) goes as the engine's unknown sentinel.
+ */
 function unwrapSecrets(value: unknown): unknown {
+    if (pulumi.isUnknown(value)) return UNKNOWN;
     if (Array.isArray(value)) return value.map(unwrapSecrets);
     if (value && typeof value === "object") {
         const obj = value as Record<string, unknown>;
@@ -116,6 +134,15 @@ async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Pr
     return results;
 }
 
+/** Input keys whose values differ: what an update changes, as the CLI lists it. */
+function changedInputs(olds: Props, news: Props): string[] {
+    return [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !sameJson(olds[k], news[k]));
+}
+
+function checkFailed(name: string, checked: CheckResult): Error {
+    return new Error(`${name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+}
+
 function emptySummary(): UpSummary {
     return { create: [], update: [], replace: [], delete: [], same: [] };
 }
@@ -134,8 +161,46 @@ export class MiniEngine {
     /** Every value the program registered as secret, for leak checks. */
     readonly secretInputs = new Set<string>();
     private readonly additionalSecretOutputs = new Map<string, string[]>();
+    /** Called as each resource's step finishes during `up` and `destroy` (the demo prints them as they come). */
+    onStep?: (event: StepEvent) => void;
 
     constructor(readonly host: ProviderHost) {}
+
+    /**
+     * What `up` would do, like `pulumi preview`: each resource checked and diffed against state,
+     * nothing created or changed. Outputs of resources to be created, updated or replaced are not
+     * known yet, as in a real preview, so the resources that use them show what follows from that.
+     */
+    preview(program: Program): Promise<PlannedStep[]> {
+        return this.reportingHost(async () => {
+            const plan: PlannedStep[] = this.pendingDeletes.map((old) => ({ op: "delete", name: old.name, type: old.type, because: [] }));
+            const registered = await this.runProgram(program, true, async (args, urn, news) => {
+                const old = this.state.get(urn);
+                const checked = await this.host.check(urn, old?.inputs ?? {}, news);
+                if (checked.failures.length > 0) throw checkFailed(args.name, checked);
+                const planned = (op: PlannedStep["op"], because: string[] = []) => plan.push({ op, name: args.name, type: args.type, because });
+                if (!old) {
+                    planned("create");
+                    return { id: "", state: checked.inputs };
+                }
+                const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+                if (diff.changes === "none" && !old.initFailed) {
+                    planned("same");
+                    return { id: old.id, state: old.outputs };
+                }
+                if (diff.replaces.length > 0) {
+                    planned("replace", diff.replaces);
+                    return { id: "", state: checked.inputs };
+                }
+                planned("update", changedInputs(old.inputs, checked.inputs));
+                return { id: old.id, state: checked.inputs };
+            });
+            for (const entry of [...this.state.values()].reverse()) {
+                if (!registered.has(entry.urn)) plan.push({ op: "delete", name: entry.name, type: entry.type, because: [] });
+            }
+            return plan;
+        });
+    }
 
     /**
      * Runs the program and makes the world match it, like `pulumi up`; then plans again and fails,
@@ -170,30 +235,53 @@ export class MiniEngine {
     private async applyProgram(program: Program): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
         await this.deletePending();
         const summary = emptySummary();
-        const registered = new Set<string>();
         // The inputs each created, updated or replaced resource was sent, for the plan that follows.
         const stepped = new Map<string, Props>();
+        const registered = await this.runProgram(program, false, async (args, urn, news) => {
+            this.collectSecrets(args.inputs);
+            const secretOutputs = [
+                ...Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k])),
+                ...(this.additionalSecretOutputs.get(args.name) ?? []),
+            ];
+            const before = this.state.get(urn);
+            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs);
+            if (entry !== before) stepped.set(urn, news);
+            return { id: entry.id, state: entry.outputs };
+        });
+
+        for (const entry of [...this.state.values()].reverse()) {
+            if (registered.has(entry.urn)) continue;
+            const started = Date.now();
+            await this.host.delete(entry.id, entry.urn, entry.outputs);
+            this.state.delete(entry.urn);
+            summary.delete.push(entry.name);
+            this.finished("delete", entry.name, entry.type, started);
+        }
+        return { summary, stepped };
+    }
+
+    /**
+     * Runs the program under the SDK's mock monitor (a preview when `dryRun`), `onResource` standing
+     * in for the engine's work on each registration; returns the URNs it registered.
+     */
+    private async runProgram(
+        program: Program,
+        dryRun: boolean,
+        onResource: (args: pulumi.runtime.MockResourceArgs, urn: string, news: Props) => Promise<{ id: string; state: Props }>,
+    ): Promise<Set<string>> {
+        const registered = new Set<string>();
         await pulumi.runtime.setMocks(
             {
                 newResource: async (args: pulumi.runtime.MockResourceArgs) => {
                     const urn = this.host.urn(args.type, args.name);
-                    const news = unwrapSecrets(args.inputs) as Props;
                     registered.add(urn);
-                    this.collectSecrets(args.inputs);
-                    const secretOutputs = [
-                        ...Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k])),
-                        ...(this.additionalSecretOutputs.get(args.name) ?? []),
-                    ];
-                    const before = this.state.get(urn);
-                    const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs);
-                    if (entry !== before) stepped.set(urn, news);
-                    return { id: entry.id, state: entry.outputs };
+                    return onResource(args, urn, unwrapSecrets(args.inputs) as Props);
                 },
                 call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
             },
             this.host.project,
             this.host.stack,
-            false,
+            dryRun,
         );
         noteSecretOutputs((name, list) => this.additionalSecretOutputs.set(name, list));
         const built = program();
@@ -205,14 +293,7 @@ export class MiniEngine {
         const settled = await Promise.allSettled(resources.map((r) => (r.urn as unknown as { promise(): Promise<string> }).promise()));
         const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
         if (failed) throw failed.reason;
-
-        for (const entry of [...this.state.values()].reverse()) {
-            if (registered.has(entry.urn)) continue;
-            await this.host.delete(entry.id, entry.urn, entry.outputs);
-            this.state.delete(entry.urn);
-            summary.delete.push(entry.name);
-        }
-        return { summary, stepped };
+        return registered;
     }
 
     /**
@@ -232,8 +313,7 @@ export class MiniEngine {
                 }
                 const diff = await this.host.diff(entry.id, urn, entry.outputs, checked.inputs);
                 if (diff.changes === "none") return undefined;
-                const inputs = [...new Set([...Object.keys(entry.inputs), ...Object.keys(checked.inputs)])]
-                    .filter((k) => !sameJson(entry.inputs[k], checked.inputs[k]));
+                const inputs = changedInputs(entry.inputs, checked.inputs);
                 const what = diff.replaces.length > 0 ? `be replaced (${diff.replaces.join(", ")})` : `change (${diff.changes})`;
                 return `${entry.name} would ${what}; inputs that differ from state: ${inputs.join(", ") || "none"}`;
             }),
@@ -275,9 +355,11 @@ export class MiniEngine {
             await this.deletePending();
             const deleted: string[] = [];
             for (const entry of [...this.state.values()].reverse()) {
+                const started = Date.now();
                 await this.host.delete(entry.id, entry.urn, entry.outputs);
                 this.state.delete(entry.urn);
                 deleted.push(entry.name);
+                this.finished("delete", entry.name, entry.type, started);
             }
             return deleted;
         });
@@ -334,6 +416,11 @@ export class MiniEngine {
         return leaks;
     }
 
+    /** Tells `onStep` a resource's step finished. */
+    private finished(op: PlannedStep["op"], name: string, type: string, started: number, because: string[] = []): void {
+        this.onStep?.({ op, name, type, because, ms: Date.now() - started });
+    }
+
     private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
         const entry = await this.apply(urn, type, name, news, summary, secretOutputs);
         entry.secretOutputs = secretOutputs;
@@ -341,20 +428,23 @@ export class MiniEngine {
     }
 
     private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+        const started = Date.now();
         const old = this.state.get(urn);
         const checked = await this.host.check(urn, old?.inputs ?? {}, news);
         if (checked.failures.length > 0) {
-            throw new Error(`${name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+            throw checkFailed(name, checked);
         }
         if (!old) {
             const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
             summary.create.push(name);
+            this.finished("create", name, type, started);
             return entry;
         }
         const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
         // The engine updates a resource whose create failed, changed or not, so it can finish.
         if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
+            this.finished("same", name, type, started);
             return old;
         }
         if (diff.replaces.length > 0) {
@@ -377,6 +467,7 @@ export class MiniEngine {
                 throw e;
             });
             summary.replace.push({ name, because: diff.replaces });
+            this.finished("replace", name, type, started, diff.replaces);
             return entry;
         }
         let updated;
@@ -392,6 +483,7 @@ export class MiniEngine {
         const entry = { ...old, inputs: checked.inputs, outputs: updated.properties, initFailed: false };
         this.state.set(urn, entry);
         summary.update.push(name);
+        this.finished("update", name, type, started, changedInputs(old.inputs, checked.inputs));
         return entry;
     }
 

@@ -109,6 +109,11 @@ export class ProviderHost {
         return host;
     }
 
+    /** The host process's id (a benchmark reads its peak memory from /proc). */
+    get pid(): number | undefined {
+        return this.child.pid;
+    }
+
     /** The URN the engine would give a resource of `type` named `name`. */
     urn(type: string, name: string): string {
         return `urn:pulumi:${this.stack}::${this.project}::${type}::${name}`;

@@ -1,0 +1,249 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { Instance, Template } from "pulumi-vastai";
+import { Emulator } from "../testkit/emulator/server";
+import { ROUTES } from "../testkit/emulator/routes";
+import { REPO_ROOT } from "../testkit/repoRoot";
+import { BareResource } from "./bareProvider";
+import { PlainResource, plainStep } from "./plainClient";
+import { BenchResource, HostSetup, Measured, Operation, countRequests, hostOperation, pool, programResources, stateBytes } from "./steps";
+import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
+
+/**
+ * `npm run bench [-- --templates 200 --instances 20 --latency 80 --memory 1000 --paced 20 --parallelism 8 --time-scale 0.01]`
+ * (0 skips a part); `npm run bench -- --print` prints the table of bench/results.json again.
+ *
+ * Run 1: every operation of the provider's resources through Pulumi's own dynamic-provider host,
+ * against the emulator with loopback latency added and no rate limits, at Pulumi's default
+ * parallelism (4 × cores). Beside it, the same operations by a bare dynamic provider (one call per
+ * step with Node's `http`, through the same host) and by a plain HTTP client (the same calls, same
+ * concurrency, no host): two ratios per operation, what the provider adds and what Pulumi costs.
+ * Then the host's peak memory after creating many templates, against the bare provider's host.
+ *
+ * Run 2: instances under the live service's per-endpoint intervals (the emulator's rate limiter at
+ * scale 1, the provider at VASTAI_TIME_SCALE=1, the emulator's boot times), against the floor those
+ * intervals and boot times set.
+ */
+function flag(name: string, fallback: number): number {
+    const i = process.argv.indexOf(`--${name}`);
+    if (i < 0) return fallback;
+    const value = Number(process.argv[i + 1]);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} takes a number, got ${process.argv[i + 1]}`);
+    return value;
+}
+
+const OPERATIONS: Operation[] = ["create", "update", "no-change diff", "refresh", "delete"];
+/** The fewest calls per resource the service allows for each operation on one resource. */
+const MINIMUM_CALLS: Record<Operation, number> = { create: 1, update: 1, "no-change diff": 0, refresh: 1, delete: 1 };
+const PLAIN_OPS: Partial<Record<Operation, "create" | "update" | "refresh" | "delete">> = {
+    create: "create", update: "update", refresh: "refresh", delete: "delete",
+};
+
+const RESULTS = path.join(REPO_ROOT, "bench", "results.json");
+
+async function main(): Promise<void> {
+    // `--print`: the table of the last run, from bench/results.json.
+    if (process.argv.includes("--print")) return printResults(JSON.parse(fs.readFileSync(RESULTS, "utf8")));
+    const flags: Flags = {
+        templates: flag("templates", 200),
+        instances: flag("instances", 20),
+        latencyMs: flag("latency", 80),
+        parallelism: flag("parallelism", 4 * os.cpus().length),
+        timeScale: flag("time-scale", 0.01),
+        memoryResources: flag("memory", 1000),
+        pacedInstances: flag("paced", 20),
+    };
+    const machine: MachineNote = {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? "unknown",
+        memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+        node: process.version,
+        loadBefore: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    };
+    console.log(`bench: ${JSON.stringify(flags)}`);
+    const rows = await overheadRun(flags);
+    const memory = flags.memoryResources > 0 ? await memoryRun(flags) : undefined;
+    const paced = flags.pacedInstances > 0 ? await pacedRun(flags) : [];
+    machine.loadAfter = os.loadavg().map((l) => Math.round(l * 100) / 100);
+
+    const results = { date: new Date().toISOString(), machine, flags, overhead: rows, memory, paced };
+    printResults(results);
+    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nwritten: ${path.relative(REPO_ROOT, RESULTS)}`);
+}
+
+/** Run 1: the provider, the bare dynamic provider and a plain client, operation by operation. */
+async function overheadRun(flags: Flags): Promise<ResultRow[]> {
+    const emu = await Emulator.start({
+        rateLimitScale: 0,
+        latencyMs: flags.latencyMs,
+        // Running at once, and an offer free again at once: this run measures calls, not waits.
+        instanceTimings: { loadingAfterMs: 0, runningAfterMs: 0 },
+        offerReturnAfterMs: 0,
+    });
+    try {
+        const provider: HostSetup = {
+            env: { VASTAI_TIME_SCALE: String(flags.timeScale) },
+            config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url },
+        };
+        const bare: HostSetup = { env: {}, config: {} };
+        const connection = { baseUrl: emu.url, apiKey: emu.demoKey };
+        const offers = () => Array.from({ length: flags.instances }, () => emu.addOffer().id);
+
+        // Names differ per contender: the service answers a create of identical content with the existing template.
+        const templateFields = (who: string, i: number, edited: boolean) => ({ name: `${who}-t${i}`, image: "busybox", tag: edited ? "1.37" : "1.36" });
+        const providerOffers = offers();
+        const bareOffers = offers();
+        const plainOffers = offers();
+        const instanceFields = (offerIds: number[], i: number, edited: boolean) => ({
+            offerId: offerIds[i], image: "vastai/base-image:bench", label: edited ? `bench-i${i}-edited` : `bench-i${i}`,
+        });
+
+        const kinds = [
+            {
+                resource: "Template",
+                n: flags.templates,
+                provider: await programResources(flags.templates, (i, e) => new Template(`t${i}`, templateFields("provider", i, e))),
+                bare: await programResources(flags.templates, (i, e) => new BareResource(`t${i}`, { kind: "template", ...connection, fields: templateFields("bare", i, e) })),
+                plain: (edited: boolean, i: number): Omit<PlainResource, "id" | "hashId"> => ({ kind: "template", fields: templateFields("plain", i, edited) }),
+            },
+            {
+                resource: "Instance",
+                n: flags.instances,
+                provider: await programResources(flags.instances, (i, e) => new Instance(`i${i}`, { ...instanceFields(providerOffers, i, e), waitForRunning: false })),
+                bare: await programResources(flags.instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
+                plain: (edited: boolean, i: number): Omit<PlainResource, "id" | "hashId"> => ({ kind: "instance", fields: instanceFields(plainOffers, i, edited) }),
+            },
+        ];
+
+        const rows: ResultRow[] = [];
+        for (const kind of kinds) {
+            if (kind.n === 0) continue;
+            const plain: PlainResource[] = Array.from({ length: kind.n }, (_, i) => ({ ...kind.plain(false, i) }));
+            for (const op of OPERATIONS) {
+                console.log(`run 1: ${kind.resource} ${op} × ${kind.n}`);
+                const viaProvider = await hostOperation(emu, provider, op, kind.provider, flags.parallelism);
+                const viaBare = await hostOperation(emu, bare, op, kind.bare, flags.parallelism);
+                const bytes = op === "create" ? { provider: averageBytes(kind.provider), bare: averageBytes(kind.bare) } : undefined;
+                let viaPlain: Measured | undefined;
+                const plainOp = PLAIN_OPS[op];
+                if (plainOp) {
+                    if (op === "update") plain.forEach((r, i) => (r.fields = kind.plain(true, i).fields));
+                    const from = emu.requests.length;
+                    const started = Date.now();
+                    const failures = await pool(plain, flags.parallelism, (r) => plainStep(emu.url, emu.demoKey, plainOp, r));
+                    viaPlain = { seconds: (Date.now() - started) / 1000, ...countRequests(emu, from), failures };
+                }
+                rows.push({ resource: kind.resource, operation: op, n: kind.n, minimumCallsPerResource: MINIMUM_CALLS[op], provider: viaProvider, bare: viaBare, plain: viaPlain, bytes });
+            }
+        }
+        return rows;
+    } finally {
+        await emu.stop();
+    }
+}
+
+function averageBytes(resources: BenchResource[]): { providerBytes: number; stateBytes: number } {
+    const all = resources.map(stateBytes).filter((b) => b.stateBytes > 0);
+    const mean = (xs: number[]) => (xs.length === 0 ? 0 : Math.round(xs.reduce((a, b) => a + b, 0) / xs.length));
+    return { providerBytes: mean(all.map((b) => b.providerBytes)), stateBytes: mean(all.map((b) => b.stateBytes)) };
+}
+
+/** The host's peak memory after creating many templates, the provider's host against the bare provider's. */
+async function memoryRun(flags: Flags) {
+    const n = flags.memoryResources;
+    const emu = await Emulator.start({ rateLimitScale: 0, latencyMs: flags.latencyMs });
+    try {
+        const connection = { baseUrl: emu.url, apiKey: emu.demoKey };
+        const fields = (who: string, i: number, edited: boolean) => ({ name: `${who}-m${i}`, image: "busybox", tag: edited ? "1.37" : "1.36" });
+        const provider: HostSetup = { env: { VASTAI_TIME_SCALE: String(flags.timeScale) }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
+        const bare: HostSetup = { env: {}, config: {} };
+        const idle = await hostOperation(emu, bare, "create", [], flags.parallelism);
+        console.log(`memory: ${n} templates through the provider's host`);
+        const providerResources = await programResources(n, (i, e) => new Template(`m${i}`, fields("provider", i, e)));
+        const viaProvider = await hostOperation(emu, provider, "create", providerResources, flags.parallelism);
+        await hostOperation(emu, provider, "delete", providerResources, flags.parallelism);
+        console.log(`memory: ${n} templates through the bare provider's host`);
+        const bareResources = await programResources(n, (i, e) => new BareResource(`m${i}`, { kind: "template", ...connection, fields: fields("bare", i, e) }));
+        const viaBare = await hostOperation(emu, bare, "create", bareResources, flags.parallelism);
+        await hostOperation(emu, bare, "delete", bareResources, flags.parallelism);
+        return {
+            resources: n,
+            idleHostPeakMb: mb(idle.hostPeakKb),
+            providerHostPeakMb: mb(viaProvider.hostPeakKb),
+            bareHostPeakMb: mb(viaBare.hostPeakKb),
+            providerOverBareMb: mb((viaProvider.hostPeakKb ?? 0) - (viaBare.hostPeakKb ?? 0)),
+            failures: [...viaProvider.failures, ...viaBare.failures],
+        };
+    } finally {
+        await emu.stop();
+    }
+}
+
+function mb(kb: number | undefined): number | undefined {
+    return kb === undefined ? undefined : Math.round(kb / 102.4) / 10;
+}
+
+/** Run 2: instances under the live intervals and boot times, against the floor they set. */
+async function pacedRun(flags: Flags): Promise<PacedRow[]> {
+    const n = flags.pacedInstances;
+    const emu = await Emulator.start({ rateLimitScale: 1, latencyMs: flags.latencyMs });
+    try {
+        const setup: HostSetup = { env: { VASTAI_TIME_SCALE: "1" }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
+        const offers = Array.from({ length: n }, () => emu.addOffer().id);
+        const resources = await programResources(n, (i, edited) =>
+            new Instance(`p${i}`, { offerId: offers[i], image: "vastai/base-image:bench", label: edited ? `paced-${i}-edited` : `paced-${i}` }),
+        );
+        const floors = pacedFloors(n, flags, emu.options.instanceTimings.runningAfterMs);
+        const rows: PacedRow[] = [];
+        for (const op of OPERATIONS) {
+            console.log(`run 2 (live intervals): Instance ${op} × ${n}`);
+            const measured = await hostOperation(emu, setup, op, resources, flags.parallelism);
+            rows.push({ resource: "Instance", operation: op, n, measured, floor: floors[op] });
+        }
+        return rows;
+    } finally {
+        await emu.stop();
+    }
+}
+
+/** The emulator's interval for a route at live speed, ms. */
+function interval(route: string): number {
+    const found = ROUTES.find((r) => r.name === route);
+    if (!found) throw new Error(`no route ${route}`);
+    return found.intervalMs;
+}
+
+/**
+ * What the live intervals allow for `n` instances at parallelism `p`, each call one round trip:
+ * creates one `instance-create` interval apart, the last one running after the boot time and seen
+ * by one list call; label edits one `instance-label` interval apart; a refresh as one list call
+ * per round of `p` reads the engine sends (25 instances a page); destroys one `instance-destroy`
+ * interval apart. A no-change diff makes no call.
+ */
+function pacedFloors(n: number, flags: Flags, bootMs: number): Record<Operation, PacedRow["floor"]> {
+    const rtt = flags.latencyMs / 1000;
+    const apart = (route: string, calls: number) => (Math.max(0, calls - 1) * interval(route)) / 1000;
+    const listRounds = Math.ceil(n / Math.min(flags.parallelism, 25));
+    return {
+        create: {
+            calls: 2 * n,
+            seconds: apart("instance-create", n) + bootMs / 1000 + 2 * rtt,
+            how: `${n} creates ${interval("instance-create") / 1000} s apart, the last running ${bootMs / 1000} s later (emulator boot), one look each`,
+        },
+        update: { calls: n, seconds: apart("instance-label", n) + rtt, how: `${n} label edits ${interval("instance-label") / 1000} s apart` },
+        "no-change diff": { calls: 0, seconds: 0, how: "no call" },
+        refresh: {
+            calls: listRounds,
+            seconds: apart("instance-list", listRounds) + rtt,
+            how: `one list call per round of ${flags.parallelism} reads, ${interval("instance-list") / 1000} s apart`,
+        },
+        delete: { calls: n, seconds: apart("instance-destroy", n) + rtt, how: `${n} destroys ${interval("instance-destroy") / 1000} s apart` },
+    };
+}
+
+main().catch((e) => {
+    console.error(e instanceof Error ? e.stack ?? e.message : e);
+    process.exit(1);
+});

@@ -1,0 +1,175 @@
+import * as fs from "fs";
+import * as pulumi from "@pulumi/pulumi";
+import { Emulator } from "../testkit/emulator/server";
+import { ProviderHost, Props } from "../testkit/host/providerHost";
+import { registerAsProgram } from "../testkit/host/programMocks";
+import { REPO_ROOT } from "../testkit/repoRoot";
+
+/**
+ * The engine's steps, one resource at a time at Pulumi's parallelism: what `pulumi up`, `refresh`
+ * and `destroy` ask of a dynamic-provider host (create = check + create, update = check + diff +
+ * update, refresh = read, delete = delete). Each operation runs in a fresh host process, as each
+ * CLI command starts its own; the clock starts once the host is configured.
+ */
+export type Operation = "create" | "update" | "no-change diff" | "refresh" | "delete";
+
+export interface BenchResource {
+    name: string;
+    urn: string;
+    /** What the program sends on the first `up`, and after the edit. */
+    news: Props;
+    edited: Props;
+    state?: { id: string; inputs: Props; outputs: Props };
+}
+
+export interface Measured {
+    seconds: number;
+    /** Requests the emulator received, from the host's start to the last step's end. */
+    calls: number;
+    rateLimited: number;
+    /** Calls by the emulator's route name (429s under `<route> 429`), to see where they went. */
+    routes?: Record<string, number>;
+    failures: string[];
+    /** The host process's peak resident memory, kB (VmHWM). */
+    hostPeakKb?: number;
+}
+
+/** Runs `work` over `items`, at most `concurrency` at once; failures are collected, not thrown. */
+export async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<string[]> {
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const item = items[next++];
+            await work(item).catch((e) => failures.push(e instanceof Error ? e.message.split("\n")[0] : String(e)));
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    return failures;
+}
+
+/** Peak resident memory of a process, kB, from /proc (Linux); undefined elsewhere. */
+export function peakMemoryKb(pid: number | undefined): number | undefined {
+    if (pid === undefined) return undefined;
+    try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+        const m = /VmHWM:\s+(\d+)\s+kB/.exec(status);
+        return m ? Number(m[1]) : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/** The engine's URN for a resource of the benchmark's stack. */
+export function benchUrn(type: string, name: string): string {
+    return `urn:pulumi:${BENCH_STACK}::${BENCH_PROJECT}::${type}::${name}`;
+}
+
+const BENCH_PROJECT = "vastai-bench";
+const BENCH_STACK = "bench";
+
+/**
+ * What a program registers for `build(i)`, i < n, first as written and then as edited: each
+ * resource's inputs with the SDK's own `__provider` text, ready for the engine's steps.
+ */
+export async function programResources(n: number, build: (i: number, edited: boolean) => pulumi.Resource): Promise<BenchResource[]> {
+    const registered = async (edited: boolean) => {
+        const list = await registerAsProgram(() => Array.from({ length: n }, (_, i) => build(i, edited)), { project: BENCH_PROJECT, stack: BENCH_STACK });
+        return new Map(list.map((r) => [r.name, r]));
+    };
+    const first = await registered(false);
+    const then = await registered(true);
+    return [...first.values()].map((r) => ({
+        name: r.name,
+        urn: benchUrn(r.type, r.name),
+        news: r.inputs as Props,
+        edited: then.get(r.name)!.inputs as Props,
+    }));
+}
+
+export interface HostSetup {
+    env: Record<string, string>;
+    config: Record<string, string>;
+}
+
+/** Counts what the emulator saw from `from` on. */
+export function countRequests(emu: Emulator, from: number): { calls: number; rateLimited: number; routes: Record<string, number> } {
+    const seen = emu.requests.slice(from);
+    const routes: Record<string, number> = {};
+    for (const r of seen) {
+        const key = `${r.route ?? `${r.method} ${r.path}`}${r.status === 429 ? " 429" : ""}`;
+        routes[key] = (routes[key] ?? 0) + 1;
+    }
+    return { calls: seen.length, rateLimited: seen.filter((r) => r.status === 429).length, routes };
+}
+
+/** One operation over every resource in a fresh host; the host's peak memory is read before it stops. */
+export async function hostOperation(
+    emu: Emulator,
+    setup: HostSetup,
+    op: Operation,
+    resources: BenchResource[],
+    concurrency: number,
+): Promise<Measured> {
+    const from = emu.requests.length;
+    const host = await ProviderHost.start({ cwd: REPO_ROOT, project: BENCH_PROJECT, stack: BENCH_STACK, env: setup.env });
+    try {
+        await host.configure(setup.config);
+        const started = Date.now();
+        const failures = await pool(
+            resources.filter((r) => (op === "create" ? !r.state : r.state)),
+            concurrency,
+            (r) => step(host, op, r),
+        );
+        const seconds = (Date.now() - started) / 1000;
+        return { seconds, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid) };
+    } finally {
+        await host.stop();
+    }
+}
+
+/** One resource's steps for `op`, as the engine takes them. */
+export async function step(host: ProviderHost, op: Operation, r: BenchResource): Promise<void> {
+    const state = r.state;
+    if (op === "create") {
+        const checked = await host.check(r.urn, {}, r.news);
+        if (checked.failures.length > 0) throw new Error(`${r.name}: check failed: ${JSON.stringify(checked.failures)}`);
+        const created = await host.create(r.urn, checked.inputs);
+        r.state = { id: created.id, inputs: checked.inputs, outputs: created.properties };
+        return;
+    }
+    if (!state) throw new Error(`${r.name} is not in state`);
+    if (op === "update" || op === "no-change diff") {
+        const checked = await host.check(r.urn, state.inputs, r.edited);
+        if (checked.failures.length > 0) throw new Error(`${r.name}: check failed: ${JSON.stringify(checked.failures)}`);
+        const diff = await host.diff(state.id, r.urn, state.outputs, checked.inputs);
+        if (op === "no-change diff") {
+            if (diff.changes !== "none") throw new Error(`${r.name}: a no-change diff shows changes (${diff.replaces.join(", ")})`);
+            return;
+        }
+        if (diff.changes === "none") throw new Error(`${r.name}: the edit shows no change`);
+        if (diff.replaces.length > 0) throw new Error(`${r.name}: the edit replaces (${diff.replaces.join(", ")})`);
+        const updated = await host.update(state.id, r.urn, state.outputs, checked.inputs);
+        r.state = { id: state.id, inputs: checked.inputs, outputs: updated.properties };
+        return;
+    }
+    if (op === "refresh") {
+        const read = await host.read(state.id, r.urn, state.outputs, state.inputs);
+        if (!read.id) throw new Error(`${r.name} read as gone`);
+        r.state = { id: read.id, inputs: read.inputs ?? state.inputs, outputs: read.properties };
+        return;
+    }
+    await host.delete(state.id, r.urn, state.outputs);
+    r.state = undefined;
+}
+
+/** Bytes of `__provider` and of one state entry (inputs and outputs, as the engine stores them). */
+export function stateBytes(r: BenchResource): { providerBytes: number; stateBytes: number } {
+    const state = r.state;
+    if (!state) return { providerBytes: 0, stateBytes: 0 };
+    const provider = state.outputs.__provider ?? state.inputs.__provider;
+    return {
+        providerBytes: typeof provider === "string" ? Buffer.byteLength(provider) : 0,
+        stateBytes: Buffer.byteLength(JSON.stringify({ inputs: state.inputs, outputs: state.outputs })),
+    };
+}
