@@ -172,6 +172,14 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" }, desc: "temp" }));
         await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" } }));
         expect(emu.model.templates.get(templateId)?.fields.desc).toBe("");
+        // Also one whose contract type allows null: the service reads a null in an edit as "not set"
+        // (it keeps the value), so clearing sends the empty value instead.
+        const args = { name: "engine-tpl", image: "busybox", env: { A: "2" } };
+        await engine.up(() => new Template("engine-tpl", { ...args, jupyterDir: "/workspace", volumeInfo: { hint: "data" } }));
+        await engine.up(() => new Template("engine-tpl", args));
+        const cleared = emu.model.templates.get(templateId)!.fields as Record<string, unknown>;
+        expect(cleared.jupyter_dir || undefined).toBeUndefined();
+        expect(Object.keys((cleared.volume_info as object | null) ?? {})).toEqual([]);
 
         await engine.refresh();
         expect((await engine.up(() => new Template("engine-tpl", { name: "engine-tpl", image: "busybox", env: { A: "2" } }))).same).toEqual([

@@ -20,8 +20,11 @@ export function toTemplateFields(inputs: TemplateInputs): TemplateFields {
 
 /**
  * Values that clear a property, for ones the program stopped setting (an edit keeps omitted
- * fields). Registry login fields are not cleared: one the program stops setting is left as the
- * service has it (it may have been set in the console), never erased by omission.
+ * fields). Never `null`: the service reads a null in a body as "not set" and keeps the value
+ * (docs/live-service.md, what the vendor's clients send), so `jupyterDir` and `volumeInfo`, whose
+ * contract type allows null, are cleared with their empty values. Registry login fields are not
+ * cleared: one the program stops setting is left as the service has it (it may have been set in
+ * the console), never erased by omission.
  */
 const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
     desc: "",
@@ -32,12 +35,12 @@ const CLEARED: Partial<Record<TemplateProperty, unknown>> = {
     sshDirect: false,
     useSsh: false,
     jupDirect: false,
-    jupyterDir: null,
+    jupyterDir: "",
     useJupyterLab: false,
     href: "",
     repo: "",
     extraFilters: {},
-    volumeInfo: null,
+    volumeInfo: {},
 };
 
 /** The value that clears `property`: what "not set" looks like on the service (undefined when it has none). */
