@@ -101,6 +101,13 @@ export function printResults(r: Results): void {
             ]),
         ),
     );
+    const loads = r.overhead.filter((row) => row.operation === "create" && row.provider.loadMs !== undefined);
+    if (loads.length > 0) {
+        console.log(
+            "\nFirst call in a host, loading the provider's code (once per command, not in the seconds above): " +
+                loads.map((row) => `${row.resource} provider ${row.provider.loadMs} ms, bare ${row.bare.loadMs ?? "?"} ms`).join("; "),
+        );
+    }
     const sized = r.overhead.filter((row) => row.bytes);
     if (sized.length > 0) {
         console.log("");
