@@ -12,4 +12,8 @@ module.exports = {
     testTimeout: 60000,
     // Host-driven tests spawn processes; two workers keep a 2-core machine responsive.
     maxWorkers: 2,
+    // Host-driven suites grow a worker's heap past a gigabyte; a worker that large can take longer to
+    // exit than jest waits (it then force-exits it with a warning). Workers above this are replaced
+    // between test files, so the ones left at the end are small.
+    workerIdleMemoryLimit: "800MB",
 };
