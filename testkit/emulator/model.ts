@@ -55,7 +55,7 @@ export interface OfferScript {
 }
 
 /**
- * What the marketplace lists about an offer, in the service's names and units (real-api-notes
+ * What the marketplace lists about an offer, in the service's names and units (docs/live-service.md
  * "Renting by need"). The id, machine, price and whether it is taken are the offer's own fields.
  */
 export interface OfferListing {

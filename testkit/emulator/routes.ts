@@ -9,7 +9,7 @@ import * as offers from "./handlers/offers";
 import * as templates from "./handlers/templates";
 
 /**
- * The service's routes as the emulator knows them: the permission each needs (real-api-notes'
+ * The service's routes as the emulator knows them: the permission each needs (docs/live-service.md's
  * scope table) and its minimum interval per key at live speed (documented ones from the notes;
  * the others a modest guess). Kept apart from the client's own table on purpose: the emulator
  * stands in for the service, so the client's knowledge is tested against it, not copied into it.
@@ -55,7 +55,7 @@ export const ROUTES: Array<Route | PublicRoute> = [
     { name: "instance-destroy", method: "DELETE", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 3000, handler: instances.destroyInstance },
     { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 500, handler: instances.listInstancesV0 },
     { name: "instance-list", method: "GET", pattern: path("/api/v1/instances"), scope: "instance_read", intervalMs: 1000, handler: instances.listInstances },
-    // Offer search: the query as `q`, or the same JSON as a POST body (real-api-notes).
+    // Offer search: the query as `q`, or the same JSON as a POST body (docs/live-service.md).
     { name: "offer-search", method: "GET", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByQuery },
     { name: "offer-search", method: "POST", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByBody },
     // The newer search the vendor SDK also has: the same query, inside `{select_cols, q}`.

@@ -59,7 +59,7 @@ type ResolvedOptions = Required<Omit<EmulatorOptions, "port" | "intervalOverride
 
 /**
  * A stand-in for the Vast.ai REST service on 127.0.0.1: the contract's paths and the live ones
- * from real-api-notes, scoped keys, per-endpoint rate limits, instance status that moves on a
+ * from docs/live-service.md, scoped keys, per-endpoint rate limits, instance status that moves on a
  * clock, scriptable faults and a request log for tests.
  */
 export class Emulator {

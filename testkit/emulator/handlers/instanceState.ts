@@ -4,7 +4,7 @@ import { HandlerContext, isObject } from "./context";
 import { InstanceTimings, labelInstance, ownLive, statusAt } from "./instances";
 
 /**
- * Start, stop and bid changes of an instance (real-api-notes "start / stop", "change a bid").
+ * Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid").
  * A stop takes `loadingAfterMs` to show `stopped` (the status before it until then); a start shows
  * `scheduling` for as long (the machine finding room), then `loading`, then `running` once
  * `runningAfterMs` has passed since the start was asked. `intended_status` follows at once.

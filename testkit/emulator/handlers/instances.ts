@@ -131,7 +131,7 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     }
     if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
     if (body.price !== undefined && (typeof body.price !== "number" || body.price <= 0)) return "price must be a positive number";
-    // The vendor CLI sends runtype only without a template (real-api-notes).
+    // The vendor CLI sends runtype only without a template (docs/live-service.md).
     if (body.runtype !== undefined && body.template_hash_id !== undefined) {
         return "runtype cannot be combined with template_hash_id: the template's runtype applies";
     }

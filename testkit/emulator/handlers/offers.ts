@@ -3,7 +3,7 @@ import { EmuOffer } from "../model";
 import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 
-/** Offer fields a search may filter and sort on, and their types (real-api-notes "Renting by need"). */
+/** Offer fields a search may filter and sort on, and their types (docs/live-service.md "Renting by need"). */
 const OFFER_FIELDS: Record<string, FieldType> = {
     id: "int",
     machine_id: "int",

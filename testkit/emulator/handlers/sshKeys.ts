@@ -3,7 +3,7 @@ import { EmuSshKey } from "../model";
 import { HandlerContext, isObject } from "./context";
 
 /**
- * The account's SSH keys (real-api-notes "SSH keys"). The listing is a bare array of records.
+ * The account's SSH keys (docs/live-service.md "SSH keys"). The listing is a bare array of records.
  *
  * The same key twice is refused with a 400: the notes do not say what the live service does, but
  * the console lists keys by their text and an account's keys are a set, so a duplicate is most
