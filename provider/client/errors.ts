@@ -66,9 +66,12 @@ export class VastRateLimitError extends VastError {
     readonly kind = "rate-limited";
     /** From `Retry-After`, when the service sent one (the live one does not). */
     readonly retryAfterMs?: number;
-    constructor(ctx: VastErrorContext, reason: string, retryAfterMs?: number) {
+    /** The endpoint's minimum interval, when the answer named it (`endpoint threshold=3.0`, in seconds). */
+    readonly thresholdMs?: number;
+    constructor(ctx: VastErrorContext, reason: string, retryAfterMs?: number, thresholdMs?: number) {
         super(ctx, reason);
         this.retryAfterMs = retryAfterMs;
+        this.thresholdMs = thresholdMs;
     }
 }
 
@@ -243,6 +246,16 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
     return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * The interval a 429 names, ms: the live service's answer is "API requests too frequent" alone or
+ * followed by "endpoint threshold=<seconds>" (plain text, or in `detail`/`msg`). Undefined when not named.
+ */
+export function rateLimitThresholdMs(serviceMessage: string): number | undefined {
+    const m = /threshold\s*=\s*(\d+(?:\.\d+)?)/i.exec(serviceMessage);
+    const seconds = m ? Number(m[1]) : NaN;
+    return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
 export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     const { status, body, operation, target, scope, redact } = input;
@@ -271,7 +284,12 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
         );
     }
     if (status === 429) {
-        return new VastRateLimitError(ctx, `${statusText} rate limited${said}`, retryAfterMs(input.retryAfterHeader));
+        return new VastRateLimitError(
+            ctx,
+            `${statusText} rate limited${said}`,
+            retryAfterMs(input.retryAfterHeader),
+            rateLimitThresholdMs(serviceMessage),
+        );
     }
     if (status >= 500) {
         return new VastServerError(ctx, `${statusText} server error${said}`);

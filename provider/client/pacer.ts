@@ -5,8 +5,9 @@
  * at a time, in the order they asked, each at least the lane's interval after the one before
  * actually left (not after it was scheduled to: a late timer must not squeeze the next gap).
  *
- * Intervals the service does not document start at the client's guess; a 429 in a lane widens
- * that lane's interval (up to a cap), so the pacer learns limits it was not told.
+ * Intervals the service does not document start at 0 (unpaced); a 429 in a lane sets that lane's
+ * interval to the one the answer names, or widens it (up to a cap), so the pacer learns limits it
+ * was not told.
  */
 /**
  * Calls are spaced a little more than the interval: the service measures arrivals, and network
@@ -14,6 +15,8 @@
  */
 const GUARD_FRACTION = 0.05;
 const GUARD_MS = 2;
+/** An interval a 429 names is believed up to this; a larger one would stall a lane on a garbled answer. */
+const MAX_TOLD_MS = 60_000;
 
 interface Lane {
     /** Resolves when the previous caller in this lane has left. */
@@ -49,13 +52,17 @@ export class Pacer {
     }
 
     /**
-     * Records a 429 in `lane`: its interval grows by half (at least to `floorMs`, at most to
-     * `maxMs`), and the next call waits a full interval from now.
+     * Records a 429 in `lane`, and the next call waits a full interval from now. When the 429 named
+     * the endpoint's interval (`thresholdMs`) and the lane was shorter, the lane takes it as told.
+     * Otherwise (not named, or the lane already kept it and was still turned away) the interval grows
+     * by half, at least to `floorMs`, at most to `maxMs`. A lane's interval never shrinks.
      */
-    penalize(lane: string, intervalMs: number, floorMs: number, maxMs: number): void {
+    penalize(lane: string, intervalMs: number, floorMs: number, maxMs: number, thresholdMs?: number): void {
         const state = this.lane(lane);
         const current = Math.max(intervalMs, state.learnedMs);
-        state.learnedMs = Math.min(maxMs, Math.max(floorMs, Math.ceil(current * 1.5)));
+        const told = thresholdMs !== undefined && thresholdMs > current ? Math.min(thresholdMs, MAX_TOLD_MS) : undefined;
+        const grown = Math.min(maxMs, Math.max(floorMs, Math.ceil(current * 1.5)));
+        state.learnedMs = Math.max(state.learnedMs, told ?? grown);
         state.lastLeftAt = Math.max(state.lastLeftAt, this.now());
     }
 

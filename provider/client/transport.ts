@@ -145,7 +145,7 @@ export class Transport {
 
             if (error instanceof VastRateLimitError) {
                 const floor = LEARNED_INTERVAL_FLOOR_MS * this.paceScale;
-                this.pacer.penalize(lane, intervalMs, floor, Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR);
+                this.pacer.penalize(lane, intervalMs, floor, Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR, error.thresholdMs);
             }
             const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry);
             if (!decision.retry) throw decision.error;

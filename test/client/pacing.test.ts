@@ -33,16 +33,22 @@ describe("pacing under the service's per-endpoint intervals", () => {
         expect(emu.requests.filter((r) => r.status === 200)).toHaveLength(200);
     });
 
-    it("learns an interval it was not told: a slower endpoint costs 429s at first, never failures", async () => {
-        // current-user made three times slower than the client's guess of 1 s.
-        emu = await startEmulator({ rateLimitScale: SCALE, intervalOverrides: { "current-user": 3000 } });
+    // current-user has no documented interval: the client sends it unpaced until a 429 says otherwise.
+    it.each([
+        ["names its interval (endpoint threshold=...)", true],
+        ["says only 'too frequent'", false],
+    ])("learns an interval it was not told when the 429 %s: 429s at first, never failures", async (_, namesThreshold) => {
+        emu = await startEmulator({ rateLimitScale: SCALE, rateLimitNamesThreshold: namesThreshold, intervalOverrides: { "current-user": 3000 } });
         const pacer = new Pacer();
         const vast = clientFor(emu, { paceScale: SCALE, pacer });
         const results = await Promise.allSettled(Array.from({ length: 60 }, () => vast.account.currentUser()));
 
         expect(results.filter((r) => r.status === "rejected")).toEqual([]);
         expect(emu.rateLimiter.rejected).toBeGreaterThan(0);
-        expect(Math.max(...pacer.learnedIntervals())).toBeGreaterThanOrEqual(3000 * SCALE);
+        const learned = Math.max(...pacer.learnedIntervals());
+        expect(learned).toBeGreaterThanOrEqual(3000 * SCALE);
+        // Told, it keeps the named interval unless jitter turned a call away again (then half more).
+        if (namesThreshold) expect(learned).toBeLessThanOrEqual(3000 * SCALE * 1.5 ** 2);
     });
 
     it("without the pacer the same burst fails: the emulator's limits are real", async () => {

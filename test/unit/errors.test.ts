@@ -37,6 +37,17 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         expect(build(status, body)).toBeInstanceOf(kind);
     });
 
+    it.each([
+        ["API requests too frequent", undefined],
+        ["API requests too frequent endpoint threshold=3.0", 3000],
+        ["API requests too frequent: endpoint threshold=0.5", 500],
+        [{ detail: "API requests too frequent endpoint threshold=2.0" }, 2000],
+        [{ success: false, error: "rate_limit_exceeded", msg: "API requests too frequent endpoint threshold=1.8" }, 1800],
+        ["API requests too frequent endpoint threshold=abc", undefined],
+    ])("a 429 %j names the endpoint's interval: %p ms", (body, thresholdMs) => {
+        expect((build(429, body) as VastRateLimitError).thresholdMs).toBe(thresholdMs);
+    });
+
     it("takes the message from msg, then detail, then error, then the body", () => {
         expect(serviceMessageOf({ msg: "m", detail: "d", error: "e" })).toBe("m");
         expect(serviceMessageOf({ detail: "d", error: "e" })).toBe("d");

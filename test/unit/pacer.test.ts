@@ -38,4 +38,18 @@ describe("Pacer", () => {
         expect(pacer.intervalOf("lane", 0)).toBe(100);
         expect(pacer.intervalOf("lane", 300)).toBe(300);
     });
+
+    it("takes the interval a 429 names, and widens from there only when turned away again", () => {
+        const pacer = new Pacer(() => 0);
+        pacer.penalize("lane", 0, 10, 100, 500);
+        expect(pacer.intervalOf("lane", 0)).toBe(500);
+        // Named again while already kept: arrival jitter or a misread unit; widen, never shrink.
+        pacer.penalize("lane", 0, 10, 100, 500);
+        expect(pacer.intervalOf("lane", 0)).toBe(500);
+        pacer.penalize("lane", 0, 10, 1000, 500);
+        expect(pacer.intervalOf("lane", 0)).toBe(750);
+        // A garbled, huge threshold is not believed past a minute.
+        pacer.penalize("other", 0, 10, 100, 3_600_000);
+        expect(pacer.intervalOf("other", 0)).toBe(60_000);
+    });
 });

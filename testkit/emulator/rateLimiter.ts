@@ -2,21 +2,27 @@ import { Answer } from "./answer";
 
 /**
  * The live service's limit: a minimum interval between calls to one endpoint by one identity.
- * A call that comes too soon gets a 429 with a plain-text body and no `Retry-After`. Only accepted
- * calls move the window, so a client that waits its turn always gets through.
+ * A call that comes too soon gets a 429 with a plain-text body and no `Retry-After`: "API requests
+ * too frequent", followed by "endpoint threshold=<seconds>" when `namesThreshold` (the vendor docs
+ * show both forms; which endpoints name it is not documented). Only accepted calls move the window,
+ * so a client that waits its turn always gets through.
  */
 export class RateLimiter {
     private lastAccepted = new Map<string, number>();
     rejected = 0;
 
-    constructor(public scale: number) {}
+    constructor(
+        public scale: number,
+        public namesThreshold = true,
+    ) {}
 
     check(lane: string, intervalMs: number, at = Date.now()): Answer | undefined {
         const interval = intervalMs * this.scale;
         const last = this.lastAccepted.get(lane);
         if (interval > 0 && last !== undefined && at - last < interval) {
             this.rejected++;
-            return { status: 429, body: "API requests too frequent", text: true };
+            const threshold = this.namesThreshold ? ` endpoint threshold=${secondsText(interval)}` : "";
+            return { status: 429, body: `API requests too frequent${threshold}`, text: true };
         }
         this.lastAccepted.set(lane, at);
         return undefined;
@@ -26,4 +32,10 @@ export class RateLimiter {
         this.lastAccepted.clear();
         this.rejected = 0;
     }
+}
+
+/** Seconds as the live service writes them: `3.0`, `0.5`, `0.005`. */
+function secondsText(ms: number): string {
+    const seconds = Number((ms / 1000).toFixed(3));
+    return Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds);
 }

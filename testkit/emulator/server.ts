@@ -17,6 +17,8 @@ export interface EmulatorOptions {
     port?: number;
     /** Multiplies every per-endpoint minimum interval: 1 is live speed, 0 turns limits off. */
     rateLimitScale?: number;
+    /** Whether a 429 names the endpoint's interval ("endpoint threshold=0.5"); default true. */
+    rateLimitNamesThreshold?: boolean;
     /** Per-route interval overrides in ms at live speed, by route name (see routes.ts). */
     intervalOverrides?: Record<string, number>;
     instanceTimings?: InstanceTimings;
@@ -82,6 +84,7 @@ export class Emulator {
     constructor(options: EmulatorOptions = {}) {
         this.options = {
             rateLimitScale: options.rateLimitScale ?? 1,
+            rateLimitNamesThreshold: options.rateLimitNamesThreshold ?? true,
             intervalOverrides: options.intervalOverrides ?? {},
             instanceTimings: options.instanceTimings ?? { loadingAfterMs: 1000, runningAfterMs: 4000 },
             goneInstanceShape: options.goneInstanceShape ?? "null",
@@ -91,7 +94,7 @@ export class Emulator {
             keepProcessAlive: options.keepProcessAlive ?? false,
             latencyMs: options.latencyMs ?? 0,
         };
-        this.rateLimiter = new RateLimiter(this.options.rateLimitScale);
+        this.rateLimiter = new RateLimiter(this.options.rateLimitScale, this.options.rateLimitNamesThreshold);
         this.demoUser = this.model.addUser({ email: "demo@example.com" });
         this.otherUser = this.model.addUser({ email: "other@example.com" });
         this.seed();
