@@ -13,8 +13,8 @@
  * Calls are spaced a little more than the interval: the service measures arrivals, and network
  * and event-loop jitter can bring two calls closer on arrival than they were on leaving.
  */
-const GUARD_FRACTION = 0.05;
-const GUARD_MS = 2;
+const GUARD_FRACTION = 0.02;
+const GUARD_MS = 5;
 /** An interval a 429 names is believed up to this; a larger one would stall a lane on a garbled answer. */
 const MAX_TOLD_MS = 60_000;
 
@@ -23,6 +23,22 @@ interface Lane {
     tail: Promise<void>;
     lastLeftAt: number;
     learnedMs: number;
+    /** When `learnedMs` last changed: a 429 for a call that left before then says nothing about it. */
+    learnedAt: number;
+}
+
+/** What a 429 in a lane tells the pacer. */
+export interface Penalty {
+    /** When the turned-away call left (what `wait` answered). */
+    leftAt: number;
+    /** The endpoint's own interval, ms (0 when undocumented). */
+    intervalMs: number;
+    /** The least a 429 that names no interval widens an unpaced lane to. */
+    floorMs: number;
+    /** The most a 429 that names no interval widens a lane to. */
+    maxMs: number;
+    /** The interval the 429 named, ms, if it named one. */
+    thresholdMs?: number;
 }
 
 export class Pacer {
@@ -33,8 +49,8 @@ export class Pacer {
         private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     ) {}
 
-    /** Waits for this call's turn in `lane`, at least `intervalMs` after the previous call left. */
-    async wait(lane: string, intervalMs: number): Promise<void> {
+    /** Waits for this call's turn in `lane`, at least `intervalMs` after the previous call left; answers when it left. */
+    async wait(lane: string, intervalMs: number): Promise<number> {
         const state = this.lane(lane);
         const previous = state.tail;
         let leave!: () => void;
@@ -46,6 +62,7 @@ export class Pacer {
             const due = state.lastLeftAt + spacing - this.now();
             if (due > 0) await this.sleep(due);
             state.lastLeftAt = this.now();
+            return state.lastLeftAt;
         } finally {
             leave();
         }
@@ -53,16 +70,22 @@ export class Pacer {
 
     /**
      * Records a 429 in `lane`, and the next call waits a full interval from now. When the 429 named
-     * the endpoint's interval (`thresholdMs`) and the lane was shorter, the lane takes it as told.
-     * Otherwise (not named, or the lane already kept it and was still turned away) the interval grows
-     * by half, at least to `floorMs`, at most to `maxMs`. A lane's interval never shrinks.
+     * the endpoint's interval and the lane was shorter, the lane takes it as told. Otherwise (not
+     * named, or the lane already kept it and was still turned away) the interval grows by half, at
+     * least to `floorMs`, at most to `maxMs`, but only for a call that left under the lane's present
+     * interval: the other 429s of a burst sent before the first one came back teach nothing more.
+     * A lane's interval never shrinks.
      */
-    penalize(lane: string, intervalMs: number, floorMs: number, maxMs: number, thresholdMs?: number): void {
+    penalize(lane: string, p: Penalty): void {
         const state = this.lane(lane);
-        const current = Math.max(intervalMs, state.learnedMs);
-        const told = thresholdMs !== undefined && thresholdMs > current ? Math.min(thresholdMs, MAX_TOLD_MS) : undefined;
-        const grown = Math.min(maxMs, Math.max(floorMs, Math.ceil(current * 1.5)));
-        state.learnedMs = Math.max(state.learnedMs, told ?? grown);
+        const current = Math.max(p.intervalMs, state.learnedMs);
+        const told = p.thresholdMs !== undefined && p.thresholdMs > current ? Math.min(p.thresholdMs, MAX_TOLD_MS) : undefined;
+        const grown = p.leftAt >= state.learnedAt ? Math.min(p.maxMs, Math.max(p.floorMs, Math.ceil(current * 1.5))) : 0;
+        const learned = Math.max(state.learnedMs, told ?? grown);
+        if (learned !== state.learnedMs) {
+            state.learnedMs = learned;
+            state.learnedAt = this.now();
+        }
         state.lastLeftAt = Math.max(state.lastLeftAt, this.now());
     }
 
@@ -79,7 +102,7 @@ export class Pacer {
     private lane(name: string): Lane {
         let state = this.lanes.get(name);
         if (!state) {
-            state = { tail: Promise.resolve(), lastLeftAt: -Infinity, learnedMs: 0 };
+            state = { tail: Promise.resolve(), lastLeftAt: -Infinity, learnedMs: 0, learnedAt: -Infinity };
             this.lanes.set(name, state);
         }
         return state;

@@ -125,7 +125,7 @@ export class Transport {
         const redact = redactor([this.#apiKey, ...secretValuesIn(request.body)]);
 
         for (let attempt = 1; ; attempt++) {
-            await this.pacer.wait(lane, intervalMs);
+            const leftAt = await this.pacer.wait(lane, intervalMs);
             const started = Date.now();
             let error: VastError;
             try {
@@ -145,7 +145,8 @@ export class Transport {
 
             if (error instanceof VastRateLimitError) {
                 const floor = LEARNED_INTERVAL_FLOOR_MS * this.paceScale;
-                this.pacer.penalize(lane, intervalMs, floor, Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR, error.thresholdMs);
+                const maxMs = Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR;
+                this.pacer.penalize(lane, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
             }
             const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry);
             if (!decision.retry) throw decision.error;

@@ -25,31 +25,53 @@ describe("Pacer", () => {
         expect(slept).toEqual([]);
         await pacer.wait("a", 1000);
         // the interval, plus the small guard band for arrival jitter
-        expect(slept).toEqual([1000 * 1.05 + 2]);
+        expect(slept).toEqual([1000 * 1.02 + 5]);
     });
 
+    /** A pacer on a clock the test moves, and a 429 for a call that left at `leftAt` (default: now). */
+    function lanes() {
+        let clock = 0;
+        const pacer = new Pacer(() => clock);
+        const turnedAway = (lane: string, p: { maxMs?: number; thresholdMs?: number; leftAt?: number } = {}) => {
+            clock += 1;
+            pacer.penalize(lane, { leftAt: p.leftAt ?? clock, intervalMs: 0, floorMs: 10, maxMs: p.maxMs ?? 100, thresholdMs: p.thresholdMs });
+            return clock;
+        };
+        return { pacer, turnedAway };
+    }
+
     it("widens a lane after a 429, within a cap", () => {
-        const pacer = new Pacer(() => 0);
-        pacer.penalize("lane", 0, 10, 100);
+        const { pacer, turnedAway } = lanes();
+        turnedAway("lane");
         expect(pacer.intervalOf("lane", 0)).toBe(10);
-        pacer.penalize("lane", 0, 10, 100);
+        turnedAway("lane");
         expect(pacer.intervalOf("lane", 0)).toBe(15);
-        for (let i = 0; i < 20; i++) pacer.penalize("lane", 0, 10, 100);
+        for (let i = 0; i < 20; i++) turnedAway("lane");
         expect(pacer.intervalOf("lane", 0)).toBe(100);
         expect(pacer.intervalOf("lane", 300)).toBe(300);
     });
 
+    it("widens once for a burst: the 429s of calls that left before the lane learned teach nothing more", () => {
+        const { pacer, turnedAway } = lanes();
+        // Eight calls left at once (time 0); seven come back 429.
+        for (let i = 0; i < 7; i++) turnedAway("lane", { leftAt: 0 });
+        expect(pacer.intervalOf("lane", 0)).toBe(10);
+        // A call that left under the learned interval and is still turned away widens it.
+        turnedAway("lane");
+        expect(pacer.intervalOf("lane", 0)).toBe(15);
+    });
+
     it("takes the interval a 429 names, and widens from there only when turned away again", () => {
-        const pacer = new Pacer(() => 0);
-        pacer.penalize("lane", 0, 10, 100, 500);
+        const { pacer, turnedAway } = lanes();
+        for (let i = 0; i < 7; i++) turnedAway("lane", { thresholdMs: 500, leftAt: 0 });
         expect(pacer.intervalOf("lane", 0)).toBe(500);
-        // Named again while already kept: arrival jitter or a misread unit; widen, never shrink.
-        pacer.penalize("lane", 0, 10, 100, 500);
+        // Named again for a call paced at it: arrival jitter or a misread unit; widen, never shrink.
+        turnedAway("lane", { thresholdMs: 500, maxMs: 100 });
         expect(pacer.intervalOf("lane", 0)).toBe(500);
-        pacer.penalize("lane", 0, 10, 1000, 500);
+        turnedAway("lane", { thresholdMs: 500, maxMs: 1000 });
         expect(pacer.intervalOf("lane", 0)).toBe(750);
         // A garbled, huge threshold is not believed past a minute.
-        pacer.penalize("other", 0, 10, 100, 3_600_000);
+        turnedAway("other", { thresholdMs: 3_600_000 });
         expect(pacer.intervalOf("other", 0)).toBe(60_000);
     });
 });
