@@ -34,6 +34,8 @@ export interface Measured {
     loadMs?: number;
     /** The host process's peak resident memory, kB (VmHWM). */
     hostPeakKb?: number;
+    /** CPU time (user + system) the host process spent on the operation, ms; steadier than `seconds` on a busy machine. */
+    hostCpuMs?: number;
 }
 
 /** Runs `work` over `items`, at most `concurrency` at once; failures are collected, not thrown. */
@@ -57,6 +59,18 @@ export function peakMemoryKb(pid: number | undefined): number | undefined {
         const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
         const m = /VmHWM:\s+(\d+)\s+kB/.exec(status);
         return m ? Number(m[1]) : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/** CPU time (user + system) a process has used so far, ms, from /proc (Linux); undefined elsewhere. */
+export function cpuMs(pid: number | undefined): number | undefined {
+    if (pid === undefined) return undefined;
+    try {
+        // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in clock ticks (100 a second).
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return (Number(fields[11]) + Number(fields[12])) * 10;
     } catch {
         return undefined;
     }
@@ -128,6 +142,7 @@ export async function hostOperation(
             await host.check(`${first.urn}-load`, {}, first.news);
             loadMs = Date.now() - loading;
         }
+        const cpuBefore = cpuMs(host.pid);
         const started = Date.now();
         const failures = await pool(
             resources.filter((r) => (op === "create" ? !r.state : r.state)),
@@ -135,7 +150,9 @@ export async function hostOperation(
             (r) => step(host, op, r),
         );
         const seconds = (Date.now() - started) / 1000;
-        return { seconds, loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid) };
+        const cpuAfter = cpuMs(host.pid);
+        const hostCpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+        return { seconds, loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid), hostCpuMs };
     } finally {
         await host.stop();
     }

@@ -1,0 +1,147 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { Instance, Template } from "pulumi-vastai";
+import { Emulator } from "../testkit/emulator/server";
+import { BareResource } from "./bareProvider";
+import { HostSetup, Operation, hostOperation, programResources } from "./steps";
+
+/**
+ * `node dist/bench/opCost.js [--templates 200 --instances 20 --latency 80 --reps 5 --parallelism 8 --profile dir]`
+ *
+ * A quick look at the operations run 1 of `npm run bench` compares (bench/run.ts), only those whose
+ * cost is in question: template and instance updates and refreshes, provider against the bare
+ * provider, each several times (which goes first alternates), the median of each and their ratio.
+ * `--profile dir` writes a V8 CPU profile of every provider host into `dir` (open it in Chrome's
+ * DevTools) to see where the host's time goes.
+ */
+function flag(name: string, fallback: number): number {
+    const i = process.argv.indexOf(`--${name}`);
+    return i < 0 ? fallback : Number(process.argv[i + 1]);
+}
+
+function textFlag(name: string): string | undefined {
+    const i = process.argv.indexOf(`--${name}`);
+    return i < 0 ? undefined : process.argv[i + 1];
+}
+
+/**
+ * Preloaded into a profiled host: profiles it from its start with the inspector and writes the
+ * profile when the host is stopped (SIGTERM); `--cpu-prof` is not allowed in NODE_OPTIONS.
+ */
+const PROFILER = path.join(os.tmpdir(), "vastai-bench-profiler.js");
+const PROFILER_TEXT = `
+const inspector = require("inspector");
+const session = new inspector.Session();
+session.connect();
+session.post("Profiler.enable", () => session.post("Profiler.start"));
+process.on("SIGTERM", () => session.post("Profiler.stop", (err, { profile }) => {
+    require("fs").writeFileSync(require("path").join(process.env.VASTAI_BENCH_PROFILE_DIR, "host-" + process.pid + ".cpuprofile"), JSON.stringify(profile));
+    process.exit(0);
+}));
+`;
+
+async function main(): Promise<void> {
+    const templates = flag("templates", 200);
+    const instances = flag("instances", 20);
+    const reps = flag("reps", 5);
+    const parallelism = flag("parallelism", 8);
+    const profileDir = textFlag("profile");
+    const only = textFlag("only");
+    const emu = await Emulator.start({
+        rateLimitScale: 0,
+        latencyMs: flag("latency", 80),
+        instanceTimings: { loadingAfterMs: 0, runningAfterMs: 0 },
+        offerReturnAfterMs: 0,
+    });
+    try {
+        const env: Record<string, string> = { VASTAI_TIME_SCALE: "0.001" };
+        if (profileDir) {
+            fs.mkdirSync(profileDir, { recursive: true });
+            fs.writeFileSync(PROFILER, PROFILER_TEXT);
+            env.NODE_OPTIONS = `--require ${PROFILER}`;
+            env.VASTAI_BENCH_PROFILE_DIR = path.resolve(profileDir, "provider");
+            fs.mkdirSync(env.VASTAI_BENCH_PROFILE_DIR, { recursive: true });
+            fs.mkdirSync(path.resolve(profileDir, "bare"), { recursive: true });
+        }
+        const provider: HostSetup = { env, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
+        const bare: HostSetup = {
+            env: profileDir ? { NODE_OPTIONS: env.NODE_OPTIONS, VASTAI_BENCH_PROFILE_DIR: path.resolve(profileDir, "bare") } : {},
+            config: {},
+        };
+        const bareSetup: HostSetup = { env: {}, config: {} };
+        const connection = { baseUrl: emu.url, apiKey: emu.demoKey };
+        const templateFields = (who: string, i: number, edited: boolean) => ({ name: `${who}-t${i}`, image: "busybox", tag: edited ? "1.37" : "1.36" });
+        const offers = () => Array.from({ length: instances }, () => emu.addOffer().id);
+        const providerOffers = offers();
+        const bareOffers = offers();
+        const instanceFields = (offerIds: number[], i: number, edited: boolean) => ({
+            offerId: offerIds[i], image: "vastai/base-image:bench", label: edited ? `bench-i${i}-edited` : `bench-i${i}`,
+        });
+        const kinds = [
+            {
+                resource: "Template",
+                provider: await programResources(templates, (i, e) => new Template(`t${i}`, templateFields("provider", i, e))),
+                bare: await programResources(templates, (i, e) => new BareResource(`t${i}`, { kind: "template", ...connection, fields: templateFields("bare", i, e) })),
+            },
+            {
+                resource: "Instance",
+                provider: await programResources(instances, (i, e) => new Instance(`i${i}`, { ...instanceFields(providerOffers, i, e), waitForRunning: false })),
+                bare: await programResources(instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
+            },
+        ].filter((k) => !only || k.resource.toLowerCase() === only.toLowerCase());
+        const noProfile: HostSetup = { env: { VASTAI_TIME_SCALE: "0.001" }, config: provider.config };
+        for (const kind of kinds) {
+            if (kind.provider.length === 0) continue;
+            await hostOperation(emu, noProfile, "create", kind.provider, parallelism);
+            await hostOperation(emu, bareSetup, "create", kind.bare, parallelism);
+            for (const op of ["update", "refresh"] as Operation[]) {
+                const times = { provider: [] as number[], bare: [] as number[] };
+                const cpu = { provider: [] as number[], bare: [] as number[] };
+                for (let rep = 0; rep < reps; rep++) {
+                    const order = rep % 2 === 0 ? (["provider", "bare"] as const) : (["bare", "provider"] as const);
+                    for (const who of order) {
+                        const list = kind[who];
+                        const from = emu.requests.length;
+                        const m = await hostOperation(emu, who === "provider" ? provider : bare, op, list, parallelism);
+                        if (m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
+                        times[who].push(m.seconds);
+                        cpu[who].push(m.hostCpuMs ?? NaN);
+                        if (process.argv.includes("--rounds")) {
+                            // When each call reached the emulator, ms from the first; a batched read with its number of ids.
+                            const seen = emu.requests.slice(from);
+                            const t0 = seen[0]?.at ?? 0;
+                            const ids = (q: Record<string, string>) => (q.select_filters ? `:${(JSON.parse(q.select_filters).id?.in ?? []).length}` : "");
+                            console.log(`  ${who}: ${seen.map((r) => `${r.at - t0}${ids(r.query)}`).join(" ")}`);
+                        }
+                        // The next update edits back: what the program sends swaps with what it sent.
+                        if (op === "update") for (const r of list) [r.news, r.edited] = [r.edited, r.news];
+                    }
+                }
+                const p = median(times.provider);
+                const b = median(times.bare);
+                console.log(
+                    `${kind.resource} ${op} × ${kind.provider.length}: provider ${p.toFixed(3)} s, bare ${b.toFixed(3)} s, ` +
+                        `ratio ${(p / b).toFixed(3)} (provider ${fmt(times.provider)}; bare ${fmt(times.bare)}); ` +
+                        `host CPU: provider ${median(cpu.provider)} ms, bare ${median(cpu.bare)} ms`,
+                );
+            }
+            await hostOperation(emu, noProfile, "delete", kind.provider, parallelism);
+            await hostOperation(emu, bareSetup, "delete", kind.bare, parallelism);
+        }
+    } finally {
+        await emu.stop();
+    }
+}
+
+function median(xs: number[]): number {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+const fmt = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
+
+main().catch((e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+});
