@@ -57,11 +57,20 @@ export const portBindingsSchema = z.record(
     z.array(z.looseObject({ HostIp: z.string().nullish(), HostPort: z.union([z.string(), z.number()]).nullish() })).nullable(),
 );
 
-/** An instance as the service returns it. Lenient; only `id` is required. */
 /** What an instance can be asked to be (`PUT /instances/{id}/ {state}`). */
 export const INSTANCE_STATES = ["running", "stopped"] as const;
 export type InstanceState = (typeof INSTANCE_STATES)[number];
 
+/**
+ * Bodies of the small instance edits (`PUT /instances/{id}/` with a label or a state, `PUT
+ * /instances/bid_price/{id}/`). Built once here: a zod object schema compiles its parser on first
+ * use, so one built per call paid that on every label edit.
+ */
+export const instanceLabelRequestSchema = z.strictObject({ label: z.string().max(INSTANCE_LIMITS.labelOnEditMax) });
+export const instanceStateRequestSchema = z.strictObject({ state: z.enum(INSTANCE_STATES) });
+export const instanceBidRequestSchema = z.strictObject({ client_id: z.literal("me"), price: z.number().positive() });
+
+/** An instance as the service returns it. Lenient; only `id` is required. */
 export const instanceRecordSchema = z.looseObject({
     id: z.number().int(),
     machine_id: z.number().int().nullish(),

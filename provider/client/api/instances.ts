@@ -1,19 +1,19 @@
 import {
     InstanceCreateRequest,
     InstanceListFilters,
-    INSTANCE_STATES,
     InstanceRecord,
     InstanceState,
+    instanceBidRequestSchema,
     instanceCreateRequestSchema,
     instanceCreateResponseSchema,
+    instanceLabelRequestSchema,
     instanceListFiltersSchema,
     instanceListResponseSchema,
     instanceRecordSchema,
     instanceShowResponseSchema,
+    instanceStateRequestSchema,
 } from "../../schemas/instance";
-import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { successResponseSchema } from "../../schemas/template";
-import { z } from "zod";
 import { ENDPOINTS } from "../endpoints";
 import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
 import { Transport } from "../transport";
@@ -89,21 +89,21 @@ export class InstancesApi {
 
     async label(instanceId: number, label: string): Promise<void> {
         const endpoint = ENDPOINTS.labelInstance;
-        const body = checkRequest(endpoint, z.strictObject({ label: z.string().max(INSTANCE_LIMITS.labelOnEditMax) }), { label });
+        const body = checkRequest(endpoint, instanceLabelRequestSchema, { label });
         await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
     }
 
     /** Starts (`running`) or stops (`stopped`) the instance; the service gets there on its own time. */
     async changeState(instanceId: number, state: InstanceState): Promise<void> {
         const endpoint = ENDPOINTS.changeInstanceState;
-        const body = checkRequest(endpoint, z.strictObject({ state: z.enum(INSTANCE_STATES) }), { state });
+        const body = checkRequest(endpoint, instanceStateRequestSchema, { state });
         await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
     }
 
     /** A new bid ($/hour) for an interruptible instance; the service refuses it for one on demand. */
     async changeBid(instanceId: number, price: number): Promise<void> {
         const endpoint = ENDPOINTS.changeBid;
-        const body = checkRequest(endpoint, z.strictObject({ client_id: z.literal("me"), price: z.number().positive() }), { client_id: "me", price });
+        const body = checkRequest(endpoint, instanceBidRequestSchema, { client_id: "me", price });
         await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
     }
 
