@@ -10,7 +10,7 @@ import { progress, warn } from "./log";
  * is loaded once per host process by `require`, never serialized.
  */
 let stackConfig: Record<string, string | undefined> | undefined;
-let cached: { key: string; client: VastClient; userId?: Promise<number> } | undefined;
+let cached: { key: string; from: readonly unknown[]; client: VastClient; userId?: Promise<number> } | undefined;
 
 /**
  * Called by the host with the whole stack config. Synchronous: the host caches the provider
@@ -38,12 +38,20 @@ export function timeScale(baseUrl: string = configuredBaseUrl()): number {
     return scaleFor(baseUrl);
 }
 
-/** The client for the configured account; created on first use, so `check` never needs a key. */
+/**
+ * The client for the configured account; created on first use, so `check` never needs a key.
+ * Asked for by every operation: the configuration is resolved again (and the URL parsed) only
+ * when what it is resolved from changed, the stack config `configure` set or the two variables.
+ */
 export function vastClient(): VastClient {
+    const from = [stackConfig, process.env[ENV_VARS.apiKey], process.env[ENV_VARS.baseUrl]] as const;
+    if (cached && cached.from.every((value, i) => value === from[i])) return cached.client;
     const config: ProviderConfig = resolveConfig({ get: (key) => stackConfig?.[key] }, process.env);
     const key = `${config.baseUrl} ${config.apiKey}`;
     if (!cached || cached.key !== key) {
-        cached = { key, client: newClient(config) };
+        cached = { key, from, client: newClient(config) };
+    } else {
+        cached.from = from;
     }
     return cached.client;
 }
