@@ -42,7 +42,8 @@ function valueSchema(kind: FieldKind): z.ZodType {
     }
 }
 
-export function conditionSchema(kind: FieldKind) {
+/** One field's condition: `{ gte: 8, lt: 64 }`, `{ in: ["a", "b"] }`, at least one operator. */
+function conditionSchema(kind: FieldKind) {
     const value = valueSchema(kind);
     return z
         .strictObject({
@@ -58,10 +59,29 @@ export function conditionSchema(kind: FieldKind) {
         .refine((c) => Object.keys(c).length > 0, { message: "expected at least one operator" });
 }
 
+type ConditionSchema = ReturnType<typeof conditionSchema>;
+
+/**
+ * One condition schema per kind, shared by every field of that kind in every search (a schema
+ * holds no state of a parse): the three searches' sixty-odd fields built their own when the
+ * provider loaded, and zod compiled each one's parser on first use.
+ */
+const CONDITION_SCHEMAS = new Map<FieldKind, z.ZodOptional<ConditionSchema>>();
+
+/** The optional condition on a field of this kind. */
+function optionalCondition(kind: FieldKind): z.ZodOptional<ConditionSchema> {
+    let schema = CONDITION_SCHEMAS.get(kind);
+    if (!schema) {
+        schema = conditionSchema(kind).optional();
+        CONDITION_SCHEMAS.set(kind, schema);
+    }
+    return schema;
+}
+
 /** The zod shape checking conditions on `fields` at run time, for filters from JavaScript or files. */
 export function filtersShape<Fields extends Record<string, FieldKind>>(fields: Fields) {
-    return Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, conditionSchema(kind).optional()])) as Record<
+    return Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, optionalCondition(kind)])) as Record<
         keyof Fields,
-        z.ZodOptional<ReturnType<typeof conditionSchema>>
+        z.ZodOptional<ConditionSchema>
     >;
 }
