@@ -7,13 +7,16 @@ import { BareResource } from "./bareProvider";
 import { HostSetup, Operation, hostOperation, programResources } from "./steps";
 
 /**
- * `node dist/bench/opCost.js [--templates 200 --instances 20 --latency 80 --reps 5 --parallelism 8 --profile dir]`
+ * `npm run build && node dist/bench/opCost.js [--templates 200 --instances 20 --latency 80 --reps 5
+ * --parallelism 8 --only template|instance --rounds --profile dir]`
  *
- * A quick look at the operations run 1 of `npm run bench` compares (bench/run.ts), only those whose
- * cost is in question: template and instance updates and refreshes, provider against the bare
- * provider, each several times (which goes first alternates), the median of each and their ratio.
- * `--profile dir` writes a V8 CPU profile of every provider host into `dir` (open it in Chrome's
- * DevTools) to see where the host's time goes.
+ * A quick look at the operations of run 1 of `npm run bench` (bench/run.ts) whose cost is in
+ * question, without the whole run: template and instance updates and refreshes, the provider
+ * against the bare provider, each `reps` times (which goes first alternates), with the median
+ * time of each, their ratio, and the median CPU time each host spent (steadier than the time on a
+ * busy machine). `--rounds` prints when each call reached the emulator (a batched read with its
+ * number of ids); `--profile dir` writes a V8 CPU profile of every measured host into
+ * `dir/provider` and `dir/bare` (open one in Chrome's DevTools).
  */
 function flag(name: string, fallback: number): number {
     const i = process.argv.indexOf(`--${name}`);
@@ -55,21 +58,18 @@ async function main(): Promise<void> {
         offerReturnAfterMs: 0,
     });
     try {
-        const env: Record<string, string> = { VASTAI_TIME_SCALE: "0.001" };
-        if (profileDir) {
-            fs.mkdirSync(profileDir, { recursive: true });
-            fs.writeFileSync(PROFILER, PROFILER_TEXT);
-            env.NODE_OPTIONS = `--require ${PROFILER}`;
-            env.VASTAI_BENCH_PROFILE_DIR = path.resolve(profileDir, "provider");
-            fs.mkdirSync(env.VASTAI_BENCH_PROFILE_DIR, { recursive: true });
-            fs.mkdirSync(path.resolve(profileDir, "bare"), { recursive: true });
-        }
-        const provider: HostSetup = { env, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
-        const bare: HostSetup = {
-            env: profileDir ? { NODE_OPTIONS: env.NODE_OPTIONS, VASTAI_BENCH_PROFILE_DIR: path.resolve(profileDir, "bare") } : {},
-            config: {},
-        };
+        // As run 1: the provider's own waits at 1/1000 of live; no rate limits in the emulator.
+        const providerSetup: HostSetup = { env: { VASTAI_TIME_SCALE: "0.001" }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
         const bareSetup: HostSetup = { env: {}, config: {} };
+        /** The setup of a measured host: profiled into `dir/<who>` when asked. */
+        const measured = (who: "provider" | "bare"): HostSetup => {
+            const setup = who === "provider" ? providerSetup : bareSetup;
+            if (!profileDir) return setup;
+            const dir = path.resolve(profileDir, who);
+            fs.mkdirSync(dir, { recursive: true });
+            fs.writeFileSync(PROFILER, PROFILER_TEXT);
+            return { ...setup, env: { ...setup.env, NODE_OPTIONS: `--require ${PROFILER}`, VASTAI_BENCH_PROFILE_DIR: dir } };
+        };
         const connection = { baseUrl: emu.url, apiKey: emu.demoKey };
         const templateFields = (who: string, i: number, edited: boolean) => ({ name: `${who}-t${i}`, image: "busybox", tag: edited ? "1.37" : "1.36" });
         const offers = () => Array.from({ length: instances }, () => emu.addOffer().id);
@@ -90,10 +90,9 @@ async function main(): Promise<void> {
                 bare: await programResources(instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
             },
         ].filter((k) => !only || k.resource.toLowerCase() === only.toLowerCase());
-        const noProfile: HostSetup = { env: { VASTAI_TIME_SCALE: "0.001" }, config: provider.config };
         for (const kind of kinds) {
             if (kind.provider.length === 0) continue;
-            await hostOperation(emu, noProfile, "create", kind.provider, parallelism);
+            await hostOperation(emu, providerSetup, "create", kind.provider, parallelism);
             await hostOperation(emu, bareSetup, "create", kind.bare, parallelism);
             for (const op of ["update", "refresh"] as Operation[]) {
                 const times = { provider: [] as number[], bare: [] as number[] };
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
                     for (const who of order) {
                         const list = kind[who];
                         const from = emu.requests.length;
-                        const m = await hostOperation(emu, who === "provider" ? provider : bare, op, list, parallelism);
+                        const m = await hostOperation(emu, measured(who), op, list, parallelism);
                         if (m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
                         times[who].push(m.seconds);
                         cpu[who].push(m.hostCpuMs ?? NaN);
@@ -126,7 +125,7 @@ async function main(): Promise<void> {
                         `host CPU: provider ${median(cpu.provider)} ms, bare ${median(cpu.bare)} ms`,
                 );
             }
-            await hostOperation(emu, noProfile, "delete", kind.provider, parallelism);
+            await hostOperation(emu, providerSetup, "delete", kind.provider, parallelism);
             await hostOperation(emu, bareSetup, "delete", kind.bare, parallelism);
         }
     } finally {
