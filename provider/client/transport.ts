@@ -70,12 +70,33 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 }
 
 /**
+ * Connections are kept open between calls that are safe to send again (reads, deletes, labels):
+ * over TLS that saves two round trips a call. A kept connection the server has just closed fails
+ * the call as a reset, and the retry policy sends such a call again. Calls that are not safe to
+ * repeat (creates, template edits) each open their own connection, so a stale one can never turn
+ * them into "outcome unknown".
+ */
+function connectionAgents() {
+    // Idle connections are dropped after this: less than the 5 s that common servers keep them,
+    // so the client, not the server, is the one that closes an idle connection.
+    const idle = { keepAlive: true, timeout: KEPT_CONNECTION_IDLE_MS, scheduling: "lifo" as const };
+    return {
+        reused: { httpAgent: new http.Agent(idle), httpsAgent: new https.Agent(idle) },
+        fresh: { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) },
+    };
+}
+
+/** How long a kept connection may stay idle, ms. */
+export const KEPT_CONNECTION_IDLE_MS = 4000;
+
+/**
  * The core of the client: one place for the wire. It paces, sends with the key, maps failures to
  * typed errors, retries under the one policy and checks the answer against a schema.
  */
 export class Transport {
     readonly #apiKey: string;
     readonly #http: AxiosInstance;
+    readonly #connections = connectionAgents();
     readonly #keyLane: string;
     readonly baseUrl: string;
     private readonly retry: RetryOptions;
@@ -102,10 +123,6 @@ export class Transport {
             // Bodies are parsed here, so a malformed one is our typed error rather than axios' guess.
             responseType: "text",
             transformResponse: [(data: unknown) => data],
-            // No keep-alive: a reused socket the server already closed fails as a reset, and for a
-            // create that reads as "outcome unknown". Calls are seconds apart anyway.
-            httpAgent: new http.Agent({ keepAlive: false }),
-            httpsAgent: new https.Agent({ keepAlive: false }),
             proxy: false,
         });
     }
@@ -160,6 +177,7 @@ export class Transport {
             url: path,
             params: request.query,
             data: request.body === undefined ? undefined : JSON.stringify(request.body),
+            ...(endpoint.idempotent ? this.#connections.reused : this.#connections.fresh),
             headers: {
                 Authorization: `Bearer ${this.#apiKey}`,
                 Accept: "application/json",

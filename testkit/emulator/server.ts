@@ -40,6 +40,8 @@ export interface EmulatorOptions {
      * trip takes this much longer (half before it is handled, half before its answer leaves). Default 0.
      */
     latencyMs?: number;
+    /** How long an idle connection is kept open before the emulator closes it, ms; default 5000, as Node's and many servers'. */
+    keepAliveTimeoutMs?: number;
 }
 
 export interface LoggedRequest {
@@ -55,6 +57,8 @@ export interface LoggedRequest {
     fault?: string;
     /** Turned away by the rate limiter (not by an injected fault): the client sends the same call again. */
     rateLimited?: boolean;
+    /** Which connection it came on, numbered from 1 as they open: a client that keeps connections sends several on one. */
+    connection: number;
 }
 
 type ResolvedOptions = Required<Omit<EmulatorOptions, "port" | "intervalOverrides">> & {
@@ -80,6 +84,8 @@ export class Emulator {
 
     private server?: http.Server;
     private sockets = new Set<Socket>();
+    private connectionNumbers = new WeakMap<Socket, number>();
+    private connectionCount = 0;
 
     constructor(options: EmulatorOptions = {}) {
         this.options = {
@@ -93,6 +99,7 @@ export class Emulator {
             offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
             latencyMs: options.latencyMs ?? 0,
+            keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,
         };
         this.rateLimiter = new RateLimiter(this.options.rateLimitScale, this.options.rateLimitNamesThreshold);
         this.demoUser = this.model.addUser({ email: "demo@example.com" });
@@ -113,8 +120,10 @@ export class Emulator {
 
     async listen(port: number): Promise<void> {
         const server = http.createServer((req, res) => void this.handle(req, res));
+        server.keepAliveTimeout = this.options.keepAliveTimeoutMs;
         server.on("connection", (socket) => {
             this.sockets.add(socket);
+            this.connectionNumbers.set(socket, ++this.connectionCount);
             socket.on("close", () => this.sockets.delete(socket));
         });
         await new Promise<void>((resolve, reject) => {
@@ -239,6 +248,7 @@ export class Emulator {
             at: Date.now(),
             method,
             path: url.pathname,
+            connection: this.connectionNumbers.get(req.socket) ?? 0,
             // The vendor clients also put the key in the query (`api_key`): never kept in the log.
             query: Object.fromEntries([...url.searchParams].map(([k, v]) => [k, k === "api_key" ? "<redacted>" : v])),
             body: undefined,
@@ -345,7 +355,6 @@ export class Emulator {
         res.writeHead(answer.status, {
             "Content-Type": answer.contentType ?? (answer.text ? "text/plain; charset=utf-8" : "application/json"),
             "Content-Length": Buffer.byteLength(text),
-            Connection: "close",
             ...answer.headers,
         });
         res.end(text);
