@@ -20,6 +20,13 @@ export interface Endpoint {
     idempotent: boolean;
     /** The answer holds a credential (the account's `api_key`, a new key, an instance key): never quote it. */
     carriesCredentials?: boolean;
+    /**
+     * Sent on a new connection, never a kept one. A kept connection the service has just closed
+     * fails the call as a reset, with its outcome unknown; for most calls that is a retry or a
+     * look-up, but a lost instance create risks a paid instance and a lost API key create loses
+     * the key's secret for good, so these pay the connection's round trips instead.
+     */
+    ownConnection?: true;
 }
 
 /**
@@ -37,7 +44,7 @@ export const ENDPOINTS = {
     createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 0, idempotent: false },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 0, idempotent: false },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 0, idempotent: true },
-    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 0, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
@@ -47,7 +54,7 @@ export const ENDPOINTS = {
     listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 0, idempotent: true },
     searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 0, idempotent: true },
-    createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 0, idempotent: false, carriesCredentials: true },
+    createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 0, idempotent: false, carriesCredentials: true, ownConnection: true },
     deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 0, idempotent: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 0, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false },

@@ -70,19 +70,19 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 }
 
 /**
- * Connections are kept open between calls that are safe to send again (reads, deletes, labels):
- * over TLS that saves two round trips a call. A kept connection the server has just closed fails
- * the call as a reset, and the retry policy sends such a call again. Calls that are not safe to
- * repeat (creates, template edits) each open their own connection, so a stale one can never turn
- * them into "outcome unknown".
+ * Connections are kept open from one call to the next: over TLS that saves two round trips a call.
+ * A kept connection the service has just closed fails the call as a reset: a repeatable call is
+ * sent again, and a lost template write is settled by looking the template up, as after any lost
+ * answer. The endpoints marked `ownConnection` (an instance create, an API key create) always
+ * open a new one, so a stale connection never puts their outcome in doubt.
  */
 function connectionAgents() {
     // Idle connections are dropped after this: less than the 5 s that common servers keep them,
     // so the client, not the server, is the one that closes an idle connection.
     const idle = { keepAlive: true, timeout: KEPT_CONNECTION_IDLE_MS, scheduling: "lifo" as const };
     return {
-        reused: { httpAgent: new http.Agent(idle), httpsAgent: new https.Agent(idle) },
-        fresh: { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) },
+        kept: { httpAgent: new http.Agent(idle), httpsAgent: new https.Agent(idle) },
+        own: { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) },
     };
 }
 
@@ -177,7 +177,7 @@ export class Transport {
             url: path,
             params: request.query,
             data: request.body === undefined ? undefined : JSON.stringify(request.body),
-            ...(endpoint.idempotent ? this.#connections.reused : this.#connections.fresh),
+            ...(endpoint.ownConnection ? this.#connections.own : this.#connections.kept),
             headers: {
                 Authorization: `Bearer ${this.#apiKey}`,
                 Accept: "application/json",

@@ -1,5 +1,5 @@
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { Emulator } from "../../testkit/emulator/server";
+import { Emulator, LoggedRequest } from "../../testkit/emulator/server";
 import { clientFor, startEmulator } from "../../testkit/support/fixtures";
 
 const TEMPLATES = "/api/v0/template/";
@@ -13,30 +13,36 @@ const template: TemplateCreateRequest = {
 
 /**
  * Which calls share a connection, read from the emulator's log (each request carries the number
- * of the connection it came on). Calls safe to send again keep theirs open; the others never go
- * on a kept one, so a connection the server closed under them cannot make their outcome unknown.
+ * of the connection it came on). Calls keep their connection for the next one, but for an
+ * instance create and an API key create: those never go on a kept one, so a connection the
+ * service closed under them cannot put their outcome in doubt.
  */
 describe("connections", () => {
     let emu: Emulator;
     afterEach(() => emu.stop());
 
-    it("reads and deletes reuse one connection; each create and template edit opens its own", async () => {
+    it("reads, deletes, labels and template writes share one connection; instance and API key creates each open their own", async () => {
         emu = await startEmulator({ dedupeTemplates: false });
         const vast = clientFor(emu);
+        const offer = emu.addOffer();
         for (let i = 0; i < 3; i++) await vast.templates.search({ name: { eq: "connections" } });
         const created = (await vast.templates.create(template)).template;
         await vast.templates.edit({ hash_id: created.hash_id, name: "connections", image: "busybox", tag: "1.37" });
+        const { instanceId } = await vast.instances.create(offer.id, { image: "busybox" });
+        await vast.instances.label(instanceId, "connections");
+        await vast.account.createApiKey({ name: "connections", permissions: { api: { user_read: {} } } });
         await vast.account.currentUser();
         await vast.templates.delete(created.id);
+        await vast.instances.destroy(instanceId);
 
-        const byCall = emu.requests.map((r) => ({ call: `${r.method} ${r.path}`, connection: r.connection }));
-        const reads = byCall.filter((r) => r.call !== `POST ${TEMPLATES}` && r.call !== `PUT ${TEMPLATES}`);
-        const writes = byCall.filter((r) => r.call === `POST ${TEMPLATES}` || r.call === `PUT ${TEMPLATES}`);
-        expect(reads).toHaveLength(5);
-        expect(new Set(reads.map((r) => r.connection)).size).toBe(1);
-        expect(writes).toHaveLength(2);
-        // Each write on a connection of its own: seen for no other request.
-        for (const w of writes) expect(byCall.filter((r) => r.connection === w.connection)).toEqual([w]);
+        const own = (r: LoggedRequest) => r.path === `/api/v0/asks/${offer.id}/` || (r.method === "POST" && r.path === "/api/v0/auth/apikeys/");
+        const kept = emu.requests.filter((r) => !own(r));
+        const owning = emu.requests.filter(own);
+        expect(kept).toHaveLength(9);
+        expect(new Set(kept.map((r) => r.connection)).size).toBe(1);
+        expect(owning).toHaveLength(2);
+        // Each on a connection of its own: seen for no other request.
+        for (const o of owning) expect(emu.requests.filter((r) => r.connection === o.connection)).toEqual([o]);
     });
 
     it("a kept connection the server closed while idle is replaced, and the call goes through", async () => {
