@@ -69,7 +69,10 @@ export class Pacer {
     }
 
     /**
-     * Records a 429 in `lane`, and the next call waits a full interval from now. When the 429 named
+     * Records a 429 in `lane`, and the next call leaves a full interval after the turned-away one
+     * left: whether the service's window runs from the last call it let through or from this one,
+     * it began no later than this call's arrival, so the next arrives at least the interval after
+     * it (waiting from the 429's own arrival would add a round trip to every retry). When the 429 named
      * the endpoint's interval and the lane was shorter, the lane takes it as told. Otherwise (not
      * named, or the lane already kept it and was still turned away) the interval grows by half, at
      * least to `floorMs`, at most to `maxMs`, but only for a call that left under the lane's present
@@ -86,7 +89,7 @@ export class Pacer {
             state.learnedMs = learned;
             state.learnedAt = this.now();
         }
-        state.lastLeftAt = Math.max(state.lastLeftAt, this.now());
+        state.lastLeftAt = Math.max(state.lastLeftAt, p.leftAt);
     }
 
     /** The spacing a lane uses now; for tests and diagnostics. */

@@ -40,6 +40,23 @@ describe("Pacer", () => {
         return { pacer, turnedAway };
     }
 
+    it("after a 429 the next call leaves a full interval after the turned-away one left, not after its answer came", async () => {
+        let clock = 0;
+        const slept: number[] = [];
+        const pacer = new Pacer(
+            () => clock,
+            async (ms) => {
+                slept.push(ms);
+                clock += ms;
+            },
+        );
+        const leftAt = await pacer.wait("lane", 0);
+        clock += 80; // the round trip of the 429
+        pacer.penalize("lane", { leftAt, intervalMs: 0, floorMs: 10, maxMs: 1000, thresholdMs: 500 });
+        await pacer.wait("lane", 0);
+        expect(slept).toEqual([500 * 1.02 + 5 - 80]);
+    });
+
     it("widens a lane after a 429, within a cap", () => {
         const { pacer, turnedAway } = lanes();
         turnedAway("lane");
