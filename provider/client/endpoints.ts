@@ -21,10 +21,10 @@ export interface Endpoint {
     /** The answer holds a credential (the account's `api_key`, a new key, an instance key): never quote it. */
     carriesCredentials?: boolean;
     /**
-     * Sent on a new connection, never a kept one. A kept connection the service has just closed
-     * fails the call as a reset, with its outcome unknown; for most calls that is a retry or a
-     * look-up, but a lost instance create risks a paid instance and a lost API key create loses
-     * the key's secret for good, so these pay the connection's round trips instead.
+     * Sent on a connection of its own, never a kept one (connections.ts): a kept connection the
+     * service has just closed fails a call as a reset, its outcome unknown. A lost instance create
+     * risks a paid instance, a lost API key create loses the key's secret for good, and a lost SSH
+     * key create that never arrived fails the `up`; these pay the connection's round trips instead.
      */
     ownConnection?: true;
 }
@@ -57,7 +57,7 @@ export const ENDPOINTS = {
     createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 0, idempotent: false, carriesCredentials: true, ownConnection: true },
     deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 0, idempotent: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 0, idempotent: true },
-    createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false },
+    createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
     deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 0, idempotent: true },
 } as const satisfies Record<string, Endpoint>;
 

@@ -69,15 +69,16 @@ export class Pacer {
     }
 
     /**
-     * Records a 429 in `lane`, and the next call leaves a full interval after the turned-away one
-     * left: whether the service's window runs from the last call it let through or from this one,
-     * it began no later than this call's arrival, so the next arrives at least the interval after
-     * it (waiting from the 429's own arrival would add a round trip to every retry). When the 429 named
-     * the endpoint's interval and the lane was shorter, the lane takes it as told. Otherwise (not
-     * named, or the lane already kept it and was still turned away) the interval grows by half, at
-     * least to `floorMs`, at most to `maxMs`, but only for a call that left under the lane's present
-     * interval: the other 429s of a burst sent before the first one came back teach nothing more.
-     * A lane's interval never shrinks.
+     * Records a 429 in `lane`. When it named the endpoint's interval and the lane was shorter, the
+     * lane takes it as told. Otherwise (not named, or the lane already kept it and was still turned
+     * away) the interval grows by half, at least to `floorMs`, at most to `maxMs`, but only for a
+     * call that left under the lane's present interval: the other 429s of a burst sent before the
+     * first one came back teach nothing more. A lane's interval never shrinks.
+     *
+     * The next call is paced from the lane's latest departure, as any call: whether the service
+     * counts its window from the last call it let through or from this one, both left no later,
+     * so the next arrives at least the interval after either (calls in a paced lane arrive alike:
+     * connections.ts).
      */
     penalize(lane: string, p: Penalty): void {
         const state = this.lane(lane);
@@ -89,7 +90,6 @@ export class Pacer {
             state.learnedMs = learned;
             state.learnedAt = this.now();
         }
-        state.lastLeftAt = Math.max(state.lastLeftAt, p.leftAt);
     }
 
     /** The spacing a lane uses now; for tests and diagnostics. */

@@ -1,8 +1,7 @@
 import axios, { AxiosInstance } from "axios";
 import { createHash } from "crypto";
-import * as http from "http";
-import * as https from "https";
 import { z } from "zod";
+import { ConnectionKind, connectionAgents } from "./connections";
 import { Endpoint, endpointPath } from "./endpoints";
 import {
     HttpAnswer,
@@ -70,26 +69,6 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 }
 
 /**
- * Connections are kept open from one call to the next: over TLS that saves two round trips a call.
- * A kept connection the service has just closed fails the call as a reset: a repeatable call is
- * sent again, and a lost template write is settled by looking the template up, as after any lost
- * answer. The endpoints marked `ownConnection` (an instance create, an API key create) always
- * open a new one, so a stale connection never puts their outcome in doubt.
- */
-function connectionAgents() {
-    // Idle connections are dropped after this: less than the 5 s that common servers keep them,
-    // so the client, not the server, is the one that closes an idle connection.
-    const idle = { keepAlive: true, timeout: KEPT_CONNECTION_IDLE_MS, scheduling: "lifo" as const };
-    return {
-        kept: { httpAgent: new http.Agent(idle), httpsAgent: new https.Agent(idle) },
-        own: { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) },
-    };
-}
-
-/** How long a kept connection may stay idle, ms. */
-export const KEPT_CONNECTION_IDLE_MS = 4000;
-
-/**
  * The core of the client: one place for the wire. It paces, sends with the key, maps failures to
  * typed errors, retries under the one policy and checks the answer against a schema.
  */
@@ -146,7 +125,8 @@ export class Transport {
             const started = Date.now();
             let error: VastError;
             try {
-                const answer = await this.send(endpoint, path, request);
+                const connection: ConnectionKind = endpoint.ownConnection || this.pacer.intervalOf(lane, intervalMs) > 0 ? "own" : "kept";
+                const answer = await this.send(endpoint, path, request, connection);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
                 if (!isFailure(answer)) return this.parse(endpoint, ctx, answer, schema, redact);
                 error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, redact });
@@ -171,13 +151,13 @@ export class Transport {
         }
     }
 
-    private async send(endpoint: Endpoint, path: string, request: CallRequest): Promise<HttpAnswer> {
+    private async send(endpoint: Endpoint, path: string, request: CallRequest, connection: ConnectionKind): Promise<HttpAnswer> {
         const response = await this.#http.request<string>({
             method: endpoint.method,
             url: path,
             params: request.query,
             data: request.body === undefined ? undefined : JSON.stringify(request.body),
-            ...(endpoint.ownConnection ? this.#connections.own : this.#connections.kept),
+            ...this.#connections[connection],
             headers: {
                 Authorization: `Bearer ${this.#apiKey}`,
                 Accept: "application/json",

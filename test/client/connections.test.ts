@@ -1,27 +1,27 @@
+import { VastOutcomeUnknownError } from "../../provider/client/errors";
+import { Pacer } from "../../provider/client/pacer";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator, LoggedRequest } from "../../testkit/emulator/server";
 import { clientFor, startEmulator } from "../../testkit/support/fixtures";
 
 const TEMPLATES = "/api/v0/template/";
-const template: TemplateCreateRequest = {
-    name: "connections",
-    image: "busybox",
-    docker_login_repo: "",
-    docker_login_user: "",
-    docker_login_pass: "",
-};
+const template: TemplateCreateRequest = { name: "connections", image: "busybox", docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+const PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIConnectionsTestKey000000000000000000000 connections@test";
+
+/** The requests that came on no other request's connection. */
+const alone = (emu: Emulator, r: LoggedRequest) => emu.requests.filter((o) => o.connection === r.connection).length === 1;
 
 /**
  * Which calls share a connection, read from the emulator's log (each request carries the number
- * of the connection it came on). Calls keep their connection for the next one, but for an
- * instance create and an API key create: those never go on a kept one, so a connection the
- * service closed under them cannot put their outcome in doubt.
+ * of the connection it came on). A call keeps its connection for the next, but for instance, API
+ * key and SSH key creates, whose outcome a stale connection must not put in doubt, and calls in a
+ * paced lane, whose arrivals must keep the spacing the pacer gave their departures.
  */
 describe("connections", () => {
     let emu: Emulator;
     afterEach(() => emu.stop());
 
-    it("reads, deletes, labels and template writes share one connection; instance and API key creates each open their own", async () => {
+    it("reads, deletes, labels and template writes share one connection; instance, API key and SSH key creates each open their own", async () => {
         emu = await startEmulator({ dedupeTemplates: false });
         const vast = clientFor(emu);
         const offer = emu.addOffer();
@@ -31,32 +31,47 @@ describe("connections", () => {
         const { instanceId } = await vast.instances.create(offer.id, { image: "busybox" });
         await vast.instances.label(instanceId, "connections");
         await vast.account.createApiKey({ name: "connections", permissions: { api: { user_read: {} } } });
+        await vast.sshKeys.create(PUBLIC_KEY);
         await vast.account.currentUser();
         await vast.templates.delete(created.id);
         await vast.instances.destroy(instanceId);
 
-        const own = (r: LoggedRequest) => r.path === `/api/v0/asks/${offer.id}/` || (r.method === "POST" && r.path === "/api/v0/auth/apikeys/");
-        const kept = emu.requests.filter((r) => !own(r));
-        const owning = emu.requests.filter(own);
+        const creates = [`PUT /api/v0/asks/${offer.id}/`, "POST /api/v0/auth/apikeys/", "POST /api/v0/ssh/"];
+        const own = emu.requests.filter((r) => creates.includes(`${r.method} ${r.path}`));
+        const kept = emu.requests.filter((r) => !own.includes(r));
+        expect(own).toHaveLength(3);
+        for (const r of own) expect(alone(emu, r)).toBe(true);
         expect(kept).toHaveLength(9);
         expect(new Set(kept.map((r) => r.connection)).size).toBe(1);
-        expect(owning).toHaveLength(2);
-        // Each on a connection of its own: seen for no other request.
-        for (const o of owning) expect(emu.requests.filter((r) => r.connection === o.connection)).toEqual([o]);
     });
 
-    it("a kept connection the server closed while idle is replaced, and the call goes through", async () => {
-        emu = await startEmulator({ keepAliveTimeoutMs: 30 });
+    it("in a paced lane every call opens its own connection; an unpaced one keeps it", async () => {
+        emu = await startEmulator();
+        // Template search is paced (3 s live, 3 ms here); the current user is not.
+        const vast = clientFor(emu, { paceScale: 0.001, pacer: new Pacer() });
+        for (let i = 0; i < 3; i++) await vast.templates.search({});
+        for (let i = 0; i < 3; i++) await vast.account.currentUser();
+
+        for (const r of emu.requestsTo("GET", TEMPLATES)) expect(alone(emu, r)).toBe(true);
+        expect(new Set(emu.requestsTo("GET", "/api/v0/users/current/").map((r) => r.connection)).size).toBe(1);
+    });
+
+    it("lets a kept connection go a second before the server's Keep-Alive hint runs out, so none is reused stale", async () => {
+        // Node's server says "Keep-Alive: timeout=2" and closes at 2 s; the client lets go at 1 s.
+        emu = await startEmulator({ keepAliveTimeoutMs: 2000 });
         const vast = clientFor(emu);
         await vast.templates.search({});
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await vast.templates.search({});
+        await new Promise((resolve) => setTimeout(resolve, 1300));
         await vast.templates.search({});
 
-        const [first, second] = emu.requestsTo("GET", TEMPLATES);
-        expect(second.connection).not.toBe(first.connection);
+        const [first, second, third] = emu.requestsTo("GET", TEMPLATES);
+        expect(second.connection).toBe(first.connection);
+        expect(third.connection).not.toBe(first.connection);
         expect(emu.requests.every((r) => r.status === 200)).toBe(true);
     });
 
+    // The `reset` fault closes the connection without an answer: what a stale kept connection does.
     it("a read whose kept connection is reset is sent again on a new one", async () => {
         emu = await startEmulator();
         const vast = clientFor(emu);
@@ -68,5 +83,17 @@ describe("connections", () => {
         expect(reset).toMatchObject({ connection: first.connection, fault: "reset" });
         expect(retried.connection).not.toBe(first.connection);
         expect(retried.status).toBe(200);
+    });
+
+    it("a template create whose kept connection is reset is not sent again: its outcome is unknown, for the provider's look-up", async () => {
+        emu = await startEmulator();
+        const vast = clientFor(emu);
+        await vast.templates.search({});
+        emu.faults.add({ method: "POST", path: TEMPLATES, fault: { kind: "reset" }, times: 1 });
+        await expect(vast.templates.create(template)).rejects.toBeInstanceOf(VastOutcomeUnknownError);
+
+        const [create] = emu.requestsTo("POST", TEMPLATES);
+        expect(emu.requestsTo("POST", TEMPLATES)).toHaveLength(1);
+        expect(create.connection).toBe(emu.requestsTo("GET", TEMPLATES)[0].connection);
     });
 });

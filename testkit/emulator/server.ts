@@ -124,6 +124,8 @@ export class Emulator {
         server.on("connection", (socket) => {
             this.sockets.add(socket);
             this.connectionNumbers.set(socket, ++this.connectionCount);
+            // A kept connection left open by a client must not keep a test process alive.
+            if (!this.options.keepProcessAlive) socket.unref();
             socket.on("close", () => this.sockets.delete(socket));
         });
         await new Promise<void>((resolve, reject) => {
