@@ -10,9 +10,9 @@ import { HostSetup, Operation, hostOperation, programResources } from "./steps";
  * `npm run build && node dist/bench/opCost.js [--templates 200 --instances 20 --latency 80 --reps 5
  * --parallelism 8 --only template|instance --rounds --profile dir]`
  *
- * A quick look at the operations of run 1 of `npm run bench` (bench/run.ts) whose cost is in
- * question, without the whole run: template and instance updates and refreshes, the provider
- * against the bare provider, each `reps` times (which goes first alternates), with the median
+ * A quick look at the operations of run 1 of `npm run bench` (bench/run.ts), without the whole
+ * run: template and instance creates, deletes, updates and refreshes, the provider against the
+ * bare provider, each `reps` times (which goes first alternates), with the median
  * time of each, their ratio, and the median CPU time each host spent (steadier than the time on a
  * busy machine). `--rounds` prints when each call reached the emulator (a batched read with its
  * number of ids); `--profile dir` writes a V8 CPU profile of every measured host into
@@ -92,38 +92,58 @@ async function main(): Promise<void> {
         ].filter((k) => !only || k.resource.toLowerCase() === only.toLowerCase());
         for (const kind of kinds) {
             if (kind.provider.length === 0) continue;
+            /** Times and host CPU of each contender over the repetitions of one operation. */
+            const series = () => ({ times: { provider: [] as number[], bare: [] as number[] }, cpu: { provider: [] as number[], bare: [] as number[] } });
+            type Series = ReturnType<typeof series>;
+            /** One operation by one contender, into `s`. */
+            const measure = async (who: "provider" | "bare", op: Operation, s: Series) => {
+                const list = kind[who];
+                const from = emu.requests.length;
+                const m = await hostOperation(emu, measured(who), op, list, parallelism);
+                if (m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
+                s.times[who].push(m.seconds);
+                s.cpu[who].push(m.hostCpuMs ?? NaN);
+                if (process.argv.includes("--rounds")) {
+                    // When each call reached the emulator, ms from the first; a batched read with its number of ids.
+                    const seen = emu.requests.slice(from);
+                    const t0 = seen[0]?.at ?? 0;
+                    const ids = (q: Record<string, string>) => (q.select_filters ? `:${(JSON.parse(q.select_filters).id?.in ?? []).length}` : "");
+                    console.log(`  ${who}: ${seen.map((r) => `${r.at - t0}${ids(r.query)}`).join(" ")}`);
+                }
+            };
+            const report = (op: Operation, s: Series) => {
+                const p = median(s.times.provider);
+                const b = median(s.times.bare);
+                console.log(
+                    `${kind.resource} ${op} × ${kind.provider.length}: provider ${p.toFixed(3)} s, bare ${b.toFixed(3)} s, ` +
+                        `ratio ${(p / b).toFixed(3)} (provider ${fmt(s.times.provider)}; bare ${fmt(s.times.bare)}); ` +
+                        `host CPU: provider ${median(s.cpu.provider)} ms, bare ${median(s.cpu.bare)} ms`,
+                );
+            };
+            const orderOf = (rep: number) => (rep % 2 === 0 ? (["provider", "bare"] as const) : (["bare", "provider"] as const));
+
+            // Creates and deletes: each repetition creates every resource, then deletes it.
+            const created = series();
+            const deleted = series();
+            for (let rep = 0; rep < reps; rep++) {
+                for (const who of orderOf(rep)) await measure(who, "create", created);
+                for (const who of orderOf(rep)) await measure(who, "delete", deleted);
+            }
+            report("create", created);
+            report("delete", deleted);
+
             await hostOperation(emu, providerSetup, "create", kind.provider, parallelism);
             await hostOperation(emu, bareSetup, "create", kind.bare, parallelism);
             for (const op of ["update", "refresh"] as Operation[]) {
-                const times = { provider: [] as number[], bare: [] as number[] };
-                const cpu = { provider: [] as number[], bare: [] as number[] };
+                const s = series();
                 for (let rep = 0; rep < reps; rep++) {
-                    const order = rep % 2 === 0 ? (["provider", "bare"] as const) : (["bare", "provider"] as const);
-                    for (const who of order) {
-                        const list = kind[who];
-                        const from = emu.requests.length;
-                        const m = await hostOperation(emu, measured(who), op, list, parallelism);
-                        if (m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
-                        times[who].push(m.seconds);
-                        cpu[who].push(m.hostCpuMs ?? NaN);
-                        if (process.argv.includes("--rounds")) {
-                            // When each call reached the emulator, ms from the first; a batched read with its number of ids.
-                            const seen = emu.requests.slice(from);
-                            const t0 = seen[0]?.at ?? 0;
-                            const ids = (q: Record<string, string>) => (q.select_filters ? `:${(JSON.parse(q.select_filters).id?.in ?? []).length}` : "");
-                            console.log(`  ${who}: ${seen.map((r) => `${r.at - t0}${ids(r.query)}`).join(" ")}`);
-                        }
+                    for (const who of orderOf(rep)) {
+                        await measure(who, op, s);
                         // The next update edits back: what the program sends swaps with what it sent.
-                        if (op === "update") for (const r of list) [r.news, r.edited] = [r.edited, r.news];
+                        if (op === "update") for (const r of kind[who]) [r.news, r.edited] = [r.edited, r.news];
                     }
                 }
-                const p = median(times.provider);
-                const b = median(times.bare);
-                console.log(
-                    `${kind.resource} ${op} × ${kind.provider.length}: provider ${p.toFixed(3)} s, bare ${b.toFixed(3)} s, ` +
-                        `ratio ${(p / b).toFixed(3)} (provider ${fmt(times.provider)}; bare ${fmt(times.bare)}); ` +
-                        `host CPU: provider ${median(cpu.provider)} ms, bare ${median(cpu.bare)} ms`,
-                );
+                report(op, s);
             }
             await hostOperation(emu, providerSetup, "delete", kind.provider, parallelism);
             await hostOperation(emu, bareSetup, "delete", kind.bare, parallelism);
