@@ -8,7 +8,7 @@ import { HostSetup, Operation, hostOperation, programResources } from "./steps";
 
 /**
  * `npm run build && node dist/bench/opCost.js [--templates 200 --instances 20 --latency 80 --reps 5
- * --parallelism 8 --only template|instance --rounds --profile dir]`
+ * --parallelism 8 --time-scale 0 --only template|instance --rounds --profile dir]`
  *
  * A quick look at the operations of run 1 of `npm run bench` (bench/run.ts), without the whole
  * run: template and instance creates, deletes, updates and refreshes, the provider against the
@@ -58,8 +58,8 @@ async function main(): Promise<void> {
         offerReturnAfterMs: 0,
     });
     try {
-        // As run 1: the provider's own waits at 1/1000 of live; no rate limits in the emulator.
-        const providerSetup: HostSetup = { env: { VASTAI_TIME_SCALE: "0.001" }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
+        // As run 1: none of the provider's own waits (`--time-scale`); no rate limits in the emulator.
+        const providerSetup: HostSetup = { env: { VASTAI_TIME_SCALE: String(flag("time-scale", 0)) }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } };
         const bareSetup: HostSetup = { env: {}, config: {} };
         /** The setup of a measured host: profiled into `dir/<who>` when asked. */
         const measured = (who: "provider" | "bare"): HostSetup => {

@@ -82,6 +82,8 @@ export class Transport {
     private readonly paceScale: number;
     private readonly pacer: Pacer;
     private readonly log?: (line: string) => void;
+    #writesSent = 0;
+    #writesOnTheWay = 0;
 
     constructor(options: TransportOptions) {
         if (!options.apiKey) throw new VastConfigError("no API key given to the client");
@@ -112,7 +114,24 @@ export class Transport {
      */
     redact = (text: string): string => redactor([this.#apiKey])(text);
 
+    /** See `VastClient.writeMark`. */
+    writeMark(): number | undefined {
+        return this.#writesOnTheWay > 0 ? undefined : this.#writesSent;
+    }
+
     async call<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
+        if (endpoint.method === "GET") return this.attempts(endpoint, request, schema);
+        // Counted from before its turn in the pacer to its end, retries included: see `writeMark`.
+        this.#writesSent++;
+        this.#writesOnTheWay++;
+        try {
+            return await this.attempts(endpoint, request, schema);
+        } finally {
+            this.#writesOnTheWay--;
+        }
+    }
+
+    private async attempts<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
         const path = endpointPath(endpoint, request.params);
         const lane = `${endpoint.method} ${endpoint.path} ${this.#keyLane}`;
         const intervalMs = endpoint.minIntervalMs * this.paceScale;

@@ -21,14 +21,25 @@ export class VastClient {
     readonly sshKeys: SshKeysApi;
     readonly offers: OffersApi;
     readonly baseUrl: string;
+    readonly #transport: Transport;
 
     constructor(options: VastClientOptions) {
         const transport = new Transport(options);
+        this.#transport = transport;
         this.baseUrl = transport.baseUrl;
         this.templates = new TemplatesApi(transport);
         this.instances = new InstancesApi(transport);
         this.account = new AccountApi(transport);
         this.sshKeys = new SshKeysApi(transport);
         this.offers = new OffersApi(transport);
+    }
+
+    /**
+     * A number that changes whenever this client sends a write (any call but a GET), or undefined
+     * while one is on its way. Two equal marks mean no write of this client came between: what a
+     * read answered under the first still holds under the second, as far as this client goes.
+     */
+    writeMark(): number | undefined {
+        return this.#transport.writeMark();
     }
 }

@@ -14,53 +14,66 @@ describe("refreshing many resources", () => {
         await stack.stop();
     });
 
-    it("shares its searches (id in [...]) and makes no other call, not even to ask whose key it is", async () => {
-        const names = Array.from({ length: 12 }, (_, i) => `refresh-${i}`);
+    it("shares its searches, reads the rest ahead in one, and makes no other call, not even to ask whose key it is", async () => {
+        const names = Array.from({ length: 20 }, (_, i) => `refresh-${i}`);
         await stack.engine.up(() => names.map((n) => new Template(n, { name: n, image: "busybox" })));
+        // Edited in the console before the refresh: a read answered from the read-ahead shows it too.
+        const edited = stack.engine.get("refresh-17");
+        stack.emu.consoleEditTemplate(Number(edited.id), { tag: "nightly" });
+        // Deleted elsewhere: missing from the read-ahead, then from a search by its id, which alone says it is gone.
+        const victim = stack.engine.get("refresh-15");
+        await clientFor(stack.emu).templates.delete(Number(victim.id));
         stack.emu.requests.length = 0;
 
         const summary = await stack.engine.refresh();
 
-        expect(summary.same.sort()).toEqual([...names].sort());
+        expect(summary.update).toEqual(["refresh-17"]);
+        expect(summary.delete).toEqual(["refresh-15"]);
+        expect(summary.same).toHaveLength(names.length - 2);
+        expect(stack.engine.get("refresh-17").outputs.tag).toBe("nightly");
         const calls = stack.emu.requests.map((r) => `${r.method} ${r.path}`);
         expect(new Set(calls)).toEqual(new Set(["GET /api/v0/template/"]));
         // A search the rate limiter turned away is sent again, the same search: on a busy machine the
         // 30 ms test-speed interval can be squeezed on arrival. Only the searches it let through count.
-        const answered = stack.emu.requestsTo("GET", "/api/v0/template/");
-        // The engine reads 8 at a time here (4 per core); every read waiting behind a search joins the next one.
-        expect(answered.length).toBeLessThanOrEqual(3);
-        const idsOf = (r: { query?: Record<string, string> }): number[] => JSON.parse(String(r.query?.select_filters ?? "{}")).id?.in ?? [];
-        const asked = answered.flatMap(idsOf);
-        expect(asked).toHaveLength(names.length);
-        expect(new Set(asked).size).toBe(names.length);
+        const filters = stack.emu.requestsTo("GET", "/api/v0/template/").map((r) => JSON.parse(String(r.query?.select_filters ?? "{}")));
+        // The engine reads 8 at a time here (4 per core): the first round asks for its 8 by id; the
+        // next, in the same burst of reads, for every template of the account, which answers the rest.
+        expect(filters.length).toBeLessThanOrEqual(4);
+        expect(filters[0].id.in).toHaveLength(8);
+        expect(filters.filter((f) => f.creator_id)).toHaveLength(1);
+        expect(filters.filter((f) => f.id?.in?.includes(Number(victim.id)))).toHaveLength(1);
     });
 
-    it("still tells a template deleted elsewhere from the rest", async () => {
+    it("still tells a template deleted elsewhere from the rest on a second refresh (each read asks again)", async () => {
         const victim = stack.engine.get("refresh-3");
         await clientFor(stack.emu).templates.delete(Number(victim.id));
         const summary = await stack.engine.refresh();
         expect(summary.delete).toEqual(["refresh-3"]);
-        expect(summary.same).toHaveLength(11);
+        expect(summary.same).toHaveLength(18);
     });
 
-    it("reads instances through one list call per round (id in [...]), and confirms a missing one with its own read", async () => {
+    it("reads instances through the v1 list: by id, then the account's page ahead; one missing is confirmed gone by its own read", async () => {
         const { emu, engine } = stack;
-        const names = Array.from({ length: 6 }, (_, i) => `gpu-${i}`);
+        const names = Array.from({ length: 12 }, (_, i) => `gpu-${i}`);
         const offers = names.map(() => emu.addOffer());
         await engine.up(() => names.map((n, i) => new Instance(n, { offerId: offers[i].id, image: "busybox", label: n })));
-        emu.requests.length = 0;
-        const refreshed = await engine.refresh();
-        expect(refreshed.same).toEqual(expect.arrayContaining(names));
-        const instanceCalls = emu.requests.filter((r) => r.path.includes("instances"));
-        expect(instanceCalls.every((r) => r.method === "GET" && r.path === "/api/v1/instances/")).toBe(true);
-        expect(instanceCalls.length).toBeLessThanOrEqual(2);
-
-        // Destroyed elsewhere: missing from the list, and gone in the service's own words.
-        const victim = engine.get("gpu-2");
+        // Destroyed elsewhere: missing from the read-ahead and from the list by its id, and gone in the service's own words.
+        const victim = engine.get("gpu-10");
         await clientFor(emu).instances.destroy(Number(victim.id));
         emu.requests.length = 0;
-        const after = await engine.refresh();
-        expect(after.delete).toEqual(["gpu-2"]);
-        expect(emu.requestsTo("GET", `/api/v0/instances/${victim.id}/`)).toHaveLength(1);
+
+        const refreshed = await engine.refresh();
+
+        expect(refreshed.delete).toEqual(["gpu-10"]);
+        expect(refreshed.same).toEqual(expect.arrayContaining(names.filter((n) => n !== "gpu-10")));
+        const instanceCalls = emu.requests.filter((r) => r.path.includes("instances"));
+        expect(instanceCalls.filter((r) => !(r.method === "GET" && r.path === "/api/v1/instances/"))).toEqual([
+            expect.objectContaining({ method: "GET", path: `/api/v0/instances/${victim.id}/` }),
+        ]);
+        const lists = emu.requestsTo("GET", "/api/v1/instances/").map((r) => JSON.parse(String(r.query?.select_filters ?? "{}")));
+        expect(lists.length).toBeLessThanOrEqual(4);
+        expect(lists[0].id.in).toHaveLength(8);
+        expect(lists.filter((f) => f.id === undefined)).toHaveLength(1);
+        expect(lists.filter((f) => f.id?.in?.includes(Number(victim.id)))).toHaveLength(1);
     });
 });

@@ -5,9 +5,17 @@ import { BatchedReads, byId, sharedPerClient } from "../batchedReads";
 const MAX_IDS_PER_SEARCH = 100;
 
 /**
- * Template reads by numeric id, sharing one search per round (batchedReads.ts). The search finds
- * other users' public templates too: the caller checks the owner.
+ * Template reads by numeric id, sharing their searches (batchedReads.ts): by id (`id in [...]`), or
+ * reading ahead every template the owner made (`creator_id`), one search however many. A search by
+ * id finds other users' public templates too: the caller checks the owner.
  */
 export const sharedTemplateReader = sharedPerClient<TemplateRecord>(
-    (vast) => new BatchedReads(async (ids) => byId(await vast.templates.search({ id: { in: ids } }), ids), MAX_IDS_PER_SEARCH),
+    (vast) =>
+        new BatchedReads({
+            byIds: async (ids) => byId(await vast.templates.search({ id: { in: ids } }), ids),
+            maxIds: MAX_IDS_PER_SEARCH,
+            ahead: async (owner) =>
+                owner === undefined ? undefined : (await vast.templates.search({ creator_id: { eq: owner } })).filter((t) => t.creator_id === owner),
+            writeMark: () => vast.writeMark(),
+        }),
 );

@@ -24,7 +24,7 @@ export async function templateById(
     templateId: number,
     owner?: number,
 ): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
-    const record = await sharedTemplateReader(vast).get(templateId);
+    const record = await sharedTemplateReader(vast).get(templateId, owner);
     if (!record) return { none: true };
     if (record.creator_id === undefined || record.creator_id === null) return { own: record };
     return ownedBy(record, owner ?? (await ctx.currentUserId())) ? { own: record } : { othersPublic: record };

@@ -1,0 +1,153 @@
+import { BatchedReads, READ_AHEAD_FRESH_MS, ReadSource } from "../../provider/resources/batchedReads";
+
+interface Rec {
+    id: number;
+    v: string;
+}
+
+/**
+ * A source over a table the test edits, recording each call; the client's write mark is the
+ * test's to move. Unit level on purpose: the rules of when a read-ahead may answer. That reads
+ * share calls through Pulumi's host against the emulator is test/resources/sharedReads.test.ts.
+ */
+function source(ids: number[]) {
+    const table = new Map(ids.map((id) => [id, { id, v: "v1" }]));
+    const calls: string[] = [];
+    let mark: number | undefined = 0;
+    let clock = 0;
+    let duringAhead = () => {};
+    const src: ReadSource<Rec> = {
+        maxIds: 100,
+        byIds: async (asked) => {
+            calls.push(`byIds ${asked.join(",")}`);
+            return new Map(asked.filter((id) => table.has(id)).map((id) => [id, { ...table.get(id)! }]));
+        },
+        ahead: async (owner) => {
+            if (owner === undefined) return undefined;
+            calls.push("ahead");
+            duringAhead();
+            return [...table.values()].map((r) => ({ ...r }));
+        },
+        writeMark: () => mark,
+    };
+    const reads = new BatchedReads(src, () => clock);
+    return {
+        table,
+        calls,
+        reads,
+        /** Reads these ids as the engine does: together, each with the owner state keeps. */
+        read: (asked: number[]) => Promise.all(asked.map((id) => reads.get(id, 7))),
+        write: () => (mark = (mark ?? 0) + 1),
+        writeOnItsWay: () => (mark = undefined),
+        pass: (ms: number) => (clock += ms),
+        duringAhead: (f: () => void) => (duringAhead = f),
+    };
+}
+
+const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
+
+describe("BatchedReads", () => {
+    it("shares one call among the reads that come together, and reads ahead on the next round of a burst", async () => {
+        const s = source(ids(20));
+        expect((await s.read(ids(8))).map((r) => r?.id)).toEqual(ids(8));
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`]);
+        await s.read(ids(8, 9));
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`, "ahead"]);
+        // The rest of the burst: answered from the read-ahead, no call.
+        expect((await s.read(ids(4, 17))).map((r) => r?.id)).toEqual(ids(4, 17));
+        expect(s.calls).toHaveLength(2);
+    });
+
+    it("answers only an id's first read from a read-ahead: a second read asks the service", async () => {
+        const s = source(ids(20));
+        await s.read(ids(8));
+        await s.read(ids(8, 9));
+        s.table.get(3)!.v = "edited elsewhere";
+        s.table.get(17)!.v = "edited elsewhere";
+        // 3 was read before the read-ahead was taken: asked again. 17's first read is answered from
+        // the read-ahead (an edit made elsewhere during a refresh may land either side of it); its second asks.
+        expect((await s.read([3]))[0]?.v).toBe("edited elsewhere");
+        expect((await s.read([17]))[0]?.v).toBe("v1");
+        expect((await s.read([17]))[0]?.v).toBe("edited elsewhere");
+        expect(s.calls.slice(2)).toEqual(["byIds 3", "byIds 17"]);
+    });
+
+    it("drops a read-ahead once the client has sent a write, or once it is older than its freshness", async () => {
+        const written = source(ids(20));
+        await written.read(ids(8));
+        await written.read(ids(8, 9));
+        written.table.get(17)!.v = "edited";
+        written.write();
+        expect((await written.read([17]))[0]?.v).toBe("edited");
+        // Still in the burst: a new read-ahead, taken after the write.
+        expect(written.calls.slice(2)).toEqual(["ahead"]);
+
+        const old = source(ids(20));
+        await old.read(ids(8));
+        await old.read(ids(8, 9));
+        old.table.get(17)!.v = "edited";
+        old.pass(READ_AHEAD_FRESH_MS);
+        expect((await old.read([17]))[0]?.v).toBe("edited");
+        expect(old.calls.slice(2)).toEqual(["byIds 17"]);
+    });
+
+    it("keeps no read-ahead that a write of the client may have overtaken, and takes none while one is on its way", async () => {
+        const s = source(ids(20));
+        await s.read(ids(8));
+        // A write leaves while the read-ahead is on its way: what it answered serves its own round only.
+        s.duringAhead(() => s.write());
+        await s.read(ids(8, 9));
+        s.duringAhead(() => {});
+        s.table.get(17)!.v = "edited";
+        s.pass(2_000);
+        expect((await s.read([17]))[0]?.v).toBe("edited");
+        expect(s.calls.slice(1)).toEqual(["ahead", "byIds 17"]);
+
+        const busy = source(ids(20));
+        await busy.read(ids(8));
+        busy.writeOnItsWay();
+        await busy.read(ids(8, 9));
+        expect(busy.calls.slice(1)).toEqual([`byIds ${ids(8, 9).join(",")}`]);
+    });
+
+    it("asks by id for what a read-ahead lacks: only that answer says an id is gone", async () => {
+        const s = source(ids(10));
+        await s.read(ids(8));
+        const [found, gone] = await s.read([9, 42]);
+        expect(found?.id).toBe(9);
+        expect(gone).toBeUndefined();
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`, "ahead", "byIds 42"]);
+    });
+
+    it("reads ahead only in a burst (after a round of several reads, not long ago), and only when the source can", async () => {
+        const s = source(ids(20));
+        // Rounds of one read each: no burst.
+        await s.read([1]);
+        await s.read([2]);
+        expect(s.calls).toEqual(["byIds 1", "byIds 2"]);
+        // A round of several, then another long after: no burst either.
+        await s.read([3, 4]);
+        s.pass(5_000);
+        await s.read([5]);
+        expect(s.calls.slice(2)).toEqual(["byIds 3,4", "byIds 5"]);
+        // In a burst, but no owner given: the source cannot read ahead.
+        await s.read([6, 7]);
+        await Promise.all([s.reads.get(8), s.reads.get(9)]);
+        expect(s.calls.slice(4)).toEqual(["byIds 6,7", "byIds 8,9"]);
+    });
+
+    it("fails every read of a round whose call fails, and goes on with the next", async () => {
+        let fail = true;
+        const flaky = new BatchedReads<Rec>({
+            maxIds: 100,
+            byIds: async (asked) => {
+                if (fail) throw new Error("spoiled");
+                return new Map(asked.map((id) => [id, { id, v: "v1" }]));
+            },
+            writeMark: () => 0,
+        });
+        await expect(Promise.all([flaky.get(1), flaky.get(2)])).rejects.toThrow("spoiled");
+        fail = false;
+        expect((await flaky.get(1))?.id).toBe(1);
+    });
+});
