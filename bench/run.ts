@@ -7,19 +7,26 @@ import { ROUTES } from "../testkit/emulator/routes";
 import { REPO_ROOT } from "../testkit/repoRoot";
 import { BareResource } from "./bareProvider";
 import { PlainResource, plainStep } from "./plainClient";
-import { BenchResource, HostSetup, Measured, Operation, countRequests, hostOperation, pool, programResources, stateBytes } from "./steps";
+import { profiled } from "./profiler";
+import { BenchResource, HostSetup, Measured, Operation, countRequests, hostOperation, medianRun, pool, programResources, stateBytes } from "./steps";
 import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
 
 /**
- * `npm run bench [-- --templates 200 --instances 20 --latency 80 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
- * (0 skips a part); `npm run bench -- --print` prints the table of bench/results.json again.
+ * `npm run bench [-- --templates 200 --instances 20 --latency 80 --reps 5 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
+ * (0 skips a part, and a partial run is not written to bench/results.json unless `--write`);
+ * `npm run bench -- --print` prints the table of bench/results.json again.
+ * For a closer look at run 1: `--only template|instance` takes one resource; `--rounds` prints when
+ * each call reached the emulator (a read by id with its number of ids); `--profile dir` writes a
+ * V8 CPU profile of every measured host into `dir/provider` and `dir/bare`. A quick look at run 1
+ * alone: `--memory 0 --paced 0`.
  *
  * Run 1: every operation of the provider's resources through Pulumi's own dynamic-provider host,
  * against the emulator with loopback latency added and no rate limits, at Pulumi's default
  * parallelism (4 × cores). Beside it, the same operations by a bare dynamic provider (one call per
  * step with Node's `http`, through the same host) and by a plain HTTP client (the same calls, same
  * concurrency, no host): two ratios per operation, what the provider adds and what Pulumi costs.
- * Then the host's peak memory after creating many templates, against the bare provider's host.
+ * Each operation is taken `--reps` times, the contenders' order turning round each time, and the
+ * medians compared: single wall times on a 2-core machine move by a tenth. Then the host's peak memory after creating many templates, against the bare provider's host.
  *
  * Run 2: instances under the live service's per-endpoint intervals (the emulator's rate limiter at
  * scale 1, the provider at VASTAI_TIME_SCALE=1, the emulator's boot times), against the floor those
@@ -31,6 +38,23 @@ function flag(name: string, fallback: number): number {
     const value = Number(process.argv[i + 1]);
     if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} takes a number, got ${process.argv[i + 1]}`);
     return value;
+}
+
+/** A flag's text (`--only instance`), or undefined when it is not given. */
+function textFlag(name: string): string | undefined {
+    const i = process.argv.indexOf(`--${name}`);
+    return i < 0 ? undefined : process.argv[i + 1];
+}
+
+/** `--rounds`: when each call from `from` on reached the emulator, ms from the first; a list or search by id with its number of ids. */
+function rounds(emu: Emulator, from: number): string {
+    const seen = emu.requests.slice(from);
+    const t0 = seen[0]?.at ?? 0;
+    const ids = (q: Record<string, string>) => {
+        const filters = q.select_filters ? JSON.parse(q.select_filters) : undefined;
+        return filters?.id?.in ? `:${filters.id.in.length}` : "";
+    };
+    return seen.map((r) => `${r.at - t0}${ids(r.query)}`).join(" ");
 }
 
 const OPERATIONS: Operation[] = ["create", "update", "no-change diff", "refresh", "delete"];
@@ -54,6 +78,7 @@ async function main(): Promise<void> {
         // none, since run 1 has no rate limits to respect: it measures what the provider adds to
         // each call, and run 2 its pacing. Request timeouts stay at their 250 ms floor.
         timeScale: flag("time-scale", 0),
+        reps: Math.max(1, flag("reps", 5)),
         memoryResources: flag("memory", 1000),
         pacedInstances: flag("paced", 20),
     };
@@ -72,11 +97,25 @@ async function main(): Promise<void> {
 
     const results = { date: new Date().toISOString(), machine, flags, overhead: rows, memory, paced };
     printResults(results);
+    // A part skipped, or a closer look at one resource, is not the run the README quotes.
+    const partial = textFlag("only") !== undefined || [flags.templates, flags.instances, flags.memoryResources, flags.pacedInstances].includes(0);
+    if (partial && !process.argv.includes("--write")) {
+        console.log(`\nnot written to ${path.relative(REPO_ROOT, RESULTS)}: a partial run (--write writes it anyway)`);
+        return;
+    }
     fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nwritten: ${path.relative(REPO_ROOT, RESULTS)}`);
 }
 
-/** Run 1: the provider, the bare dynamic provider and a plain client, operation by operation. */
+/** The contenders of run 1: the provider and the bare dynamic provider through the host, and the plain client. */
+type Contender = "provider" | "bare" | "plain";
+
+/**
+ * Run 1: the provider, the bare dynamic provider and a plain client, operation by operation, each
+ * operation `reps` times with the contenders' order turning round each time (so neither always
+ * goes first), the median of each kept. Each repetition of a create is followed by its delete, so
+ * every create starts from nothing; updates edit back and forth.
+ */
 async function overheadRun(flags: Flags): Promise<ResultRow[]> {
     const emu = await Emulator.start({
         rateLimitScale: 0,
@@ -86,11 +125,11 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
         offerReturnAfterMs: 0,
     });
     try {
-        const provider: HostSetup = {
-            env: { VASTAI_TIME_SCALE: String(flags.timeScale) },
-            config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url },
+        const profileDir = textFlag("profile");
+        const hosts: Record<"provider" | "bare", HostSetup> = {
+            provider: { env: { VASTAI_TIME_SCALE: String(flags.timeScale) }, config: { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url } },
+            bare: { env: {}, config: {} },
         };
-        const bare: HostSetup = { env: {}, config: {} };
         const connection = { baseUrl: emu.url, apiKey: emu.demoKey };
         const offers = () => Array.from({ length: flags.instances }, () => emu.addOffer().id);
 
@@ -103,43 +142,99 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
             offerId: offerIds[i], image: "vastai/base-image:bench", label: edited ? `bench-i${i}-edited` : `bench-i${i}`,
         });
 
+        const only = textFlag("only")?.toLowerCase();
         const kinds = [
             {
                 resource: "Template",
                 n: flags.templates,
-                provider: await programResources(flags.templates, (i, e) => new Template(`t${i}`, templateFields("provider", i, e))),
-                bare: await programResources(flags.templates, (i, e) => new BareResource(`t${i}`, { kind: "template", ...connection, fields: templateFields("bare", i, e) })),
-                plain: (edited: boolean, i: number): Omit<PlainResource, "id" | "hashId"> => ({ kind: "template", fields: templateFields("plain", i, edited) }),
+                provider: () => programResources(flags.templates, (i, e) => new Template(`t${i}`, templateFields("provider", i, e))),
+                bare: () => programResources(flags.templates, (i, e) => new BareResource(`t${i}`, { kind: "template", ...connection, fields: templateFields("bare", i, e) })),
+                plain: (edited: boolean, i: number) => templateFields("plain", i, edited),
             },
             {
                 resource: "Instance",
                 n: flags.instances,
-                provider: await programResources(flags.instances, (i, e) => new Instance(`i${i}`, { ...instanceFields(providerOffers, i, e), waitForRunning: false })),
-                bare: await programResources(flags.instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
-                plain: (edited: boolean, i: number): Omit<PlainResource, "id" | "hashId"> => ({ kind: "instance", fields: instanceFields(plainOffers, i, edited) }),
+                provider: () => programResources(flags.instances, (i, e) => new Instance(`i${i}`, { ...instanceFields(providerOffers, i, e), waitForRunning: false })),
+                bare: () => programResources(flags.instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
+                plain: (edited: boolean, i: number) => instanceFields(plainOffers, i, edited),
             },
-        ];
+        ].filter((k) => k.n > 0 && (!only || k.resource.toLowerCase() === only));
 
         const rows: ResultRow[] = [];
         for (const kind of kinds) {
-            if (kind.n === 0) continue;
-            const plain: PlainResource[] = Array.from({ length: kind.n }, (_, i) => ({ ...kind.plain(false, i) }));
-            for (const op of OPERATIONS) {
-                console.log(`run 1: ${kind.resource} ${op} × ${kind.n}`);
-                const viaProvider = await hostOperation(emu, provider, op, kind.provider, flags.parallelism);
-                const viaBare = await hostOperation(emu, bare, op, kind.bare, flags.parallelism);
-                const bytes = op === "create" ? { provider: averageBytes(kind.provider), bare: averageBytes(kind.bare) } : undefined;
-                let viaPlain: Measured | undefined;
-                const plainOp = PLAIN_OPS[op];
-                if (plainOp) {
-                    if (op === "update") plain.forEach((r, i) => (r.fields = kind.plain(true, i).fields));
-                    const from = emu.requests.length;
+            const resources = { provider: await kind.provider(), bare: await kind.bare() };
+            const kindName = kind.resource.toLowerCase() as PlainResource["kind"];
+            const plain: PlainResource[] = Array.from({ length: kind.n }, (_, i) => ({ kind: kindName, fields: kind.plain(false, i) }));
+            let plainEdited = false;
+
+            /** One operation by one contender; `measure: false` only sets the stage (not profiled, and a failure stops the run). */
+            const run = async (who: Contender, op: Operation, measure = true): Promise<Measured | undefined> => {
+                const from = emu.requests.length;
+                let m: Measured;
+                if (who === "plain") {
+                    const plainOp = PLAIN_OPS[op];
+                    if (!plainOp) return undefined;
+                    if (op === "update") {
+                        plainEdited = !plainEdited;
+                        plain.forEach((r, i) => (r.fields = kind.plain(plainEdited, i)));
+                    }
                     const started = Date.now();
                     const failures = await pool(plain, flags.parallelism, (r) => plainStep(emu.url, emu.demoKey, plainOp, r));
-                    viaPlain = { seconds: (Date.now() - started) / 1000, ...countRequests(emu, from), failures };
+                    m = { seconds: (Date.now() - started) / 1000, ...countRequests(emu, from), failures };
+                } else {
+                    const setup = measure ? profiled(hosts[who], profileDir && path.join(profileDir, who)) : hosts[who];
+                    m = await hostOperation(emu, setup, op, resources[who], flags.parallelism);
                 }
-                rows.push({ resource: kind.resource, operation: op, n: kind.n, minimumCallsPerResource: MINIMUM_CALLS[op], provider: viaProvider, bare: viaBare, plain: viaPlain, bytes });
+                if (!measure && m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
+                if (measure && process.argv.includes("--rounds")) console.log(`  ${op}, ${who}: ${rounds(emu, from)}`);
+                return m;
+            };
+            const runs = () => ({ provider: [] as Measured[], bare: [] as Measured[], plain: [] as Measured[] });
+            const row = (op: Operation, measured: ReturnType<typeof runs>, bytes?: ResultRow["bytes"]): ResultRow => ({
+                resource: kind.resource,
+                operation: op,
+                n: kind.n,
+                minimumCallsPerResource: MINIMUM_CALLS[op],
+                provider: medianRun(measured.provider),
+                bare: medianRun(measured.bare),
+                plain: measured.plain.length > 0 ? medianRun(measured.plain) : undefined,
+                bytes,
+            });
+            /** Who goes first turns round with each repetition. */
+            const order = (rep: number): Contender[] => (rep % 2 === 0 ? ["provider", "bare", "plain"] : ["plain", "bare", "provider"]);
+            const measureInto = async (into: ReturnType<typeof runs>, who: Contender, op: Operation) => {
+                const m = await run(who, op);
+                if (m) into[who].push(m);
+            };
+
+            console.log(`run 1: ${kind.resource} create and delete × ${kind.n}, ${flags.reps} times`);
+            const created = runs();
+            const deleted = runs();
+            let bytes: ResultRow["bytes"];
+            for (let rep = 0; rep < flags.reps; rep++) {
+                for (const who of order(rep)) await measureInto(created, who, "create");
+                bytes ??= { provider: averageBytes(resources.provider), bare: averageBytes(resources.bare) };
+                for (const who of order(rep)) await measureInto(deleted, who, "delete");
             }
+            for (const who of order(0)) await run(who, "create", false);
+            const later = new Map<Operation, ReturnType<typeof runs>>();
+            for (const op of ["update", "no-change diff", "refresh"] as Operation[]) {
+                console.log(`run 1: ${kind.resource} ${op} × ${kind.n}, ${flags.reps} times`);
+                const measured = runs();
+                for (let rep = 0; rep < flags.reps; rep++) {
+                    for (const who of order(rep)) {
+                        // Each update after the first edits back: what the program sends swaps with what
+                        // it sent, and after the last, `edited` is again what state holds (for the no-change diff).
+                        if (op === "update" && rep > 0 && who !== "plain") for (const r of resources[who]) [r.news, r.edited] = [r.edited, r.news];
+                        await measureInto(measured, who, op);
+                    }
+                }
+                later.set(op, measured);
+            }
+            for (const who of order(0)) await run(who, "delete", false);
+            rows.push(row("create", created, bytes));
+            for (const [op, measured] of later) rows.push(row(op, measured));
+            rows.push(row("delete", deleted));
         }
         return rows;
     } finally {

@@ -36,6 +36,27 @@ export interface Measured {
     hostPeakKb?: number;
     /** CPU time (user + system) the host process spent on the operation, ms; steadier than `seconds` on a busy machine. */
     hostCpuMs?: number;
+    /** When the operation was repeated: every repetition's seconds, in the order they ran (`seconds` is their median). */
+    repSeconds?: number[];
+}
+
+/**
+ * One figure for an operation repeated: the median seconds, with the calls, 429s, memory and CPU
+ * of the repetition at the middle (the lower of the two middle ones when there is an even number),
+ * and every repetition's failures. A 2-core machine moves single wall times by a tenth; the
+ * median of a few is what a ratio between two contenders can be read from.
+ */
+export function medianRun(runs: Measured[]): Measured {
+    if (runs.length === 0) throw new Error("no repetition to take the median of");
+    const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+    const lower = sorted[(sorted.length - 1) >> 1];
+    const upper = sorted[sorted.length >> 1];
+    return {
+        ...lower,
+        seconds: (lower.seconds + upper.seconds) / 2,
+        repSeconds: runs.map((r) => r.seconds),
+        failures: runs.flatMap((r) => r.failures),
+    };
 }
 
 /** Runs `work` over `items`, at most `concurrency` at once; failures are collected, not thrown. */

@@ -8,6 +8,8 @@ export interface Flags {
     parallelism: number;
     /** VASTAI_TIME_SCALE for the provider in run 1 (its own waits: pacing, backoff, timeouts). */
     timeScale: number;
+    /** How many times run 1 takes each operation (its figures are the medians). */
+    reps: number;
     memoryResources: number;
     pacedInstances: number;
 }
@@ -77,7 +79,7 @@ export function printResults(r: Results): void {
     console.log(
         `\nRun 1: through Pulumi's dynamic-provider host, ${f.latencyMs} ms added per round trip, no rate limits, ` +
             `parallelism ${f.parallelism}, provider at VASTAI_TIME_SCALE=${f.timeScale}. Calls per resource (all calls, and 429s met); ` +
-            `seconds for all n; ×bare = provider ÷ bare dynamic provider (what the provider adds), bare×plain = bare ÷ plain HTTP client ` +
+            `seconds for all n, the median of ${f.reps ?? 1} runs (the contenders' order turning round each run); ×bare = provider ÷ bare dynamic provider (what the provider adds), bare×plain = bare ÷ plain HTTP client ` +
             `(what Pulumi's host costs), ×plain = provider ÷ plain HTTP client (both).\n`,
     );
     const perResource = (x: Measured, n: number) => `${fixed(x.calls / n)} (${x.calls}${x.rateLimited ? `, ${x.rateLimited}× 429` : ""})`;
