@@ -8,23 +8,36 @@
  * Intervals the service does not document start at 0 (unpaced); a 429 in a lane sets that lane's
  * interval to the one the answer names, or widens it (up to a cap), so the pacer learns limits it
  * was not told.
+ *
+ * A call turned away is not counted: the service's limit is a token bucket of one token whose
+ * rejections cost nothing (docs/live-service.md "Rate limits per endpoint"), so the next call is
+ * spaced from the last call not turned away. Should a lane show otherwise (a call spaced properly
+ * from the last one let through, turned away all the same), that lane counts every call from then on.
  */
 /**
  * Calls are spaced a little more than the interval: the service measures arrivals, and network
- * and event-loop jitter can bring two calls closer on arrival than they were on leaving.
+ * and event-loop jitter can bring two calls closer on arrival than they were on leaving. A lane
+ * whose paced call is turned away at the interval it keeps doubles its own extra guard.
  */
 const GUARD_FRACTION = 0.02;
 const GUARD_MS = 5;
 /** An interval a 429 names is believed up to this; a larger one would stall a lane on a garbled answer. */
 const MAX_TOLD_MS = 60_000;
+/** Departures a lane remembers: enough to find the last one let through after a burst of 429s. */
+const REMEMBERED_DEPARTURES = 64;
 
 interface Lane {
     /** Resolves when the previous caller in this lane has left. */
     tail: Promise<void>;
-    lastLeftAt: number;
+    /** When recent calls left, oldest first, less those turned away (unless `countsRejections`). */
+    departures: number[];
     learnedMs: number;
     /** When `learnedMs` last changed: a 429 for a call that left before then says nothing about it. */
     learnedAt: number;
+    /** Extra spacing learned from 429s that came at the interval the lane keeps (arrival jitter). */
+    extraGuardMs: number;
+    /** Set once a properly spaced call was turned away: the service may count rejected calls here. */
+    countsRejections: boolean;
 }
 
 /** What a 429 in a lane tells the pacer. */
@@ -58,38 +71,59 @@ export class Pacer {
         try {
             await previous;
             const base = Math.max(intervalMs, state.learnedMs);
-            const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS : 0;
-            const due = state.lastLeftAt + spacing - this.now();
+            const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS + state.extraGuardMs : 0;
+            const lastLeftAt = state.departures.length > 0 ? state.departures[state.departures.length - 1] : -Infinity;
+            const due = lastLeftAt + spacing - this.now();
             if (due > 0) await this.sleep(due);
-            state.lastLeftAt = this.now();
-            return state.lastLeftAt;
+            const leftAt = this.now();
+            state.departures.push(leftAt);
+            if (state.departures.length > REMEMBERED_DEPARTURES) state.departures.shift();
+            return leftAt;
         } finally {
             leave();
         }
     }
 
     /**
-     * Records a 429 in `lane`. When it named the endpoint's interval and the lane was shorter, the
-     * lane takes it as told. Otherwise (not named, or the lane already kept it and was still turned
-     * away) the interval grows by half, at least to `floorMs`, at most to `maxMs`, but only for a
-     * call that left under the lane's present interval: the other 429s of a burst sent before the
-     * first one came back teach nothing more. A lane's interval never shrinks.
+     * Records a 429 for the call of `lane` that left at `p.leftAt`.
      *
-     * The next call is paced from the lane's latest departure, as any call: whether the service
-     * counts its window from the last call it let through or from this one, both left no later,
-     * so the next arrives at least the interval after either (calls in a paced lane arrive alike:
-     * connections.ts).
+     * - The interval: when the answer names a longer one than the lane keeps, the lane takes it as
+     *   told. When it names none and the call left under the lane's present interval, the interval
+     *   grows by half, at least to `floorMs`, at most to `maxMs`; the other 429s of a burst sent
+     *   before the first one came back teach nothing more. A lane's interval never shrinks.
+     * - The departure: a call that left within the interval after an earlier call of the lane was
+     *   turned away for that call; unless the lane counts rejected calls, it is forgotten, and the
+     *   next call is spaced from the last one not turned away. A call that left the interval or
+     *   more after the lane's last call (or with none before it) was turned away for a call this
+     *   pacer did not send (another process on the key) or squeezed on the way: the next call is
+     *   spaced from it.
+     * - A call paced at the interval the lane already kept and turned away all the same: the lane
+     *   counts rejected calls from then on, in case the service does, and when the 429 named that
+     *   same interval (so it is right, and the call arrived early), the lane's guard doubles.
      */
     penalize(lane: string, p: Penalty): void {
         const state = this.lane(lane);
         const current = Math.max(p.intervalMs, state.learnedMs);
+        const underPresentInterval = p.leftAt >= state.learnedAt;
         const told = p.thresholdMs !== undefined && p.thresholdMs > current ? Math.min(p.thresholdMs, MAX_TOLD_MS) : undefined;
-        const grown = p.leftAt >= state.learnedAt ? Math.min(p.maxMs, Math.max(p.floorMs, Math.ceil(current * 1.5))) : 0;
-        const learned = Math.max(state.learnedMs, told ?? grown);
-        if (learned !== state.learnedMs) {
+        const namesNone = p.thresholdMs === undefined;
+
+        let learned = state.learnedMs;
+        if (told !== undefined) learned = told;
+        else if (underPresentInterval && namesNone) learned = Math.min(p.maxMs, Math.max(p.floorMs, Math.ceil(current * 1.5)));
+        if (learned > state.learnedMs) {
             state.learnedMs = learned;
             state.learnedAt = this.now();
         }
+
+        const at = state.departures.lastIndexOf(p.leftAt);
+        const before = at > 0 ? state.departures[at - 1] : -Infinity;
+        const unexplained = p.leftAt - before >= Math.max(p.intervalMs, state.learnedMs);
+        if (unexplained && underPresentInterval && told === undefined && current > 0) {
+            if (!namesNone) state.extraGuardMs = Math.min(current, 2 * state.extraGuardMs + GUARD_MS);
+            state.countsRejections = true;
+        }
+        if (at >= 0 && !unexplained && !state.countsRejections) state.departures.splice(at, 1);
     }
 
     /** The spacing a lane uses now; for tests and diagnostics. */
@@ -105,7 +139,7 @@ export class Pacer {
     private lane(name: string): Lane {
         let state = this.lanes.get(name);
         if (!state) {
-            state = { tail: Promise.resolve(), lastLeftAt: -Infinity, learnedMs: 0, learnedAt: -Infinity };
+            state = { tail: Promise.resolve(), departures: [], learnedMs: 0, learnedAt: -Infinity, extraGuardMs: 0, countsRejections: false };
             this.lanes.set(name, state);
         }
         return state;

@@ -39,11 +39,20 @@ describe("pacing under the service's per-endpoint intervals", () => {
     });
 
     // current-user has no documented interval: the client sends it unpaced until a 429 says otherwise.
+    // The live service's rejections cost no turn (the client spaces a retry from the last call let
+    // through); a service whose rejections do restart the interval must not fail the burst either.
     it.each([
-        ["names its interval (endpoint threshold=...)", true],
-        ["says only 'too frequent'", false],
-    ])("learns an interval it was not told when the 429 %s: 429s at first, never failures", async (_, namesThreshold) => {
-        emu = await startEmulator({ rateLimitScale: SCALE, rateLimitNamesThreshold: namesThreshold, intervalOverrides: { "current-user": 3000 } });
+        ["names its interval (endpoint threshold=...)", true, false],
+        ["says only 'too frequent'", false, false],
+        ["names its interval, on a service that counts rejected calls", true, true],
+        ["says only 'too frequent', on a service that counts rejected calls", false, true],
+    ])("learns an interval it was not told when the 429 %s: 429s at first, never failures", async (_, namesThreshold, countsRejections) => {
+        emu = await startEmulator({
+            rateLimitScale: SCALE,
+            rateLimitNamesThreshold: namesThreshold,
+            rateLimitCountsRejections: countsRejections,
+            intervalOverrides: { "current-user": 3000 },
+        });
         const pacer = new Pacer();
         const vast = clientFor(emu, { paceScale: SCALE, pacer });
         const results = await Promise.allSettled(Array.from({ length: 60 }, () => vast.account.currentUser()));

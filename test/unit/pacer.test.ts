@@ -40,21 +40,61 @@ describe("Pacer", () => {
         return { pacer, turnedAway };
     }
 
-    it("after a 429 the next call leaves a full interval after the turned-away one left, not after its answer came", async () => {
-        let clock = 0;
+    /** A pacer on a clock that its own sleeps move, with every sleep recorded. */
+    function timedPacer() {
+        const clock = { now: 0 };
         const slept: number[] = [];
         const pacer = new Pacer(
-            () => clock,
+            () => clock.now,
             async (ms) => {
                 slept.push(ms);
-                clock += ms;
+                clock.now += ms;
             },
         );
+        return { pacer, clock, slept };
+    }
+
+    it("after a 429 for a lone call (someone else took the turn) the next call leaves a full interval after it left, not after its answer came", async () => {
+        const { pacer, clock, slept } = timedPacer();
         const leftAt = await pacer.wait("lane", 0);
-        clock += 80; // the round trip of the 429
+        clock.now += 80; // the round trip of the 429
         pacer.penalize("lane", { leftAt, intervalMs: 0, floorMs: 10, maxMs: 1000, thresholdMs: 500 });
         await pacer.wait("lane", 0);
         expect(slept).toEqual([500 * 1.02 + 5 - 80]);
+    });
+
+    it("a call turned away for an earlier call of the lane costs no turn: the next leaves the interval after the last call let through", async () => {
+        const { pacer, clock, slept } = timedPacer();
+        // An unpaced burst: the first is let through, the next two are turned away (the service's rejections cost no token).
+        const first = await pacer.wait("lane", 0);
+        clock.now += 30;
+        const second = await pacer.wait("lane", 0);
+        const third = await pacer.wait("lane", 0);
+        clock.now += 80;
+        for (const leftAt of [second, third]) pacer.penalize("lane", { leftAt, intervalMs: 0, floorMs: 10, maxMs: 1000, thresholdMs: 500 });
+        await pacer.wait("lane", 0);
+        expect(slept).toHaveLength(1);
+        expect(clock.now).toBeCloseTo(first + 500 * 1.02 + 5);
+    });
+
+    it("a lane turned away though its calls kept the interval the 429 names doubles its guard and counts rejected calls from then on", async () => {
+        const { pacer, clock, slept } = timedPacer();
+        await pacer.wait("lane", 500);
+        const squeezed = await pacer.wait("lane", 500); // left 515 ms after the first, arrived early
+        clock.now += 80;
+        pacer.penalize("lane", { leftAt: squeezed, intervalMs: 500, floorMs: 10, maxMs: 2000, thresholdMs: 500 });
+        expect(pacer.intervalOf("lane", 500)).toBe(500);
+        await pacer.wait("lane", 500);
+        // Spaced from the turned-away call (it may have counted), with 5 ms more guard.
+        expect(slept[1]).toBeCloseTo(500 * 1.02 + 5 + 5 - 80);
+        // From now on a turned-away call keeps its turn even when an earlier call explains it
+        // (here a 429 that names a longer interval than the two calls kept).
+        const a = await pacer.wait("lane", 500);
+        const b = await pacer.wait("lane", 500);
+        pacer.penalize("lane", { leftAt: b, intervalMs: 500, floorMs: 10, maxMs: 2000, thresholdMs: 1000 });
+        expect(b - a).toBeLessThan(1000);
+        await pacer.wait("lane", 500);
+        expect(clock.now - b).toBeCloseTo(1000 * 1.02 + 5 + 5);
     });
 
     it("widens a lane after a 429, within a cap", () => {
@@ -82,10 +122,14 @@ describe("Pacer", () => {
         const { pacer, turnedAway } = lanes();
         for (let i = 0; i < 7; i++) turnedAway("lane", { thresholdMs: 500, leftAt: 0 });
         expect(pacer.intervalOf("lane", 0)).toBe(500);
-        // Named again for a call paced at it: arrival jitter or a misread unit; widen, never shrink.
-        turnedAway("lane", { thresholdMs: 500, maxMs: 100 });
-        expect(pacer.intervalOf("lane", 0)).toBe(500);
+        // Named again for a call paced at it: the interval is right and the call arrived early (the
+        // guard grows, as the test above shows); the interval neither widens nor shrinks.
         turnedAway("lane", { thresholdMs: 500, maxMs: 1000 });
+        expect(pacer.intervalOf("lane", 0)).toBe(500);
+        turnedAway("lane", { thresholdMs: 300, maxMs: 1000 });
+        expect(pacer.intervalOf("lane", 0)).toBe(500);
+        // Turned away at it with no interval named: the lane widens by half.
+        turnedAway("lane", { maxMs: 1000 });
         expect(pacer.intervalOf("lane", 0)).toBe(750);
         // A garbled, huge threshold is not believed past a minute.
         turnedAway("other", { thresholdMs: 3_600_000 });

@@ -1,11 +1,12 @@
 import { Answer } from "./answer";
 
 /**
- * The live service's limit: a minimum interval between calls to one endpoint by one identity.
- * A call that comes too soon gets a 429 with a plain-text body and no `Retry-After`: "API requests
- * too frequent", followed by "endpoint threshold=<seconds>" when `namesThreshold` (the vendor docs
- * show both forms; which endpoints name it is not documented). Only accepted calls move the window,
- * so a client that waits its turn always gets through.
+ * The live service's limit: a minimum interval between calls to one endpoint by one identity (a
+ * token bucket of one token, docs/live-service.md "Rate limits per endpoint"). A call that comes too
+ * soon gets a 429 with a plain-text body and no `Retry-After`: "API requests too frequent",
+ * followed by "endpoint threshold=<seconds>" when `namesThreshold` (the vendor docs show both
+ * forms; which endpoints name it is not documented). Only accepted calls move the window, as the
+ * live service's rejections cost no tokens, unless `countsRejections`: then every call does.
  */
 export class RateLimiter {
     private lastAccepted = new Map<string, number>();
@@ -14,6 +15,7 @@ export class RateLimiter {
     constructor(
         public scale: number,
         public namesThreshold = true,
+        public countsRejections = false,
     ) {}
 
     check(lane: string, intervalMs: number, at = Date.now()): Answer | undefined {
@@ -21,6 +23,7 @@ export class RateLimiter {
         const last = this.lastAccepted.get(lane);
         if (interval > 0 && last !== undefined && at - last < interval) {
             this.rejected++;
+            if (this.countsRejections) this.lastAccepted.set(lane, at);
             const threshold = this.namesThreshold ? ` endpoint threshold=${secondsText(interval)}` : "";
             return { status: 429, body: `API requests too frequent${threshold}`, text: true };
         }

@@ -19,6 +19,12 @@ export interface EmulatorOptions {
     rateLimitScale?: number;
     /** Whether a 429 names the endpoint's interval ("endpoint threshold=0.5"); default true. */
     rateLimitNamesThreshold?: boolean;
+    /**
+     * Whether a call turned away also restarts its endpoint's interval. Default false, as the live
+     * service documents (a token bucket whose rejections cost no tokens); true is the harsher service
+     * a client must still get through to.
+     */
+    rateLimitCountsRejections?: boolean;
     /** Per-route interval overrides in ms at live speed, by route name (see routes.ts). */
     intervalOverrides?: Record<string, number>;
     instanceTimings?: InstanceTimings;
@@ -91,6 +97,7 @@ export class Emulator {
         this.options = {
             rateLimitScale: options.rateLimitScale ?? 1,
             rateLimitNamesThreshold: options.rateLimitNamesThreshold ?? true,
+            rateLimitCountsRejections: options.rateLimitCountsRejections ?? false,
             intervalOverrides: options.intervalOverrides ?? {},
             instanceTimings: options.instanceTimings ?? { loadingAfterMs: 1000, runningAfterMs: 4000 },
             goneInstanceShape: options.goneInstanceShape ?? "null",
@@ -101,7 +108,7 @@ export class Emulator {
             latencyMs: options.latencyMs ?? 0,
             keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,
         };
-        this.rateLimiter = new RateLimiter(this.options.rateLimitScale, this.options.rateLimitNamesThreshold);
+        this.rateLimiter = new RateLimiter(this.options.rateLimitScale, this.options.rateLimitNamesThreshold, this.options.rateLimitCountsRejections);
         this.demoUser = this.model.addUser({ email: "demo@example.com" });
         this.otherUser = this.model.addUser({ email: "other@example.com" });
         this.seed();
