@@ -41,8 +41,8 @@ export interface Measured {
 }
 
 /**
- * One figure for an operation repeated: the median seconds, with the calls, 429s, memory and CPU
- * of the repetition at the middle (the lower of the two middle ones when there is an even number),
+ * One figure for an operation repeated: the median seconds and the median host CPU, with the calls,
+ * 429s and memory of the repetition at the middle (the lower of the two middle ones when there is an even number),
  * and every repetition's failures. A 2-core machine moves single wall times by a tenth; the
  * median of a few is what a ratio between two contenders can be read from.
  */
@@ -51,9 +51,11 @@ export function medianRun(runs: Measured[]): Measured {
     const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
     const lower = sorted[(sorted.length - 1) >> 1];
     const upper = sorted[sorted.length >> 1];
+    const cpu = runs.map((r) => r.hostCpuMs).filter((c): c is number => c !== undefined).sort((a, b) => a - b);
     return {
         ...lower,
         seconds: (lower.seconds + upper.seconds) / 2,
+        hostCpuMs: cpu.length > 0 ? (cpu[(cpu.length - 1) >> 1] + cpu[cpu.length >> 1]) / 2 : undefined,
         repSeconds: runs.map((r) => r.seconds),
         failures: runs.flatMap((r) => r.failures),
     };

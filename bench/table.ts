@@ -80,12 +80,12 @@ export function printResults(r: Results): void {
         `\nRun 1: through Pulumi's dynamic-provider host, ${f.latencyMs} ms added per round trip, no rate limits, ` +
             `parallelism ${f.parallelism}, provider at VASTAI_TIME_SCALE=${f.timeScale}. Calls per resource (all calls, and 429s met); ` +
             `seconds for all n, the median of ${f.reps ?? 1} runs (the contenders' order turning round each run); ×bare = provider ÷ bare dynamic provider (what the provider adds), bare×plain = bare ÷ plain HTTP client ` +
-            `(what Pulumi's host costs), ×plain = provider ÷ plain HTTP client (both).\n`,
+            `(what Pulumi's host costs), ×plain = provider ÷ plain HTTP client (both); host CPU = ms of CPU the host process spent on the operation, provider / bare (median).\n`,
     );
     const perResource = (x: Measured, n: number) => `${fixed(x.calls / n)} (${x.calls}${x.rateLimited ? `, ${x.rateLimited}× 429` : ""})`;
     console.log(
         table(
-            ["resource", "operation", "n", "calls", "min", "bare calls", "provider s", "bare s", "plain s", "×bare", "bare×plain", "×plain", "failures"],
+            ["resource", "operation", "n", "calls", "min", "bare calls", "provider s", "bare s", "plain s", "×bare", "bare×plain", "×plain", "host CPU ms", "failures"],
             r.overhead.map((row) => [
                 row.resource,
                 row.operation,
@@ -99,6 +99,7 @@ export function printResults(r: Results): void {
                 ratio(row.provider.seconds, row.bare.seconds),
                 ratio(row.bare.seconds, row.plain?.seconds),
                 ratio(row.provider.seconds, row.plain?.seconds),
+                `${row.provider.hostCpuMs ?? "?"} / ${row.bare.hostCpuMs ?? "?"}`,
                 String(row.provider.failures.length + row.bare.failures.length + (row.plain?.failures.length ?? 0)),
             ]),
         ),

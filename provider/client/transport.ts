@@ -136,8 +136,10 @@ export class Transport {
         const lane = `${endpoint.method} ${endpoint.path} ${this.#keyLane}`;
         const intervalMs = endpoint.minIntervalMs * this.paceScale;
         const ctx = { operation: endpoint.operation, target: request.target };
-        // Services echo requests in their errors: what was sent as a credential is blanked by value too.
-        const redact = redactor([this.#apiKey, ...secretValuesIn(request.body)]);
+        // Services echo requests in their errors: what was sent as a credential is blanked by value
+        // too. Built when a message needs it, not for every call that succeeds.
+        let redactSecrets: ((text: string) => string) | undefined;
+        const redact = (text: string) => (redactSecrets ??= redactor([this.#apiKey, ...secretValuesIn(request.body)]))(text);
 
         for (let attempt = 1; ; attempt++) {
             const leftAt = await this.pacer.wait(lane, intervalMs);

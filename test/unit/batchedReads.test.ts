@@ -136,6 +136,30 @@ describe("BatchedReads", () => {
         expect(s.calls.slice(4)).toEqual(["byIds 6,7", "byIds 8,9"]);
     });
 
+    it("after a round of several reads, waits for the engine's next reads to gather, which it sends one by one", async () => {
+        const calls: number[][] = [];
+        const reads = new BatchedReads<Rec>({
+            maxIds: 100,
+            byIds: async (asked) => {
+                calls.push(asked);
+                return new Map(asked.map((id) => [id, { id, v: "v1" }]));
+            },
+            writeMark: () => 0,
+        });
+        await Promise.all(ids(8).map((id) => reads.get(id)));
+        // The next eight come as the engine gets its answers: each on a turn of the event loop of its own.
+        const next: Promise<Rec | undefined>[] = [];
+        for (const id of ids(8, 9)) {
+            next.push(reads.get(id));
+            await new Promise((resolve) => setImmediate(resolve));
+        }
+        await Promise.all(next);
+        expect(calls).toEqual([ids(8), ids(8, 9)]);
+        // Fewer come (the refresh is ending): the round goes with what it has, a moment later.
+        await Promise.all([reads.get(20), reads.get(21)]);
+        expect(calls.slice(2)).toEqual([[20, 21]]);
+    });
+
     it("fails every read of a round whose call fails, and goes on with the next", async () => {
         let fail = true;
         const flaky = new BatchedReads<Rec>({
