@@ -2,8 +2,8 @@
  * Keeps calls under the service's minimum interval per endpoint and API key. Every call in the
  * provider process goes through one pacer, so a `pulumi up` of hundreds of resources queues its
  * calls instead of collecting 429s. A lane is one endpoint for one key; calls in a lane leave one
- * at a time, in the order they asked, each at least the lane's interval after the one before
- * actually left (not after it was scheduled to: a late timer must not squeeze the next gap).
+ * at a time, in the order they asked, each at least the lane's interval after the last call that
+ * counts actually left (not after it was scheduled to: a late timer must not squeeze the next gap).
  *
  * Intervals the service does not document start at 0 (unpaced); a 429 in a lane sets that lane's
  * interval to the one the answer names, or widens it (up to a cap), so the pacer learns limits it
@@ -62,7 +62,7 @@ export class Pacer {
         private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     ) {}
 
-    /** Waits for this call's turn in `lane`, at least `intervalMs` after the previous call left; answers when it left. */
+    /** Waits for this call's turn in `lane`, at least `intervalMs` after the last call that counts left; answers when it left. */
     async wait(lane: string, intervalMs: number): Promise<number> {
         const state = this.lane(lane);
         const previous = state.tail;
@@ -116,14 +116,19 @@ export class Pacer {
             state.learnedAt = this.now();
         }
 
+        // A departure no longer remembered (a long burst) is left alone: nothing is known of what came before it.
         const at = state.departures.lastIndexOf(p.leftAt);
+        if (at < 0) return;
         const before = at > 0 ? state.departures[at - 1] : -Infinity;
-        const unexplained = p.leftAt - before >= Math.max(p.intervalMs, state.learnedMs);
+        // The interval that turned it away: the one it was paced under, a longer one the 429 named, or,
+        // for a lane that was not paced, the one just learned.
+        const turnedAwayBy = current > 0 ? (told ?? current) : state.learnedMs;
+        const unexplained = p.leftAt - before >= turnedAwayBy;
         if (unexplained && underPresentInterval && told === undefined && current > 0) {
             if (!namesNone) state.extraGuardMs = Math.min(current, 2 * state.extraGuardMs + GUARD_MS);
             state.countsRejections = true;
         }
-        if (at >= 0 && !unexplained && !state.countsRejections) state.departures.splice(at, 1);
+        if (!unexplained && !state.countsRejections) state.departures.splice(at, 1);
     }
 
     /** The spacing a lane uses now; for tests and diagnostics. */

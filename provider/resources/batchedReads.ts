@@ -77,7 +77,7 @@ export class BatchedReads<R extends { id: number }> {
     /** A round is on its way, or about to start. */
     private inFlight = false;
     /** After a round of several reads: how many reads the next round waits for, and its timer. */
-    private gathering?: { want: number; timer?: ReturnType<typeof setTimeout> };
+    private gathering?: { want: number; since: number; timer?: ReturnType<typeof setTimeout> };
     /** When the last round of more than one read ended. */
     private lastSharedRoundEndedAt = -Infinity;
     private readAhead?: ReadAhead<R>;
@@ -110,7 +110,9 @@ export class BatchedReads<R extends { id: number }> {
     private schedule(): void {
         if (this.inFlight || this.asked.size === 0) return;
         const gathering = this.gathering;
-        if (gathering && this.asked.size < Math.min(gathering.want, this.source.maxIds)) {
+        // Reads that come later than that are not the engine's answer to the round: no more waiting.
+        const stale = gathering !== undefined && gathering.timer === undefined && this.now() - gathering.since > GATHER_MS;
+        if (gathering && !stale && this.asked.size < Math.min(gathering.want, this.source.maxIds)) {
             gathering.timer ??= setTimeout(() => {
                 this.gathering = undefined;
                 this.schedule();
@@ -142,10 +144,14 @@ export class BatchedReads<R extends { id: number }> {
             this.owners.delete(id);
         }
         const inBurst = this.now() - this.lastSharedRoundEndedAt < BURST_GAP_MS;
+        let tookReadAhead = false;
         try {
             let found: Map<number, R> | undefined;
             // A usable read-ahead already answered what it could: these are reads it cannot answer.
-            if (inBurst && !this.usableReadAhead() && ids.every((id) => !this.byIdOnly.has(id))) found = await this.takeReadAhead(owner);
+            if (inBurst && !this.usableReadAhead() && ids.every((id) => !this.byIdOnly.has(id))) {
+                found = await this.takeReadAhead(owner);
+                tookReadAhead = found !== undefined;
+            }
             if (found) {
                 for (const [id, waiting] of round) {
                     const record = found.get(id);
@@ -165,10 +171,9 @@ export class BatchedReads<R extends { id: number }> {
         } catch (e) {
             for (const [, waiting] of round) for (const w of waiting) w.reject(e);
         } finally {
-            if (ids.length > 1) {
-                this.lastSharedRoundEndedAt = this.now();
-                this.gathering = { want: ids.length };
-            }
+            if (ids.length > 1) this.lastSharedRoundEndedAt = this.now();
+            // After a read-ahead, the next reads are answered from it as they come: nothing to gather for.
+            if (ids.length > 1 && !tookReadAhead) this.gathering = { want: ids.length, since: this.now() };
             this.inFlight = false;
             this.schedule();
         }

@@ -97,6 +97,20 @@ describe("Pacer", () => {
         expect(clock.now - b).toBeCloseTo(1000 * 1.02 + 5 + 5);
     });
 
+    it("a call that kept the interval and is turned away by a 429 naming none keeps its turn: the lane widens and counts rejected calls", async () => {
+        const { pacer, clock, slept } = timedPacer();
+        const first = await pacer.wait("lane", 1000);
+        const second = await pacer.wait("lane", 1000); // 1025 ms after the first: another process took the turn
+        clock.now += 80;
+        pacer.penalize("lane", { leftAt: second, intervalMs: 1000, floorMs: 1000, maxMs: 4000 });
+        expect(pacer.intervalOf("lane", 1000)).toBe(1500);
+        await pacer.wait("lane", 1000);
+        // Spaced from the turned-away call at the widened interval, not from the first call.
+        expect(clock.now - second).toBeCloseTo(1500 * 1.02 + 5);
+        expect(second - first).toBeCloseTo(1000 * 1.02 + 5);
+        expect(slept).toHaveLength(2);
+    });
+
     it("widens a lane after a 429, within a cap", () => {
         const { pacer, turnedAway } = lanes();
         turnedAway("lane");
@@ -118,7 +132,7 @@ describe("Pacer", () => {
         expect(pacer.intervalOf("lane", 0)).toBe(15);
     });
 
-    it("takes the interval a 429 names, and widens from there only when turned away again", () => {
+    it("takes the interval a 429 names; turned away at it again, it widens only when the 429 names none", () => {
         const { pacer, turnedAway } = lanes();
         for (let i = 0; i < 7; i++) turnedAway("lane", { thresholdMs: 500, leftAt: 0 });
         expect(pacer.intervalOf("lane", 0)).toBe(500);

@@ -9,7 +9,7 @@ import { Answer } from "./answer";
  * live service's rejections cost no tokens, unless `countsRejections`: then every call does.
  */
 export class RateLimiter {
-    private lastAccepted = new Map<string, number>();
+    private lastCounted = new Map<string, number>();
     rejected = 0;
 
     constructor(
@@ -20,19 +20,19 @@ export class RateLimiter {
 
     check(lane: string, intervalMs: number, at = Date.now()): Answer | undefined {
         const interval = intervalMs * this.scale;
-        const last = this.lastAccepted.get(lane);
+        const last = this.lastCounted.get(lane);
         if (interval > 0 && last !== undefined && at - last < interval) {
             this.rejected++;
-            if (this.countsRejections) this.lastAccepted.set(lane, at);
+            if (this.countsRejections) this.lastCounted.set(lane, at);
             const threshold = this.namesThreshold ? ` endpoint threshold=${secondsText(interval)}` : "";
             return { status: 429, body: `API requests too frequent${threshold}`, text: true };
         }
-        this.lastAccepted.set(lane, at);
+        this.lastCounted.set(lane, at);
         return undefined;
     }
 
     reset(): void {
-        this.lastAccepted.clear();
+        this.lastCounted.clear();
         this.rejected = 0;
     }
 }
