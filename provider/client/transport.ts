@@ -18,6 +18,7 @@ import {
 import { Pacer, sharedPacer } from "./pacer";
 import { describeIssues } from "./zodIssues";
 import { DEFAULT_RETRY, RetryOptions, decideRetry } from "./retryPolicy";
+import { safeParse } from "../schemas/parse";
 
 export interface TransportOptions {
     apiKey: string;
@@ -214,7 +215,7 @@ export class Transport {
                 `unexpected answer: HTTP ${answer.status} body is not a JSON object (${shown})`,
             );
         }
-        const parsed = schema.safeParse(body);
+        const parsed = safeParse(schema, body);
         if (parsed.success) return parsed.data;
         throw new VastUnexpectedResponseError(
             { ...ctx, status: answer.status },

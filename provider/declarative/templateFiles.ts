@@ -7,6 +7,7 @@ import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { ExistingFile } from "./templateExport";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
+import { safeParse } from "../schemas/parse";
 
 /**
  * Templates kept as files in git: one YAML or JSON file per template, holding `TemplateArgs`
@@ -150,7 +151,7 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     const name = takeResourceName(file, args, at, problems);
     readSiblingTexts(file, args, at, problems);
     const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
-    const parsed = templateArgsSchema.safeParse(args);
+    const parsed = safeParse(templateArgsSchema, args);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
             for (const failure of checkFailuresFrom(new z.ZodError([issue]), args, KNOWN_KEYS)) {

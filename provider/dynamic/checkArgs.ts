@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom } from "./checkFailures";
+import { safeParse } from "../schemas/parse";
 
 type Props = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export function checkArgs(
         if (key in refused) failures.push({ property: key, reason: refused[key] });
         else args[key] = value;
     }
-    const parsed = schema.safeParse(args);
+    const parsed = safeParse(schema, args);
     if (!parsed.success) failures.push(...checkFailuresFrom(parsed.error, args, properties, knownNames));
     return failures.length > 0 ? { args: {}, failures } : { args, failures: [] };
 }

@@ -2,13 +2,14 @@ import { z } from "zod";
 import { Endpoint } from "../endpoints";
 import { VastInvalidArgsError } from "../errors";
 import { describeIssues } from "../zodIssues";
+import { safeParse } from "../../schemas/parse";
 
 /**
  * Checks a request against its strict schema before it is sent, so a malformed one fails here with
  * the field's path instead of at the service with a vaguer message.
  */
 export function checkRequest<S extends z.ZodType>(endpoint: Endpoint, schema: S, value: unknown, what = "request"): z.infer<S> {
-    const parsed = schema.safeParse(value);
+    const parsed = safeParse(schema, value);
     if (parsed.success) return parsed.data;
     throw new VastInvalidArgsError({ operation: endpoint.operation }, `invalid ${what} (not sent): ${describeIssues(parsed.error, what)}`);
 }

@@ -20,6 +20,7 @@ import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
+import { safeParse } from "../../schemas/parse";
 
 /** The v1 list answers at most this many instances a page. */
 export const INSTANCE_PAGE_SIZE = 25;
@@ -68,7 +69,7 @@ export class InstancesApi {
         }
         const found = answer.instances;
         if (!found || found.id === undefined || found.id === null) return undefined;
-        const parsed = instanceRecordSchema.safeParse(found);
+        const parsed = safeParse(instanceRecordSchema, found);
         if (!parsed.success) {
             const problems = describeIssues(parsed.error, "instances", ["instances"]);
             throw new VastUnexpectedResponseError({ operation: endpoint.operation, target }, `unexpected answer: ${problems}`);

@@ -12,6 +12,7 @@ import { findLostCreate } from "../lostCreate";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
 import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
+import { safeParse } from "../../schemas/parse";
 
 type Props = Record<string, any>;
 
@@ -65,7 +66,7 @@ async function findLostKey(
 
 /** True or false when the listing shows permissions; undefined when it cannot tell. */
 function samePermissions(listed: unknown, asked: Permissions): boolean | undefined {
-    const parsed = permissionsSchema.safeParse(listed);
+    const parsed = safeParse(permissionsSchema, listed);
     return parsed.success ? sameValue(parsed.data, asked) : undefined;
 }
 
@@ -142,7 +143,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         const record = (await ctx.client().account.listApiKeys()).find((k) => k.id === keyId);
         if (!record) return goneResult<ApiKeyOutputs>();
         const previous = inputsOf(props);
-        const listed = permissionsSchema.safeParse(record.permissions);
+        const listed = safeParse(permissionsSchema, record.permissions);
         const inputs = pickInputs(
             { name: record.name ?? previous.name, permissions: listed.success ? listed.data : previous.permissions },
             API_KEY_PROPERTIES,
