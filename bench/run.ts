@@ -16,9 +16,9 @@ import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
  * (0 skips a part, and a partial run is not written to bench/results.json unless `--write`);
  * `npm run bench -- --print` prints the table of bench/results.json again.
  * For a closer look at run 1: `--only template|instance` takes one resource; `--rounds` prints when
- * each call reached the emulator (a read by id with its number of ids); `--profile dir` writes a
- * V8 CPU profile of every measured host into `dir/provider` and `dir/bare`. A quick look at run 1
- * alone: `--memory 0 --paced 0`.
+ * each call reached the emulator, ms from the operation's start (a read by id with its number of
+ * ids); `--profile dir` writes a V8 CPU profile of every measured host into `dir/provider` and
+ * `dir/bare`. A quick look at run 1 alone: `--memory 0 --paced 0`.
  *
  * Run 1: every operation of the provider's resources through Pulumi's own dynamic-provider host,
  * against the emulator with loopback latency added and no rate limits, at Pulumi's default
@@ -46,10 +46,13 @@ function textFlag(name: string): string | undefined {
     return i < 0 ? undefined : process.argv[i + 1];
 }
 
-/** `--rounds`: when each call from `from` on reached the emulator, ms from the first; a list or search by id with its number of ids. */
-function rounds(emu: Emulator, from: number): string {
+/**
+ * `--rounds`: when each call from `from` on reached the emulator, ms from the operation's start
+ * (half the added latency after it left); a list or search by id with its number of ids.
+ */
+function rounds(emu: Emulator, from: number, startedAt: number): string {
     const seen = emu.requests.slice(from);
-    const t0 = seen[0]?.at ?? 0;
+    const t0 = startedAt;
     const ids = (q: Record<string, string>) => {
         const filters = q.select_filters ? JSON.parse(q.select_filters) : undefined;
         return filters?.id?.in ? `:${filters.id.in.length}` : "";
@@ -180,13 +183,13 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
                     }
                     const started = Date.now();
                     const failures = await pool(plain, flags.parallelism, (r) => plainStep(emu.url, emu.demoKey, plainOp, r));
-                    m = { seconds: (Date.now() - started) / 1000, ...countRequests(emu, from), failures };
+                    m = { seconds: (Date.now() - started) / 1000, startedAt: started, ...countRequests(emu, from), failures };
                 } else {
                     const setup = measure ? profiled(hosts[who], profileDir && path.join(profileDir, who)) : hosts[who];
                     m = await hostOperation(emu, setup, op, resources[who], flags.parallelism);
                 }
                 if (!measure && m.failures.length > 0) throw new Error(`${kind.resource} ${op} (${who}): ${m.failures[0]}`);
-                if (measure && process.argv.includes("--rounds")) console.log(`  ${op}, ${who}: ${rounds(emu, from)}`);
+                if (measure && process.argv.includes("--rounds")) console.log(`  ${op}, ${who}: ${rounds(emu, from, m.startedAt ?? 0)}`);
                 return m;
             };
             const runs = () => ({ provider: [] as Measured[], bare: [] as Measured[], plain: [] as Measured[] });

@@ -36,6 +36,8 @@ export interface Measured {
     hostPeakKb?: number;
     /** CPU time (user + system) the host process spent on the operation, ms; steadier than `seconds` on a busy machine. */
     hostCpuMs?: number;
+    /** When the operation's clock started (ms since the epoch). */
+    startedAt?: number;
     /** When the operation was repeated: every repetition's seconds, in the order they ran (`seconds` is their median). */
     repSeconds?: number[];
 }
@@ -175,7 +177,7 @@ export async function hostOperation(
         const seconds = (Date.now() - started) / 1000;
         const cpuAfter = cpuMs(host.pid);
         const hostCpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-        return { seconds, loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid), hostCpuMs };
+        return { seconds, startedAt: started, loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid), hostCpuMs };
     } finally {
         await host.stop();
     }
