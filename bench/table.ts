@@ -65,6 +65,17 @@ export interface Results {
 const fixed = (x: number, digits = 2) => x.toFixed(digits);
 const ratio = (a: number, b: number | undefined) => (b === undefined || b === 0 ? "-" : `${fixed(a / b)}×`);
 
+/**
+ * The lowest and highest provider ÷ bare ratio of one repetition (the two contenders' runs of the
+ * same round): how far a single run's ratio moves, beside the ratio of the medians.
+ */
+function pairedRange(row: ResultRow): string {
+    const p = row.provider.repSeconds ?? [];
+    const b = row.bare.repSeconds ?? [];
+    const ratios = p.slice(0, b.length).filter((_, i) => b[i] > 0).map((x, i) => x / b[i]);
+    return ratios.length < 2 ? "-" : `${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))}`;
+}
+
 /** Rows of cells as a Markdown table, so the README can quote it as printed. */
 function table(header: string[], rows: string[][]): string {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -79,13 +90,14 @@ export function printResults(r: Results): void {
     console.log(
         `\nRun 1: through Pulumi's dynamic-provider host, ${f.latencyMs} ms added per round trip, no rate limits, ` +
             `parallelism ${f.parallelism}, provider at VASTAI_TIME_SCALE=${f.timeScale}. Calls per resource (all calls, and 429s met); ` +
-            `seconds for all n, the median of ${f.reps ?? 1} runs (the contenders' order turning round each run); ×bare = provider ÷ bare dynamic provider (what the provider adds), bare×plain = bare ÷ plain HTTP client ` +
+            `seconds for all n, the median of ${f.reps ?? 1} runs (the contenders' order turning round each run); ×bare = provider ÷ bare dynamic provider (what the provider adds), ` +
+            `×bare per run = the lowest and highest of that ratio within one run, bare×plain = bare ÷ plain HTTP client ` +
             `(what Pulumi's host costs), ×plain = provider ÷ plain HTTP client (both); host CPU = ms of CPU the host process spent on the operation, provider / bare (median).\n`,
     );
     const perResource = (x: Measured, n: number) => `${fixed(x.calls / n)} (${x.calls}${x.rateLimited ? `, ${x.rateLimited}× 429` : ""})`;
     console.log(
         table(
-            ["resource", "operation", "n", "calls", "min", "bare calls", "provider s", "bare s", "plain s", "×bare", "bare×plain", "×plain", "host CPU ms", "failures"],
+            ["resource", "operation", "n", "calls", "min", "bare calls", "provider s", "bare s", "plain s", "×bare", "×bare per run", "bare×plain", "×plain", "host CPU ms", "failures"],
             r.overhead.map((row) => [
                 row.resource,
                 row.operation,
@@ -97,6 +109,7 @@ export function printResults(r: Results): void {
                 fixed(row.bare.seconds),
                 row.plain ? fixed(row.plain.seconds) : "-",
                 ratio(row.provider.seconds, row.bare.seconds),
+                pairedRange(row),
                 ratio(row.bare.seconds, row.plain?.seconds),
                 ratio(row.provider.seconds, row.plain?.seconds),
                 `${row.provider.hostCpuMs ?? "?"} / ${row.bare.hostCpuMs ?? "?"}`,
