@@ -20,6 +20,8 @@ export const FAULT_KINDS: Record<string, Fault> = {
     timeout: { kind: "timeout", acted: true },
     malformed: { kind: "malformed" },
     truncated: { kind: "truncated" },
+    // A 2xx that says neither success nor failure, the request not handled: never taken as done.
+    "200 {}": { kind: "status", status: 200, body: {} },
 };
 
 /** How many calls after a create its re-send may come (the lookup's calls come between). */

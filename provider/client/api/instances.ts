@@ -19,7 +19,7 @@ import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
 import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
-import { removal } from "./removal";
+import { removal, removedAnswerSchema } from "./removal";
 import { safeParse } from "../../schemas/parse";
 
 /** The v1 list answers at most this many instances a page. */
@@ -83,7 +83,7 @@ export class InstancesApi {
             this.transport.call(
                 ENDPOINTS.destroyInstance,
                 { params: { id: instanceId }, body: {}, target: String(instanceId) },
-                successResponseSchema,
+                removedAnswerSchema,
             ),
         );
     }

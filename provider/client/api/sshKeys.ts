@@ -1,9 +1,8 @@
 import { SshKeyRecord, sshKeyCreateRequestSchema, sshKeyCreateResponseSchema, sshKeyListResponseSchema } from "../../schemas/sshKey";
-import { successResponseSchema } from "../../schemas/template";
 import { ENDPOINTS } from "../endpoints";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
-import { removal } from "./removal";
+import { removal, removedAnswerSchema } from "./removal";
 
 /** The account's SSH public keys (docs/live-service.md "Offers, SSH keys, start and stop"); the service adds a new one to every current instance. */
 export class SshKeysApi {
@@ -24,7 +23,7 @@ export class SshKeysApi {
     /** Removes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async delete(keyId: number): Promise<{ alreadyGone: boolean }> {
         return removal(() =>
-            this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
+            this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, body: {}, target: String(keyId) }, removedAnswerSchema),
         );
     }
 }

@@ -3,7 +3,6 @@ import {
     TemplateCreateRequest,
     TemplateEditRequest,
     TemplateRecord,
-    successResponseSchema,
     templateCreateRequestSchema,
     templateCreateResponseSchema,
     templateEditRequestSchema,
@@ -14,7 +13,7 @@ import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFi
 import { ENDPOINTS } from "../endpoints";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
-import { removal } from "./removal";
+import { removal, removedAnswerSchema } from "./removal";
 
 /** Templates (docs/service-contract.md §4.3–4.6). */
 export class TemplatesApi {
@@ -75,7 +74,7 @@ export class TemplatesApi {
             this.transport.call(
                 ENDPOINTS.deleteTemplate,
                 { body: { template_id: templateId }, target: String(templateId) },
-                successResponseSchema,
+                removedAnswerSchema,
             ),
         );
     }
