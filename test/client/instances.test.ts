@@ -69,6 +69,22 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: true });
     });
 
+    it("never takes a destroy answered 2xx without `success: true` as done", async () => {
+        const vast = clientFor(emu, { retry: { maxAttempts: 2, baseDelayMs: 1 } });
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "status", status: 200, body: {} }, times: 2 });
+        await expect(vast.instances.destroy(instanceId)).rejects.toThrow(/unexpected answer from DELETE \/api\/v0\/instances\/\{id\}\/: success/);
+        expect(await vast.instances.show(instanceId)).toMatchObject({ id: instanceId });
+        expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: false });
+    });
+
+    it("refuses a show answered with another instance's record", async () => {
+        const vast = clientFor(emu);
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "status", status: 200, body: { instances: { id: 4242, actual_status: "running" } } } });
+        await expect(vast.instances.show(instanceId)).rejects.toThrow(`asked for instance ${instanceId}, the service answered with instance 4242`);
+    });
+
     it("reads `instances: {}` as gone too", async () => {
         const other = await startEmulator({ goneInstanceShape: "empty" });
         try {

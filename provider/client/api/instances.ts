@@ -74,6 +74,13 @@ export class InstancesApi {
             const problems = describeIssues(parsed.error, "instances", ["instances"]);
             throw new VastUnexpectedResponseError({ operation: endpoint.operation, target }, `unexpected answer: ${problems}`);
         }
+        // Another instance's record says nothing about this one: taken as it, state would follow the wrong instance.
+        if (parsed.data.id !== instanceId) {
+            throw new VastUnexpectedResponseError(
+                { operation: endpoint.operation, target },
+                `unexpected answer: asked for instance ${instanceId}, the service answered with instance ${parsed.data.id}`,
+            );
+        }
         return parsed.data;
     }
 
