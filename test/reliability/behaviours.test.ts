@@ -227,4 +227,60 @@ describe("money safety, promise by promise", () => {
         expect(engine.get("same-offer").id).not.toBe(first);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
     });
+
+    // Before: one look that found the new instance gone (left out of the list, its read answering
+    // `instances: null`) rented again: on a fixed offer the create failed with the first instance
+    // running outside state; by search, a second paid instance.
+    it("11. a new instance that looks gone once, or twice in a row, is looked at again, not rented again", async () => {
+        const { emu, engine } = stack;
+        emu.clearLog();
+        const lookGone = (times: number) => {
+            emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times });
+            emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times });
+        };
+        for (const times of [1, 2]) {
+            const fixed = emu.addOffer();
+            lookGone(times);
+            await engine.up(() => new Instance(`fixed-${times}`, { offerId: fixed.id, image: "busybox" }));
+            const onFixed = emu.liveInstances().filter((i) => i.offerId === fixed.id);
+            expect(onFixed).toHaveLength(1);
+            expect(engine.get(`fixed-${times}`)).toMatchObject({ id: String(onFixed[0].id), outputs: { actualStatus: "running" } });
+
+            const gpu = `GONE-${times}`;
+            const searched = [1, 2].map(() => emu.addOffer(undefined, undefined, undefined, { gpu_name: gpu, verified: true, rentable: true, external: false }));
+            lookGone(times);
+            await engine.up(() => new Instance(`searched-${times}`, { offer: { filters: { gpu_name: { eq: gpu } } }, image: "busybox" }));
+            const bySearch = emu.liveInstances().filter((i) => searched.some((o) => o.id === i.offerId));
+            expect(bySearch).toHaveLength(1);
+            expect(engine.get(`searched-${times}`).id).toBe(String(bySearch[0].id));
+        }
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(4);
+    });
+});
+
+describe("an instance destroyed elsewhere while it starts", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        // Slow enough to destroy it while it starts.
+        stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 20, runningAfterMs: 1500 } } });
+    });
+    afterAll(() => stack.stop());
+
+    it("is found gone after a few looks, and the create rents the offer again", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const up = engine.up(() => new Instance("replaced-while-starting", { offerId: offer.id, image: "busybox" }));
+        const onOffer = () => emu.liveInstances().filter((i) => i.offerId === offer.id);
+        while (onOffer().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        const first = onOffer()[0];
+        // As the console's destroy does: the offer is listed again a moment later.
+        first.destroyed = true;
+        offer.freeAt = Date.now() + emu.options.offerReturnAfterMs;
+        await up;
+        const live = onOffer();
+        expect(live).toHaveLength(1);
+        expect(live[0].id).not.toBe(first.id);
+        expect(engine.get("replaced-while-starting")).toMatchObject({ id: String(live[0].id), outputs: { actualStatus: "running" } });
+        await engine.destroy();
+    });
 });

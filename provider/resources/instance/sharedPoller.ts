@@ -27,6 +27,14 @@ export const LIVE_POLL_TIMING: PollTiming = { firstMs: 3000, intervalMs: 10_000,
 /** Failed rounds in a row (after the client's own retries) before a wait gives up. */
 const MAX_FAILED_ROUNDS = 3;
 
+/**
+ * Looks in a row that must find an instance gone (left out of the list, and its own read saying
+ * so) before a wait calls it gone, each `firstMs` after the last. A create whose instance is gone
+ * rents again: one look at a service still catching up after the create must not make that a
+ * second paid instance, or leave the first outside state.
+ */
+const GONE_LOOKS = 3;
+
 interface Waiter {
     instanceId: number;
     /** "instance 42 on offer 7", for progress lines. */
@@ -38,6 +46,8 @@ interface Waiter {
     lastReported?: string;
     lastReportAt: number;
     failedRounds: number;
+    /** Looks in a row that found it gone (`GONE_LOOKS`). */
+    goneLooks: number;
     settle(outcome: Readiness | Error): void;
 }
 
@@ -65,6 +75,7 @@ export class InstancePoller {
                 nextPollAt: now + this.timing.firstMs,
                 lastReportAt: now,
                 failedRounds: 0,
+                goneLooks: 0,
                 settle: (outcome) => {
                     this.waiters.delete(instanceId);
                     if (outcome instanceof Error) reject(outcome);
@@ -146,9 +157,10 @@ export class InstancePoller {
             } catch (e) {
                 return this.pollFailed([instanceId], e);
             }
-            if (!record) return w.settle({ kind: "gone" });
         }
         w.failedRounds = 0;
+        if (!record) return this.lookedGone(w);
+        w.goneLooks = 0;
         w.lastSeen = record;
         const state = startState(record);
         if (state.kind === "running") return w.settle({ kind: "running", record });
@@ -156,6 +168,13 @@ export class InstancePoller {
         if (Date.now() >= w.deadlineAt) return w.settle({ kind: "timedOut", record });
         this.reportProgress(w, record);
         w.nextPollAt = Date.now() + this.timing.intervalMs;
+    }
+
+    /** The instance looked gone: gone after `GONE_LOOKS` such looks in a row, looked at again soon until then. */
+    private lookedGone(w: Waiter): void {
+        if (++w.goneLooks >= GONE_LOOKS) return w.settle({ kind: "gone" });
+        if (Date.now() >= w.deadlineAt) return w.settle({ kind: "timedOut", record: w.lastSeen });
+        w.nextPollAt = Date.now() + this.timing.firstMs;
     }
 
     /** A refused key ends the wait at once; anything else after a few rounds, or at the deadline. */
