@@ -256,6 +256,23 @@ describe("money safety, promise by promise", () => {
         }
         expect(emu.requestsTo("PUT", asks)).toHaveLength(4);
     });
+
+    // Before: one search answered without the template dropped it from state, and every later
+    // `up` failed: the create of the same content was answered with the template still there.
+    it("12. a template a search leaves out once, or twice in a row, stays in state; one deleted elsewhere leaves it", async () => {
+        const { emu, engine } = stack;
+        const program = () => new Template("looked-again", { name: "looked-again", image: "busybox" });
+        await engine.up(program);
+        const id = engine.get("looked-again").id;
+        for (const times of [1, 2]) {
+            emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 200, body: { success: true, templates: [] } }, times });
+            await engine.refresh();
+            expect(engine.get("looked-again").id).toBe(id);
+        }
+        emu.model.templates.get(Number(id))!.deleted = true;
+        await engine.refresh();
+        expect(engine.state.size).toBe(0);
+    });
 });
 
 describe("an instance destroyed elsewhere while it starts", () => {
