@@ -85,6 +85,11 @@ export const templateRecordSchema = z.looseObject({
     use_jupyter_lab: z.boolean().nullish(),
     docker_login_repo: z.string().nullish(),
     docker_login_user: z.string().nullish(),
+    /**
+     * Never kept, should an answer carry it: a registry password must not reach a program through
+     * `searchTemplates`, or outputs through a read.
+     */
+    docker_login_pass: z.unknown().transform(() => undefined).optional(),
     href: z.string().nullish(),
     repo: z.string().nullish(),
     extra_filters: z.unknown().optional(),

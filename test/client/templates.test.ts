@@ -59,6 +59,16 @@ describe("templates API against the emulator", () => {
         expect(everything.some((t) => t.name === "someone else's private template")).toBe(false);
     });
 
+    it("keeps no registry password an answer carries", async () => {
+        const vast = clientFor(emu);
+        const answered = { id: 77, hash_id: "f".repeat(32), name: "leaky", docker_login_user: "bot", docker_login_pass: "ghp_from_the_answer" };
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 200, body: { success: true, templates: [answered] } } });
+        const [found] = await vast.templates.search({ id: { eq: 77 } });
+        expect(found).toMatchObject({ id: 77, name: "leaky", docker_login_user: "bot" });
+        expect(found.docker_login_pass).toBeUndefined();
+        expect(JSON.stringify(found)).not.toContain("ghp_from_the_answer");
+    });
+
     it("gets by numeric id, matching the id itself among public templates", async () => {
         const vast = clientFor(emu);
         const mine = (await vast.templates.create({ ...base, name: "get-me" })).template;
