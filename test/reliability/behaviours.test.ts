@@ -273,6 +273,31 @@ describe("money safety, promise by promise", () => {
         await engine.refresh();
         expect(engine.state.size).toBe(0);
     });
+
+    // Before: one read answering `instances: null` (the list leaving it out) dropped a running
+    // instance from state on refresh, and so did one after a destroy that failed.
+    it("13. a running instance whose read says gone once, or twice in a row, stays in state, on refresh and after a failed destroy", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("read-again", { offerId: offer.id, image: "busybox" }));
+        const id = engine.get("read-again").id;
+        const readsGone = (times: number) => {
+            emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times });
+            emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times });
+        };
+        for (const times of [1, 2]) {
+            readsGone(times);
+            await engine.refresh();
+            expect(engine.get("read-again").id).toBe(id);
+        }
+        for (const times of [1, 2]) {
+            emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "status", status: 500 }, times: 4 });
+            emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times });
+            await expect(engine.destroy()).rejects.toThrow(/500/);
+            expect(engine.get("read-again").id).toBe(id);
+            expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
+        }
+    });
 });
 
 describe("an instance destroyed elsewhere while it starts", () => {

@@ -129,7 +129,7 @@ export async function launchInstance(
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
-            await onExisting(instanceId, what, () => destroyConfirmed(vast, instanceId, offerId));
+            await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
             choice.machineFailed(chosen);
         }
     }

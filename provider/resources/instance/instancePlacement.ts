@@ -94,7 +94,7 @@ export async function placeInstance(
             for (const extra of extras) {
                 ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
                 // Best effort: failing here must not lose the instance that was found.
-                await destroyConfirmed(vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+                await destroyConfirmed(ctx, vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
             }
             if (id !== undefined) return id;
             if (send >= MAX_SENDS) {

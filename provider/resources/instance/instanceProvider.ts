@@ -30,6 +30,7 @@ import { VastClient } from "../../client/vastClient";
 import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
+import { lookAgainIfMissing } from "../lookAgain";
 
 type Props = Record<string, any>;
 
@@ -162,8 +163,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const instanceId = Number(props.instanceId ?? id);
         const vast = ctx.client();
         // Reads share one list call per round; one missing from it is gone only in the service's
-        // own words (`instances: null`, `{}`, a not_found from its own read); anything else throws.
-        const record = (await sharedInstanceReader(vast).get(instanceId)) ?? (await vast.instances.show(instanceId));
+        // own words (`instances: null`, `{}`, a not_found from its own read), said three times a
+        // moment apart (lookAgain.ts); anything else throws.
+        const show = () => vast.instances.show(instanceId);
+        const listed = await sharedInstanceReader(vast).get(instanceId);
+        const record = listed ?? (await lookAgainIfMissing(ctx.clock, await show(), show));
         if (!record) return goneResult<InstanceOutputs>();
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };
@@ -205,7 +209,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await destroyConfirmed(ctx.client(), instanceId, props.rentedOfferId ?? props.offerId);
+        const { alreadyGone } = await destroyConfirmed(ctx, ctx.client(), instanceId, props.rentedOfferId ?? props.offerId);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<InstanceInputs, InstanceOutputs>;

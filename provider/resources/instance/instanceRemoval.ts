@@ -1,5 +1,7 @@
 import { confirmedRemoval } from "../../client/api/removal";
 import { VastClient } from "../../client/vastClient";
+import { Clock } from "../../dynamic/context";
+import { lookAgainIfMissing } from "../lookAgain";
 import { noteOfferReleased } from "./offerRelease";
 
 /**
@@ -7,10 +9,16 @@ import { noteOfferReleased } from "./offerRelease";
  * reads as a failure to destroy, and a failure never reads as gone. The offer it held is noted
  * as freed, so renting it again waits for the marketplace to return it.
  */
-export async function destroyConfirmed(vast: VastClient, instanceId: number, offerId?: number): Promise<{ alreadyGone: boolean }> {
+export async function destroyConfirmed(
+    ctx: { clock: Clock },
+    vast: VastClient,
+    instanceId: number,
+    offerId?: number,
+): Promise<{ alreadyGone: boolean }> {
+    const show = () => vast.instances.show(instanceId);
     const result = await confirmedRemoval(
         () => vast.instances.destroy(instanceId),
-        async () => (await vast.instances.show(instanceId)) !== undefined,
+        async () => (await lookAgainIfMissing(ctx.clock, await show(), show)) !== undefined,
     );
     noteOfferReleased(offerId);
     return result;

@@ -1,6 +1,7 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { TemplateRecord } from "../../schemas/template";
+import { lookAgainIfMissing } from "../lookAgain";
 import { sharedTemplateReader } from "./sharedTemplateReader";
 
 /**
@@ -14,15 +15,6 @@ export function ownedBy(record: TemplateRecord, userId: number): boolean {
 }
 
 /**
- * Waits before looking again for a template a search answered without, at live speed. Absence is
- * the only sign the service gives that a template is gone, and a template dropped from state on
- * one answer that left it out (a service catching up, a spoiled answer) would not come back: every
- * later create of the same content is answered with the template that still exists. Each look
- * again is a search by id (reads after the first are never answered from a read-ahead).
- */
-const NONE_LOOK_AGAIN_MS = [1000, 2000];
-
-/**
  * The template with this numeric id, and whose it is: the account's, another user's (public), or
  * none. Reads share their searches (sharedTemplateReader.ts). `owner`, the creator state keeps
  * (`creatorId`), saves asking the service whose key this is; state written before it existed has none.
@@ -33,12 +25,10 @@ export async function templateById(
     templateId: number,
     owner?: number,
 ): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
-    let record = await sharedTemplateReader(vast).get(templateId, owner);
-    for (const waitMs of NONE_LOOK_AGAIN_MS) {
-        if (record) break;
-        await ctx.clock.sleep(waitMs);
-        record = await sharedTemplateReader(vast).get(templateId, owner);
-    }
+    // Absence is the only sign the service gives of a deleted template: looked at again before it
+    // counts. A look again is a search by id (only a first read may be answered from a read-ahead).
+    const look = () => sharedTemplateReader(vast).get(templateId, owner);
+    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
     if (!record) return { none: true };
     if (record.creator_id === undefined || record.creator_id === null) return { own: record };
     return ownedBy(record, owner ?? (await ctx.currentUserId())) ? { own: record } : { othersPublic: record };

@@ -1,0 +1,21 @@
+import { Clock } from "../dynamic/context";
+
+/** Waits before each look again, at live speed: the first look and two more, three seconds in all. */
+const LOOK_AGAIN_MS = [1000, 2000];
+
+/**
+ * The one home of "is it really gone" on a read. A resource that a read found missing leaves
+ * state, and one that still exists does not come back: a running instance would be paid for
+ * outside Pulumi, and a template's next create would be answered with the one still there. So an
+ * answer that found nothing (`first` undefined) is looked at again twice, a moment apart; only
+ * when every look answered nothing is it gone. Looks that fail throw, as any read does.
+ */
+export async function lookAgainIfMissing<T>(clock: Clock, first: T | undefined, look: () => Promise<T | undefined>): Promise<T | undefined> {
+    let found = first;
+    for (const waitMs of LOOK_AGAIN_MS) {
+        if (found !== undefined) return found;
+        await clock.sleep(waitMs);
+        found = await look();
+    }
+    return found;
+}
