@@ -26,7 +26,7 @@ export async function templateById(
     owner?: number,
 ): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
     // Absence is the only sign the service gives of a deleted template: looked at again before it
-    // counts. A look again is a search by id (only a first read may be answered from a read-ahead).
+    // counts. A look again asks the service afresh (only a first read is answered from a read-ahead).
     const look = () => sharedTemplateReader(vast).get(templateId, owner);
     const record = await lookAgainIfMissing(ctx.clock, await look(), look);
     if (!record) return { none: true };
