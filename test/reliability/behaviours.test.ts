@@ -274,6 +274,21 @@ describe("money safety, promise by promise", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Before: after looks that all said gone, a refused re-rent of the same offer failed the create
+    // with the first instance (alive, its offer still taken) outside state.
+    it("11. an instance that looked gone whose offer cannot be rented again is kept in state", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times: 3 });
+        emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times: 3 });
+        await expect(engine.up(() => new Instance("looked-gone", { offerId: offer.id, image: "busybox" }))).rejects.toThrow(
+            /looked gone while starting, but renting its offer again failed .*it may still run, so it is kept in state/,
+        );
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get("looked-gone").id).toBe(String(live[0].id));
+    });
+
     // Before: one read answering `instances: null` (the list leaving it out) dropped a running
     // instance from state on refresh, and so did one after a destroy that failed.
     it("13. a running instance whose read says gone once, or twice in a row, stays in state, on refresh and after a failed destroy", async () => {

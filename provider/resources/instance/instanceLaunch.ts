@@ -7,6 +7,7 @@ import { PLACEMENT_ENV, placeInstance, placementToken } from "./instancePlacemen
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
+import { LostCreateUndecidedError } from "../lostCreate";
 
 /**
  * An instance exists (and is paid for) but did not become ready. Carries its id, so the create can
@@ -90,6 +91,8 @@ export async function launchInstance(
     // A retry that cannot go on still says why there was a retry.
     const withAttempts = (e: unknown, attempt: number) =>
         attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
+    // The last attempt's instance when it looked gone: its offer still taken says it may still run.
+    let lookedGone: { instanceId: number; offerId: number } | undefined;
     for (let attempt = 1; attempt <= max; attempt++) {
         let instanceId: number;
         let chosen: ChosenOffer;
@@ -104,6 +107,14 @@ export async function launchInstance(
             const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
             instanceId = await placeInstance(ctx, vast, offerId, placed, deadlineAt);
         } catch (e) {
+            // A create that may have made an instance is named by its own error, not hidden behind this one.
+            if (lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {
+                throw new InstanceNotReadyError(
+                    `vastai: instance ${lookedGone.instanceId} on offer ${offerId} looked gone while starting, but renting its offer again failed ` +
+                        `(${(e as Error).message}): it may still run, so it is kept in state. \`pulumi refresh\` drops it if it is gone`,
+                    lookedGone.instanceId,
+                );
+            }
             if (choice.rentRefused(chosen, e)) {
                 ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
                 attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
@@ -127,6 +138,7 @@ export async function launchInstance(
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
+        lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
             await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
