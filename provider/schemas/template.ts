@@ -119,8 +119,3 @@ export const templateSearchResponseSchema = z.looseObject({
     templates_found: z.number().int().nullish(),
     templates: z.array(templateRecordSchema),
 });
-
-export const successResponseSchema = z.looseObject({
-    success: z.boolean().optional(),
-    msg: z.string().nullish(),
-});

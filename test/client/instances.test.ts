@@ -78,6 +78,24 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: false });
     });
 
+    it("never takes a label, a start or stop, or a bid answered 2xx without `success: true` as done", async () => {
+        const vast = clientFor(emu, { retry: { maxAttempts: 2, baseDelayMs: 1 } });
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox", label: "old" });
+        const path = `/api/v0/instances/${instanceId}/`;
+        const saysNothing = (at = path) => emu.faults.add({ method: "PUT", path: at, fault: { kind: "status", status: 200, body: {} }, times: 2 });
+        saysNothing();
+        await expect(vast.instances.label(instanceId, "new")).rejects.toThrow(/unexpected answer from PUT .*success/);
+        expect(await vast.instances.show(instanceId)).toMatchObject({ label: "old" });
+        saysNothing();
+        await expect(vast.instances.changeState(instanceId, "stopped")).rejects.toThrow(/unexpected answer from PUT .*success/);
+        saysNothing(`/api/v0/instances/bid_price/${instanceId}/`);
+        await expect(vast.instances.changeBid(instanceId, 0.5)).rejects.toThrow(/unexpected answer from PUT .*success/);
+        // Sent again, a clear answer is done.
+        emu.faults.add({ method: "PUT", path, fault: { kind: "status", status: 200, body: {} } });
+        await vast.instances.label(instanceId, "new");
+        expect(await vast.instances.show(instanceId)).toMatchObject({ label: "new" });
+    });
+
     it("refuses a show answered with another instance's record", async () => {
         const vast = clientFor(emu);
         const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });

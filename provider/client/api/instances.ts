@@ -13,13 +13,13 @@ import {
     instanceShowResponseSchema,
     instanceStateRequestSchema,
 } from "../../schemas/instance";
-import { successResponseSchema } from "../../schemas/template";
+import { successResponseSchema } from "../../schemas/success";
 import { ENDPOINTS } from "../endpoints";
 import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
 import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
-import { removal, removedAnswerSchema } from "./removal";
+import { removal } from "./removal";
 import { safeParse } from "../../schemas/parse";
 
 /** The v1 list answers at most this many instances a page. */
@@ -90,7 +90,7 @@ export class InstancesApi {
             this.transport.call(
                 ENDPOINTS.destroyInstance,
                 { params: { id: instanceId }, body: {}, target: String(instanceId) },
-                removedAnswerSchema,
+                successResponseSchema,
             ),
         );
     }

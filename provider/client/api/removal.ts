@@ -1,14 +1,4 @@
-import { z } from "zod";
 import { VastAuthError, VastNotFoundError } from "../errors";
-
-/**
- * What a delete or destroy must answer to count as done: `success: true`, which the service sends
- * with every removal it made (`{success: true, msg}`). A 2xx that does not say so (`{}`, an empty
- * body, a message alone) is not taken as done: it fails as an unexpected answer, is sent again,
- * and is finally settled by reading the resource (`confirmedRemoval`), so a destroy the service
- * did not act on never drops a running instance from state.
- */
-export const removedAnswerSchema = z.looseObject({ success: z.literal(true), msg: z.string().nullish() });
 
 /**
  * Runs a delete or destroy. One whose target is already gone (a not-found answer) has done what

@@ -2,7 +2,8 @@ import { SshKeyRecord, sshKeyCreateRequestSchema, sshKeyCreateResponseSchema, ss
 import { ENDPOINTS } from "../endpoints";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
-import { removal, removedAnswerSchema } from "./removal";
+import { removal } from "./removal";
+import { successResponseSchema } from "../../schemas/success";
 
 /** The account's SSH public keys (docs/live-service.md "Offers, SSH keys, start and stop"); the service adds a new one to every current instance. */
 export class SshKeysApi {
@@ -23,7 +24,7 @@ export class SshKeysApi {
     /** Removes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async delete(keyId: number): Promise<{ alreadyGone: boolean }> {
         return removal(() =>
-            this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, body: {}, target: String(keyId) }, removedAnswerSchema),
+            this.transport.call(ENDPOINTS.deleteSshKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
         );
     }
 }

@@ -13,7 +13,8 @@ import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFi
 import { ENDPOINTS } from "../endpoints";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
-import { removal, removedAnswerSchema } from "./removal";
+import { removal } from "./removal";
+import { successResponseSchema } from "../../schemas/success";
 
 /** Templates (docs/service-contract.md §4.3–4.6). */
 export class TemplatesApi {
@@ -74,7 +75,7 @@ export class TemplatesApi {
             this.transport.call(
                 ENDPOINTS.deleteTemplate,
                 { body: { template_id: templateId }, target: String(templateId) },
-                removedAnswerSchema,
+                successResponseSchema,
             ),
         );
     }
