@@ -38,6 +38,32 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.liveInstances()).toHaveLength(0);
     });
 
+    // Before: the failed start's state said "asked to run, last seen stopped", and the next `up`
+    // neither started it nor waited: it succeeded with the instance not running.
+    it("a start that ran out of time is waited for by the next up, and one that did not take is asked again", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("slow-start", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({}));
+        const instanceId = engine.get("slow-start").outputs.instanceId as number;
+        await engine.up(program({ desiredState: "stopped" }));
+
+        // A second of live time is 10 ms here: the start is asked, and the wait gives up.
+        await expect(engine.up(program({ readyTimeoutSeconds: 1 }))).rejects.toThrow(/did not reach running within 1 s/);
+        expect(engine.get("slow-start").outputs.actualStatus).not.toBe("running");
+        await engine.up(program({}));
+        expect(engine.get("slow-start").outputs).toMatchObject({ instanceId, desiredState: "running", actualStatus: "running" });
+        expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: "running" });
+
+        // A start the service did not act on (its answer never came): stopped again, the next `up` asks again.
+        await engine.up(program({ desiredState: "stopped" }));
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "status", status: 503 }, times: 4 });
+        await expect(engine.up(program({}))).rejects.toThrow(/503/);
+        await engine.up(program({}));
+        expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: "running" });
+        await engine.destroy();
+    });
+
     it("created stopped: it starts, runs, then stops", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();

@@ -80,7 +80,7 @@ const REFUSED: Record<string, string> = {
 };
 
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
-const STILL_STARTING = new Set([undefined, null, "created", "loading"]);
+const STILL_STARTING = new Set([undefined, null, "created", "loading", "scheduling"]);
 
 /** What the offer an instance was rented on says of it, as outputs. */
 function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
@@ -191,7 +191,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             if (desired.desiredState === "stopped") {
                 // Also when a stop asked by an earlier `up` did not finish in time.
                 if (olds.desiredState !== "stopped" || olds.actualStatus !== "stopped") record = await stopInstance(ctx, vast, instanceId, desired);
-            } else if (olds.desiredState === "stopped") {
+            } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped") {
+                // Also when a start asked by an earlier `up` did not take: it was last seen stopped.
                 record = await startInstance(ctx, vast, instanceId, desired);
             } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
                 // An earlier create that ran out of time left it starting: this `up` waits for it again.
@@ -199,7 +200,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             }
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
-            throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, reportedIn(olds), olds.effectiveEnv), providerOf(news));
+            // What the wait saw last, so the next `up` knows whether to start it again or wait for it.
+            const seen = e.record ? { ...reportedIn(olds), ...definedOnly(reportedByService(e.record)) } : reportedIn(olds);
+            throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
         }
         // The new price shows in `dph_total`: read it back when no wait did.
         if (newBid && !record) record = await vast.instances.show(instanceId);
