@@ -2,7 +2,7 @@ import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../pro
 import { OfferListing } from "../../testkit/emulator/model";
 import { Emulator } from "../../testkit/emulator/server";
 import { TestStack, startStack } from "../../testkit/support/stack";
-import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, casesFor, emptyAudit, scriptOf } from "../../testkit/support/faultCases";
+import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, auditEdit, casesFor, emptyAudit, scriptOf } from "../../testkit/support/faultCases";
 
 /**
  * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every
@@ -35,6 +35,10 @@ const RESOURCES: ResourceUnderTest[] = [
         purge: (emu, name) => {
             for (const t of emu.model.templates.values()) if (t.fields.name === name) t.deleted = true;
         },
+        editDisagrees: (emu, id, outputs) => {
+            const desc = emu.model.templates.get(Number(id))?.fields.desc;
+            return desc === outputs.desc ? undefined : `state says desc ${JSON.stringify(outputs.desc)}, the service ${JSON.stringify(desc)}`;
+        },
     },
     {
         type: "Instance",
@@ -43,6 +47,7 @@ const RESOURCES: ResourceUnderTest[] = [
             return () => new Instance(name, { offerId: offer, image: "busybox", label: edited ? `${name}-edited` : name });
         },
         ...instancesOnCaseOffer,
+        editDisagrees: labelDisagrees,
     },
     {
         // The update is a stop in place (a state change, then a wait for it), not a label edit.
@@ -52,6 +57,10 @@ const RESOURCES: ResourceUnderTest[] = [
             return () => new Instance(name, { offerId: offer, image: "busybox", desiredState: edited ? "stopped" : "running" });
         },
         ...instancesOnCaseOffer,
+        editDisagrees: (emu, id, outputs) => {
+            const status = emu.instanceView(Number(id))?.actual_status;
+            return status === "stopped" && outputs.actualStatus === "stopped" ? undefined : `state says ${outputs.actualStatus}, the service ${status}`;
+        },
     },
     {
         // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
@@ -61,6 +70,7 @@ const RESOURCES: ResourceUnderTest[] = [
             return () => new Instance(name, { offer: { filters: { gpu_name: { eq: name } } }, image: "busybox", label: edited ? `${name}-edited` : name });
         },
         ...instancesOnCaseOffer,
+        editDisagrees: labelDisagrees,
     },
     {
         type: "SshKey",
@@ -84,6 +94,12 @@ const RESOURCES: ResourceUnderTest[] = [
         },
     },
 ];
+
+/** An instance's label in state and on the service. */
+function labelDisagrees(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined {
+    const label = emu.instanceView(Number(id))?.label;
+    return label === outputs.label ? undefined : `state says label ${JSON.stringify(outputs.label)}, the service ${JSON.stringify(label)}`;
+}
 
 /** One offer per case, so a case's instances are told apart by their offer. */
 const offers = new Map<string, number>();
@@ -165,6 +181,7 @@ async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }
                 stack.emu.faults.clear();
                 if (!ok) audit.failed++;
                 auditCase(audit, r, stack.emu, stack.engine, name, before, c.label);
+                if (ok && operation === "update") auditEdit(audit, r, stack.emu, stack.engine, name, c.label);
                 // Clean up without faults (a few tries, for a loaded machine): the next case starts from an empty stack.
                 await cleanUp(stack).catch((e) => audit.problems.push(`${r.type} ${c.label}: destroy afterwards failed: ${e.message}`));
                 r.purge(stack.emu, name);
@@ -190,17 +207,19 @@ describe("money safety: every call of every operation, spoiled once and twice", 
                 leaked: sum.leaked + a.leaked,
                 duplicated: sum.duplicated + a.duplicated,
                 dropped: sum.dropped + a.dropped,
+                disagreed: sum.disagreed + a.disagreed,
             }),
-            { cases: 0, fired: 0, failed: 0, leaked: 0, duplicated: 0, dropped: 0 },
+            { cases: 0, fired: 0, failed: 0, leaked: 0, duplicated: 0, dropped: 0, disagreed: 0 },
         );
         const problems = results.flatMap((a) => a.problems);
         process.stdout.write(
             `money safety: ${total.cases} cases, ${total.fired} faults fired, ${total.failed} operations failed and were left safe; ` +
-                `leaked ${total.leaked}, duplicated ${total.duplicated}, dropped ${total.dropped} ` +
+                `leaked ${total.leaked}, duplicated ${total.duplicated}, dropped ${total.dropped}; ` +
+                `edits that succeeded but disagree with the service ${total.disagreed} ` +
                 `(${RESOURCES.map((r, i) => `${r.type} ${results[i].cases}`).join(", ")}; ${Math.round((Date.now() - started) / 1000)} s)\n`,
         );
         expect(problems).toEqual([]);
-        expect(total).toMatchObject({ leaked: 0, duplicated: 0, dropped: 0 });
+        expect(total).toMatchObject({ leaked: 0, duplicated: 0, dropped: 0, disagreed: 0 });
         expect(total.cases).toBeGreaterThanOrEqual(300);
     }, 600_000);
 });

@@ -83,12 +83,19 @@ export interface ResourceUnderTest {
     liveIds(emu: Emulator, name: string): string[];
     /** Removes what is left for case `name` straight from the emulator's model (cleanup). */
     purge(emu: Emulator, name: string): void;
+    /**
+     * After an update that succeeded: what state says of the edit and what the service has, when
+     * they differ (an edit the service did not make must not read as made); undefined when they agree.
+     */
+    editDisagrees?(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined;
 }
 
 export interface Audit {
     leaked: number;
     duplicated: number;
     dropped: number;
+    /** Updates that succeeded while state and the service disagree on the edit. */
+    disagreed: number;
     /** Operations that failed (allowed: the invariants must hold either way). */
     failed: number;
     /** Faults that fired: a case whose positions lie past the operation's end counts none. */
@@ -97,7 +104,7 @@ export interface Audit {
 }
 
 export function emptyAudit(): Audit {
-    return { leaked: 0, duplicated: 0, dropped: 0, failed: 0, fired: 0, problems: [] };
+    return { leaked: 0, duplicated: 0, dropped: 0, disagreed: 0, failed: 0, fired: 0, problems: [] };
 }
 
 /**
@@ -126,4 +133,13 @@ export function auditCase(
         audit[kind]++;
         audit.problems.push(`${r.type} ${label}: ${id} ${kind} (state holds ${[...tracked].join(", ") || "nothing"})`);
     }
+}
+
+/** After an update that succeeded: state's entry for case `name` must say what the service has of the edit. */
+export function auditEdit(audit: Audit, r: ResourceUnderTest, emu: Emulator, engine: MiniEngine, name: string, label: string): void {
+    const entry = [...engine.state.values()].find((e) => e.name === name);
+    const problem = entry && r.editDisagrees?.(emu, entry.id, entry.outputs as Record<string, unknown>);
+    if (!problem) return;
+    audit.disagreed++;
+    audit.problems.push(`${r.type} ${label}: the update succeeded, but ${problem}`);
 }
