@@ -274,19 +274,37 @@ describe("money safety, promise by promise", () => {
         expect(engine.state.size).toBe(0);
     });
 
-    // Before: after looks that all said gone, a refused re-rent of the same offer failed the create
-    // with the first instance (alive, its offer still taken) outside state.
-    it("11. an instance that looked gone whose offer cannot be rented again is kept in state", async () => {
+    // Before: after looks that all said gone, the create rented again: by search a second paid
+    // instance; on a fixed offer, refused, it failed with the first instance outside state.
+    it("11. an instance that looked gone is kept in state while the account still lists it, or its offer cannot be rented again", async () => {
         const { emu, engine } = stack;
-        const offer = emu.addOffer();
-        emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times: 3 });
-        emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times: 3 });
-        await expect(engine.up(() => new Instance("looked-gone", { offerId: offer.id, image: "busybox" }))).rejects.toThrow(
-            /looked gone while starting, but renting its offer again failed .*it may still run, so it is kept in state/,
-        );
-        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
-        expect(live).toHaveLength(1);
-        expect(engine.get("looked-gone").id).toBe(String(live[0].id));
+        // Three looks: each a list by id that leaves it out and its own read saying gone; then,
+        // with `lists` > 3, the account's whole list leaves it out too.
+        const looksGone = (lists: number) => {
+            emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times: lists });
+            emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times: 3 });
+        };
+        for (const [lists, expected] of [
+            [3, /looked gone while starting, but the account's instances still list it: it may still run, so it is kept in state/],
+            [4, /looked gone while starting, but renting its offer again failed .*it may still run, so it is kept in state/],
+        ] as const) {
+            const offer = emu.addOffer();
+            looksGone(lists);
+            await expect(engine.up(() => new Instance(`looked-gone-${lists}`, { offerId: offer.id, image: "busybox" }))).rejects.toThrow(expected);
+            const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+            expect(live).toHaveLength(1);
+            expect(engine.get(`looked-gone-${lists}`).id).toBe(String(live[0].id));
+            emu.faults.clear();
+        }
+        // By search, where renting again would go to another offer: kept, not rented twice.
+        const searched = [1, 2].map(() => emu.addOffer(undefined, undefined, undefined, { gpu_name: "LOOKED-GONE", verified: true, rentable: true, external: false }));
+        looksGone(3);
+        await expect(
+            engine.up(() => new Instance("looked-gone-search", { offer: { filters: { gpu_name: { eq: "LOOKED-GONE" } } }, image: "busybox" })),
+        ).rejects.toThrow(/still list it/);
+        const bySearch = emu.liveInstances().filter((i) => searched.some((o) => o.id === i.offerId));
+        expect(bySearch).toHaveLength(1);
+        expect(engine.get("looked-gone-search").id).toBe(String(bySearch[0].id));
     });
 
     // Before: one read answering `instances: null` (the list leaving it out) dropped a running

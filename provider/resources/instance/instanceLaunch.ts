@@ -3,7 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
-import { PLACEMENT_ENV, placeInstance, placementToken } from "./instancePlacement";
+import { PLACEMENT_ENV, instancesPlacedBy, placeInstance, placementToken } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
@@ -73,6 +73,23 @@ async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: 
 }
 
 /**
+ * Before a create rents again in place of an instance that looked gone while starting, the
+ * account's instances are listed once more, a different question from the reads that found it
+ * gone: an instance they still show by its placement token may still run, and is kept in state
+ * rather than paid for twice. A listing that fails keeps it too.
+ */
+async function notListed(vast: VastClient, instanceId: number, placed: InstanceCreateRequest, what: string): Promise<void> {
+    const listed = await onExisting(instanceId, what, () => instancesPlacedBy(vast, placed.label, placed.env![PLACEMENT_ENV]));
+    if (listed.includes(instanceId)) {
+        throw new InstanceNotReadyError(
+            `vastai: ${what} looked gone while starting, but the account's instances still list it: it may still run, so it is ` +
+                "kept in state. `pulumi refresh` drops it if it is gone",
+            instanceId,
+        );
+    }
+}
+
+/**
  * Starts an instance on the offer `choice` gives and, unless told not to, waits until it runs. One
  * that ends `exited`, `unknown`, `offline` or with an error is destroyed and another started (on
  * the same offer, or the search's next match on another machine), up to `maxCreateAttempts`; an
@@ -137,6 +154,7 @@ export async function launchInstance(
 
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
+        if (started.kind === "gone") await notListed(vast, instanceId, placed, what);
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {

@@ -35,7 +35,7 @@ function tokenOf(record: InstanceRecord): string | undefined {
  * the list's filter: a list that ignored its filter must not make others' instances ours. A record
  * that does not show its env is read on its own.
  */
-async function instancesPlacedBy(vast: VastClient, label: string | undefined, token: string): Promise<number[]> {
+export async function instancesPlacedBy(vast: VastClient, label: string | undefined, token: string): Promise<number[]> {
     const wanted = label || undefined; // no label and an empty one read back alike
     const listed = await vast.instances.listAll(wanted !== undefined ? { label: { eq: wanted } } : {});
     const sameLabel = listed.filter((i) => (i.label || undefined) === wanted);
