@@ -296,6 +296,14 @@ describe("money safety, promise by promise", () => {
             expect(engine.get(`looked-gone-${lists}`).id).toBe(String(live[0].id));
             emu.faults.clear();
         }
+        // A label too long for the create, set by an edit after it: listed under that label, kept.
+        const longLabelled = emu.addOffer();
+        looksGone(3);
+        await expect(
+            engine.up(() => new Instance("looked-gone-long-label", { offerId: longLabelled.id, image: "busybox", label: "l".repeat(300) })),
+        ).rejects.toThrow(/still list it/);
+        expect(emu.liveInstances().filter((i) => i.offerId === longLabelled.id)).toHaveLength(1);
+        emu.faults.clear();
         // By search, where renting again would go to another offer: kept, not rented twice.
         const searched = [1, 2].map(() => emu.addOffer(undefined, undefined, undefined, { gpu_name: "LOOKED-GONE", verified: true, rentable: true, external: false }));
         looksGone(3);

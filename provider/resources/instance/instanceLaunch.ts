@@ -78,8 +78,8 @@ async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: 
  * gone: an instance they still show by its placement token may still run, and is kept in state
  * rather than paid for twice. A listing that fails keeps it too.
  */
-async function notListed(vast: VastClient, instanceId: number, placed: InstanceCreateRequest, what: string): Promise<void> {
-    const listed = await onExisting(instanceId, what, () => instancesPlacedBy(vast, placed.label, placed.env![PLACEMENT_ENV]));
+async function notListed(vast: VastClient, instanceId: number, placed: InstanceCreateRequest, label: string | undefined, what: string): Promise<void> {
+    const listed = await onExisting(instanceId, what, () => instancesPlacedBy(vast, label, placed.env![PLACEMENT_ENV]));
     if (listed.includes(instanceId)) {
         throw new InstanceNotReadyError(
             `vastai: ${what} looked gone while starting, but the account's instances still list it: it may still run, so it is ` +
@@ -154,7 +154,8 @@ export async function launchInstance(
 
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
-        if (started.kind === "gone") await notListed(vast, instanceId, placed, what);
+        // Listed under the label it has: the create's, or the program's when a long one was set by an edit.
+        if (started.kind === "gone") await notListed(vast, instanceId, placed, placed.label ?? inputs.label, what);
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {
