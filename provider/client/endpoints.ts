@@ -27,6 +27,12 @@ export interface Endpoint {
      * key create that never arrived fails the `up`; these pay the connection's round trips instead.
      */
     ownConnection?: true;
+    /**
+     * The documented answer may be a bare text rather than a JSON object (the API-key delete's
+     * "Successfully Deleted API Key"): the schema is given the text as it came. Other endpoints
+     * refuse anything but an object.
+     */
+    answersText?: true;
 }
 
 /**
@@ -56,7 +62,7 @@ export const ENDPOINTS = {
     searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 0, idempotent: true },
     createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 0, idempotent: false, carriesCredentials: true, ownConnection: true },
-    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 0, idempotent: true },
+    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 0, idempotent: true, answersText: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
     deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 0, idempotent: true },

@@ -207,7 +207,8 @@ export class Transport {
     ): z.infer<S> {
         // An empty 2xx body is read as `{}`: the schema then says which field is missing, if any.
         const body = answer.body === undefined ? {} : answer.body;
-        if (typeof body !== "object" || body === null) {
+        const readable = (typeof body === "object" && body !== null) || (endpoint.answersText && typeof body === "string");
+        if (!readable) {
             // Answers that carry a credential are never quoted, however they are spoiled.
             const shown = endpoint.carriesCredentials ? "not shown: this answer carries credentials" : JSON.stringify(redact(String(answer.body ?? "")).slice(0, 120));
             throw new VastUnexpectedResponseError(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { permissionsSchema } from "./permissions";
+import { successResponseSchema } from "./success";
 
 export const apiKeyCreateRequestSchema = z.strictObject({
     name: z.string().min(1),
@@ -28,3 +29,10 @@ export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 export const apiKeyListResponseSchema = z.looseObject({
     apikeys: z.array(apiKeyRecordSchema),
 });
+
+/**
+ * A revoke's answer. The service's API reference documents the text "Successfully Deleted API Key"
+ * (a JSON string or plain text); `{success: true}`, what its other deletes answer, is taken too.
+ * Anything else (`{}`, another text) does not say the key was revoked: see success.ts.
+ */
+export const apiKeyDeleteResponseSchema = z.union([successResponseSchema, z.string().regex(/^\s*successfully deleted api key\.?\s*$/i)]);

@@ -44,4 +44,21 @@ describe("account API against the emulator", () => {
         await expect(scoped.account.currentUser()).rejects.toThrow(VastAuthError);
         expect(await vast.account.deleteApiKey(created.id)).toEqual({ alreadyGone: true });
     });
+
+    it("takes a revoke's documented text answer, and {success: true}, as done; {} or another text is not", async () => {
+        const vast = clientFor(emu);
+        const DELETE = /^\/api\/v0\/auth\/apikeys\/\d+\/$/;
+        const key = await vast.account.createApiKey({ name: "revoked", permissions: { api: { user_read: {} } } });
+        // The emulator answers as the API reference documents: the text "Successfully Deleted API Key".
+        expect(await vast.account.deleteApiKey(key.id)).toEqual({ alreadyGone: false });
+        expect(emu.requestsTo("DELETE", `/api/v0/auth/apikeys/${key.id}/`)).toHaveLength(1);
+
+        emu.faults.add({ method: "DELETE", path: DELETE, fault: { kind: "status", status: 200, body: { success: true, msg: "deleted" } } });
+        expect(await vast.account.deleteApiKey(123456)).toEqual({ alreadyGone: false });
+        for (const answer of [{ body: {} }, { text: "OK" }]) {
+            emu.faults.add({ method: "DELETE", path: DELETE, fault: { kind: "status", status: 200, ...answer }, times: 10 });
+            await expect(vast.account.deleteApiKey(123456)).rejects.toThrow(/unexpected answer/);
+            emu.faults.clear();
+        }
+    });
 });

@@ -76,6 +76,24 @@ describe("templates API against the emulator", () => {
         expect(await vast.templates.get(999_999)).toBeUndefined();
     });
 
+    it("reads a search that matches nothing as no templates, in the live answer's words and the contract's", async () => {
+        const vast = clientFor(emu);
+        // The live service's documented answer, which the emulator gives: 200 with success false.
+        expect(await vast.templates.search({ name: { eq: "matches-nothing" } })).toEqual([]);
+        expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(1);
+        // The contract's: an empty list.
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 200, body: { templates: [] } } });
+        expect(await vast.templates.search({ name: { eq: "matches-nothing" } })).toEqual([]);
+    });
+
+    it("still fails on any other success: false, and on 'No templates found' under an error status", async () => {
+        const vast = clientFor(emu);
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "successFalse", msg: "No templates found for you today" } });
+        await expect(vast.templates.search({})).rejects.toThrow(/success=false rejected: No templates found for you today/);
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 400, body: { success: false, msg: "No templates found" } } });
+        await expect(vast.templates.search({})).rejects.toThrow(VastInvalidArgsError);
+    });
+
     it("edits by hash_id: same numeric id, new hash_id, changed fields", async () => {
         const vast = clientFor(emu);
         const created = (await vast.templates.create({ ...base, name: "edit-me" })).template;

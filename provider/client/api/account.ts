@@ -1,11 +1,10 @@
-import { ApiKeyCreateRequest, ApiKeyRecord, apiKeyCreateRequestSchema, apiKeyCreateResponseSchema, apiKeyListResponseSchema } from "../../schemas/apiKey";
+import { ApiKeyCreateRequest, ApiKeyRecord, apiKeyCreateRequestSchema, apiKeyDeleteResponseSchema, apiKeyCreateResponseSchema, apiKeyListResponseSchema } from "../../schemas/apiKey";
 import { MachineRecord, machineListResponseSchema } from "../../schemas/machine";
 import { CurrentUser, currentUserSchema } from "../../schemas/user";
 import { ENDPOINTS } from "../endpoints";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
-import { successResponseSchema } from "../../schemas/success";
 
 /** The account: its user record, its host machines and its API keys. */
 export class AccountApi {
@@ -46,7 +45,7 @@ export class AccountApi {
     /** Revokes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */
     async deleteApiKey(keyId: number): Promise<{ alreadyGone: boolean }> {
         return removal(() =>
-            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, body: {}, target: String(keyId) }, successResponseSchema),
+            this.transport.call(ENDPOINTS.deleteApiKey, { params: { id: keyId }, body: {}, target: String(keyId) }, apiKeyDeleteResponseSchema),
         );
     }
 }

@@ -11,10 +11,20 @@ import {
 } from "../../schemas/template";
 import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFilters";
 import { ENDPOINTS } from "../endpoints";
+import { VastError } from "../errors";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
 import { successResponseSchema } from "../../schemas/success";
+
+/**
+ * A search that matches nothing: the live service answers it HTTP 200 `{"success": false, "msg":
+ * "No templates found"}` (its API reference for `GET /api/v0/template/`), the contract with an empty
+ * `templates` list. Both are no templates; any other `success: false` is a failure.
+ */
+function foundNothing(e: unknown): boolean {
+    return e instanceof VastError && e.status !== undefined && e.status >= 200 && e.status < 300 && /^no templates found\.?$/i.test(e.serviceMessage?.trim() ?? "");
+}
 
 /** Templates (docs/service-contract.md §4.3–4.6). */
 export class TemplatesApi {
@@ -27,12 +37,17 @@ export class TemplatesApi {
     async search(filters: TemplateFilters = {}): Promise<TemplateRecord[]> {
         const endpoint = ENDPOINTS.searchTemplates;
         const checked = checkRequest(endpoint, templateFiltersSchema, filters, "filters");
-        const answer = await this.transport.call(
-            endpoint,
-            { query: { select_filters: JSON.stringify(checked) } },
-            templateSearchResponseSchema,
-        );
-        return answer.templates;
+        try {
+            const answer = await this.transport.call(
+                endpoint,
+                { query: { select_filters: JSON.stringify(checked) } },
+                templateSearchResponseSchema,
+            );
+            return answer.templates;
+        } catch (e) {
+            if (foundNothing(e)) return [];
+            throw e;
+        }
     }
 
     /** The template with this numeric id, or undefined; found among public ones too, so match on id. */

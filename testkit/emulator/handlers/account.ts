@@ -79,5 +79,6 @@ export function deleteApiKey(ctx: HandlerContext): Answer {
         return fail(404, "not_found", `no API key ${ctx.params[0]}`);
     }
     record.revokedAnswer = ctx.emu.options.revokedKeyAnswer;
-    return ok({ success: true });
+    // The live answer as its API reference documents it: a text, not the `{success: true}` of other deletes.
+    return ok("Successfully Deleted API Key");
 }

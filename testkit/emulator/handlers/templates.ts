@@ -117,6 +117,8 @@ export function searchTemplates(ctx: HandlerContext): Answer {
         .map(templateView)
         .filter((view) => matchesFilters(view, filters))
         .sort((a, b) => (a.id as number) - (b.id as number));
+    // As the live service documents it: a search that matches nothing is a 200 with success false.
+    if (templates.length === 0) return ok({ success: false, msg: "No templates found" });
     return ok({ success: true, templates_found: templates.length, templates });
 }
 
