@@ -33,6 +33,13 @@ export interface Endpoint {
      * refuse anything but an object.
      */
     answersText?: true;
+    /**
+     * A field whose presence in a 2xx answer means the call made something, whatever the answer's
+     * `success` says. The instance create answers `success: false` with the new instance's
+     * `new_contract` when the instance "started in stopped state" (the service's API reference):
+     * that is an instance on the account, to keep in state, not a failure to report.
+     */
+    madeWhenAnswered?: string;
 }
 
 /**
@@ -51,7 +58,7 @@ export const ENDPOINTS = {
     createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 0, idempotent: false },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 0, idempotent: false },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 0, idempotent: true },
-    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: "new_contract" },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").

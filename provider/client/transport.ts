@@ -69,6 +69,14 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
     );
 }
 
+/** A 2xx answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer, whatever its `success`. */
+function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
+    const field = endpoint.madeWhenAnswered;
+    if (field === undefined || answer.status < 200 || answer.status >= 300) return false;
+    const body = answer.body;
+    return typeof body === "object" && body !== null && (body as Record<string, unknown>)[field] != null;
+}
+
 /**
  * The core of the client: one place for the wire. It paces, sends with the key, maps failures to
  * typed errors, retries under the one policy and checks the answer against a schema.
@@ -150,7 +158,7 @@ export class Transport {
                 const connection: ConnectionKind = endpoint.ownConnection || this.pacer.intervalOf(lane, intervalMs) > 0 ? "own" : "kept";
                 const answer = await this.send(endpoint, path, request, connection);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
-                if (!isFailure(answer)) return this.parse(endpoint, ctx, answer, schema, redact);
+                if (!isFailure(answer) || carriesWhatItMade(endpoint, answer)) return this.parse(endpoint, ctx, answer, schema, redact);
                 error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, redact });
             } catch (e) {
                 if (e instanceof VastUnexpectedResponseError) error = e;

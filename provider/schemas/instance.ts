@@ -47,8 +47,10 @@ export const instanceCreateRequestSchema = z
 export type InstanceCreateRequest = z.infer<typeof instanceCreateRequestSchema>;
 
 /** The create answer carries the instance id as `new_contract`; `id` is not used for this. */
+/** `success` is false when the instance "started in stopped state" (the service's API reference); it exists either way. */
 export const instanceCreateResponseSchema = z.looseObject({
     new_contract: z.number().int(),
+    success: z.boolean().nullish(),
 });
 
 /** `ports` as Docker reports them: `{"22/tcp": [{"HostIp": "0.0.0.0", "HostPort": "20000"}]}`. */

@@ -104,6 +104,26 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
 
+    it("a create answered success: false beside its new_contract (created stopped) keeps that instance in state, rents no other, and the next up starts it", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer({ status: "stopped" });
+        const args = { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30 };
+        await expect(engine.up(() => new Instance("stopped-at-birth", args))).rejects.toThrow(/did not reach running within 30 s \(last status: stopped/);
+        const made = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(made).toHaveLength(1);
+        expect(emu.requestsTo("PUT", asks).filter((r) => r.path.includes(String(offer.id)))).toHaveLength(1);
+        expect(engine.get("stopped-at-birth")).toMatchObject({ id: String(made[0].id), outputs: { instanceId: made[0].id, actualStatus: "stopped" } });
+        expect(host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${made[0].id} on offer ${offer.id} was created stopped`)]));
+
+        // Once its machine has room, the next `up` asks for it to run, as the program says, and waits for it.
+        emu.model.instances.get(made[0].id)!.script = { status: "running" };
+        const summary = await engine.up(() => new Instance("stopped-at-birth", args));
+        expect(summary.update).toEqual(["stopped-at-birth"]);
+        expect(engine.get("stopped-at-birth")).toMatchObject({ id: String(made[0].id), outputs: { actualStatus: "running" } });
+        expect(await engine.destroy()).toEqual(["stopped-at-birth"]);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
     it("a label too long for the create, that could not be set after it, is set by the next up: state records the label the instance has", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();

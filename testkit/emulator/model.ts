@@ -43,11 +43,12 @@ export interface EmuTemplate {
     deleted: boolean;
 }
 
-export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading";
+export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading" | "stopped";
 
 /**
- * How instances created from an offer behave: the status they end in (`loading` means stuck there),
- * and its message.
+ * How instances created from an offer behave: the status they end in (`loading` means stuck there;
+ * `stopped` means created stopped, the machine unable to run it, which the create's answer says
+ * with `success: false`), and its message.
  */
 export interface OfferScript {
     status: FinalStatus;

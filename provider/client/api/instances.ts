@@ -36,12 +36,13 @@ export class InstancesApi {
     constructor(private readonly transport: Transport) {}
 
     /**
-     * Accepts offer `offerId`. Returns the new instance id (`new_contract`). The `instance_api_key`
+     * Accepts offer `offerId`. Returns the new instance id (`new_contract`), and whether the service
+     * said it started stopped (its `success: false` in that answer). The `instance_api_key`
      * the service may add to the answer is dropped here: it is a credential. The body has the vendor
      * clients' field names; a field they would send as null is left out, which the service reads
      * the same ("not set").
      */
-    async create(offerId: number, request: InstanceCreateRequest): Promise<{ instanceId: number }> {
+    async create(offerId: number, request: InstanceCreateRequest): Promise<{ instanceId: number; startedStopped: boolean }> {
         const endpoint = ENDPOINTS.createInstance;
         const body = checkRequest(endpoint, instanceCreateRequestSchema, request);
         const answer = await this.transport.call(
@@ -49,7 +50,8 @@ export class InstancesApi {
             { params: { offerId }, body: { client_id: "me", ...body }, target: `on offer ${offerId}` },
             instanceCreateResponseSchema,
         );
-        return { instanceId: answer.new_contract };
+        // `success: false` beside a `new_contract`: made, but stopped (the machine cannot run it now).
+        return { instanceId: answer.new_contract, startedStopped: answer.success === false };
     }
 
     /** The instance, or undefined when it is gone (`instances: null`, `{}`, or a 404 that is not an auth error). */

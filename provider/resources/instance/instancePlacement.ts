@@ -69,7 +69,11 @@ export async function placeInstance(
     const label = request.label;
     for (let send = 1; ; send++) {
         try {
-            return (await rentWhenFree(ctx, vast, offerId, request, send === 1)).instanceId;
+            const rented = await rentWhenFree(ctx, vast, offerId, request, send === 1);
+            if (rented.startedStopped) {
+                ctx.log.progress(`instance ${rented.instanceId} on offer ${offerId} was created stopped: the service says its machine cannot run it now`);
+            }
+            return rented.instanceId;
         } catch (e) {
             // After a lost answer, any refusal of the re-send ("no such offer" above all) may mean
             // our first create holds the offer: never a plain refusal that lets a search move on.

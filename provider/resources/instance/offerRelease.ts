@@ -32,7 +32,7 @@ export async function rentWhenFree(
     offerId: number,
     request: InstanceCreateRequest,
     waitIfJustFreed = true,
-): Promise<{ instanceId: number }> {
+): Promise<{ instanceId: number; startedStopped: boolean }> {
     let told = false;
     for (;;) {
         try {

@@ -95,7 +95,10 @@ export function createInstance(ctx: HandlerContext): Answer {
     };
     offer.freeAt = Infinity;
     model.instances.set(instance.id, instance);
-    return ok({ success: true, new_contract: instance.id, instance_api_key: newSecret("instkey") });
+    // The live answer's `success` is "true if the container started running, false if it started
+    // in stopped state" (the service's API reference): the instance exists either way.
+    const startsStopped = instance.script.status === "stopped";
+    return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
 }
 
 function checkCreateBody(body: Record<string, unknown>): string | undefined {
