@@ -43,36 +43,35 @@ export interface Endpoint {
 }
 
 /**
- * Intervals: documented ones from docs/live-service.md "Rate limits per endpoint" (create instance 4.5 s, show instance 2 s,
- * label/start/stop 1 s, destroy 3 s, list machines 2.5 s, template search 3 s (the longer of two documented figures),
- * offer search 2 s, create SSH key 1 s, list SSH keys 1 s). The other routes have no documented interval and are not
- * paced (0) until a 429 teaches the pacer one: the interval the answer names ("endpoint threshold=0.5"), or a
- * widening one when it names none. A guess would be wrong one way or the other: too long slows every `up` for
- * nothing, too short costs the same 429s as none.
+ * Intervals: the service's own figure for each route, the `x-rateLimit` of its API reference (seconds between calls per
+ * key; docs/live-service.md "Rate limits per endpoint"). Where that reference gives none (the old v0 instance list is
+ * not used; every route here has one), a route would go unpaced until a 429 taught the pacer one. A 429 still teaches
+ * the pacer a longer interval when the service's figure changes: the one it names ("endpoint threshold=0.5"), or a
+ * widening one when it names none.
  * Scopes: docs/live-service.md "Scopes per route".
  */
 export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
-    currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 0, idempotent: true, carriesCredentials: true },
-    searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 3000, idempotent: true },
-    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 0, idempotent: false },
-    editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 0, idempotent: false },
-    deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 0, idempotent: true },
+    currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
+    searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
+    editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
+    deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: "new_contract" },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
     changeInstanceState: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "change instance state", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
-    changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 0, idempotent: true },
+    changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 5500, idempotent: true },
     destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },
-    listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 0, idempotent: true },
+    listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 1000, idempotent: true },
     searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
-    listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 0, idempotent: true },
-    createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 0, idempotent: false, carriesCredentials: true, ownConnection: true },
-    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 0, idempotent: true, answersText: true },
+    listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
+    createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 2000, idempotent: false, carriesCredentials: true, ownConnection: true },
+    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 2000, idempotent: true, answersText: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
-    deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 0, idempotent: true },
+    deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

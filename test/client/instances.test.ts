@@ -26,7 +26,7 @@ describe("instances API against the emulator", () => {
 
         const [req] = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`);
         expect(req.body).toEqual({ client_id: "me", ...request });
-        expect(created).toEqual({ instanceId: expect.any(Number) });
+        expect(created).toEqual({ instanceId: expect.any(Number), startedStopped: false });
         expect(JSON.stringify(created)).not.toMatch(/instkey/);
     });
 

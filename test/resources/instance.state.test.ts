@@ -1,5 +1,5 @@
 import { Instance, InstanceArgs } from "../../provider";
-import { TestStack, startStack } from "../../testkit/support/stack";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
 describe("Instance start, stop and bid in place, through Pulumi's dynamic-provider host", () => {
     let stack: TestStack;
@@ -108,6 +108,8 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
             body: JSON.stringify({ client_id: "me", image: "busybox" }),
         });
         const { new_contract } = (await res.json()) as { new_contract: number };
+        // Bids are paced per key (5.5 s live): the earlier tests' last one may be that recent.
+        await new Promise((resolve) => setTimeout(resolve, 5500 * TEST_TIME_SCALE));
         const bid = await fetch(`${emu.url}/api/v0/instances/bid_price/${new_contract}/`, {
             method: "PUT",
             headers: { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json" },

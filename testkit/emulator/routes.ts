@@ -10,8 +10,9 @@ import * as templates from "./handlers/templates";
 
 /**
  * The service's routes as the emulator knows them: the permission each needs (docs/live-service.md's
- * scope table) and its minimum interval per key at live speed (documented ones from the notes;
- * the others a modest guess). Kept apart from the client's own table on purpose: the emulator
+ * scope table) and its minimum interval per key at live speed (the service's API reference's
+ * `x-rateLimit`, see docs/live-service.md "Rate limits per endpoint"; the key-less GPU-name list,
+ * which has none, a modest guess). Kept apart from the client's own table on purpose: the emulator
  * stands in for the service, so the client's knowledge is tested against it, not copied into it.
  */
 export interface Route {
@@ -40,33 +41,33 @@ export const ROUTES: Array<Route | PublicRoute> = [
     // The vendor CLI asks this at start-up with no key and caches it for a day (docs/live-service.md "At start-up").
     { name: "gpu-names", method: "GET", pattern: path("/api/v0/gpu_names/unique"), public: true, intervalMs: 500, handler: catalog.gpuNames },
     { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 2500, handler: account.listMachines },
-    { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 500, handler: account.currentUser },
-    { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 3000, handler: templates.searchTemplates },
-    { name: "template-create", method: "POST", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.createTemplate },
-    { name: "template-edit", method: "PUT", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.editTemplate },
-    { name: "template-delete", method: "DELETE", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 500, handler: templates.deleteTemplate },
+    { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 2000, handler: account.currentUser },
+    { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 1900, handler: templates.searchTemplates },
+    { name: "template-create", method: "POST", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 1900, handler: templates.createTemplate },
+    { name: "template-edit", method: "PUT", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 1900, handler: templates.editTemplate },
+    { name: "template-delete", method: "DELETE", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 2000, handler: templates.deleteTemplate },
     // The contract's path is PUT; a general remark names POST for the same operation.
     { name: "instance-create", method: "PUT", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
     { name: "instance-create", method: "POST", pattern: path(`/api/v0/asks/${id}`), scope: "instance_write", intervalMs: 4500, handler: instances.createInstance },
     { name: "instance-show", method: "GET", pattern: path(`/api/v0/instances/${id}`), scope: "instance_read", intervalMs: 2000, handler: instances.showInstance },
     // One route for label edits and start/stop, as on the service: the body says which.
     { name: "instance-label", method: "PUT", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 1000, handler: instanceState.putInstance },
-    { name: "instance-bid", method: "PUT", pattern: path(`/api/v0/instances/bid_price/${id}`), scope: "instance_write", intervalMs: 1000, handler: instanceState.changeBid },
+    { name: "instance-bid", method: "PUT", pattern: path(`/api/v0/instances/bid_price/${id}`), scope: "instance_write", intervalMs: 5500, handler: instanceState.changeBid },
     { name: "instance-destroy", method: "DELETE", pattern: path(`/api/v0/instances/${id}`), scope: "instance_write", intervalMs: 3000, handler: instances.destroyInstance },
-    { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 2000, handler: instances.listInstancesV0 },
+    { name: "instance-list-v0", method: "GET", pattern: path("/api/v0/instances"), scope: "instance_read", intervalMs: 20000, handler: instances.listInstancesV0 },
     { name: "instance-list", method: "GET", pattern: path("/api/v1/instances"), scope: "instance_read", intervalMs: 1000, handler: instances.listInstances },
     // Offer search: the query as `q`, or the same JSON as a POST body (docs/live-service.md).
     { name: "offer-search", method: "GET", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByQuery },
     { name: "offer-search", method: "POST", pattern: path("/api/v0/bundles"), scope: "misc", intervalMs: 2000, handler: offers.searchOffersByBody },
     // The newer search the vendor SDK also has: the same query, inside `{select_cols, q}`.
     { name: "offer-search", method: "PUT", pattern: path("/api/v0/search/asks"), scope: "misc", intervalMs: 2000, handler: offers.searchAsks },
-    { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 500, handler: account.listApiKeys },
-    { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 500, handler: account.createApiKey },
-    { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 500, handler: account.deleteApiKey },
+    { name: "apikey-list", method: "GET", pattern: path("/api/v0/auth/apikeys"), scope: "user_read", intervalMs: 1000, handler: account.listApiKeys },
+    { name: "apikey-create", method: "POST", pattern: path("/api/v0/auth/apikeys"), scope: "user_write", intervalMs: 2000, handler: account.createApiKey },
+    { name: "apikey-delete", method: "DELETE", pattern: path(`/api/v0/auth/apikeys/${id}`), scope: "user_write", intervalMs: 2000, handler: account.deleteApiKey },
     // Create's 1 s is documented (docs `create-ssh-key`).
     { name: "sshkey-list", method: "GET", pattern: path("/api/v0/ssh"), scope: "user_read", intervalMs: 1000, handler: sshKeys.listSshKeys },
     { name: "sshkey-create", method: "POST", pattern: path("/api/v0/ssh"), scope: "user_write", intervalMs: 1000, handler: sshKeys.createSshKey },
-    { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 500, handler: sshKeys.deleteSshKey },
+    { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 1000, handler: sshKeys.deleteSshKey },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {
