@@ -35,9 +35,11 @@ export interface Endpoint {
     answersText?: true;
     /**
      * A field whose presence in a 2xx answer means the call made something, whatever the answer's
-     * `success` says. The instance create answers `success: false` with the new instance's
-     * `new_contract` when the instance "started in stopped state" (the service's API reference):
-     * that is an instance on the account, to keep in state, not a failure to report.
+     * `success` says (the service's API reference). The instance create answers `success: false`
+     * with the new instance's `new_contract` when the instance "started in stopped state": an
+     * instance on the account, to keep in state, not a failure to report. The template create
+     * answers `success: false` with the `template` when it found an existing one with the same
+     * content ("Existing Template Found: 123. User relationship added."): the caller decides.
      */
     madeWhenAnswered?: string;
 }
@@ -54,7 +56,7 @@ export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
     currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
     searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true },
-    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: "template" },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: "new_contract" },

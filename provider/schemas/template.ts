@@ -105,15 +105,24 @@ export const templateRecordSchema = z.looseObject({
 });
 export type TemplateRecord = z.infer<typeof templateRecordSchema>;
 
+/** `success` is false when the service answered with an existing template of the same content. */
 export const templateCreateResponseSchema = z.looseObject({
+    success: z.boolean().nullish(),
     msg: z.string().nullish(),
     template: templateRecordSchema,
 });
 
-/** The edit answer may leave out `id`; the new `hash_id` is the one thing it must carry. */
-export const templateEditResponseSchema = z.looseObject({
-    template: templateRecordSchema.partial({ id: true }),
-});
+/**
+ * The edit answer may leave out `id`; the new `hash_id` is the one thing it must carry, in its
+ * `template` or beside it (the service's API reference documents `{success, hash_id, msg, template}`).
+ */
+export const templateEditResponseSchema = z
+    .looseObject({
+        hash_id: z.string().min(1).nullish(),
+        template: templateRecordSchema.partial({ id: true, hash_id: true }),
+    })
+    .refine((answer) => !!(answer.template.hash_id || answer.hash_id), { message: "no hash_id in the answer or its template", path: ["template", "hash_id"] })
+    .transform((answer) => ({ ...answer, template: { ...answer.template, hash_id: (answer.template.hash_id || answer.hash_id) as string } }));
 
 export const templateSearchResponseSchema = z.looseObject({
     templates_found: z.number().int().nullish(),

@@ -42,6 +42,20 @@ describe("templates API against the emulator", () => {
         const second = await vast.templates.create({ ...base, name: "twin" });
         expect(first.existing).toBe(false);
         expect(second).toEqual({ template: expect.objectContaining({ id: first.template.id }), existing: true });
+        // The live answer, as the emulator gives it: success false beside the template, read once, not retried.
+        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(2);
+    });
+
+    it("reads an edit's new hash_id from its template, or from beside it; an answer with neither is unexpected", async () => {
+        const vast = clientFor(emu);
+        const answer = (body: unknown) =>
+            emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 200, body }, times: 10 });
+        answer({ success: true, hash_id: "b".repeat(32), msg: "Template 5 Updated Successfully", template: { id: 5, name: "x" } });
+        expect(await vast.templates.edit({ hash_id: "a".repeat(32), tag: "2" })).toMatchObject({ id: 5, hash_id: "b".repeat(32) });
+        emu.faults.clear();
+        answer({ success: true, msg: "Template 5 Updated Successfully", template: { id: 5, name: "x" } });
+        await expect(vast.templates.edit({ hash_id: "a".repeat(32), tag: "2" })).rejects.toThrow(/no hash_id in the answer or its template/);
+        emu.faults.clear();
     });
 
     it("searches with select_filters serialised as JSON, and includes other users' public templates", async () => {

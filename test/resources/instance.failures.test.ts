@@ -115,7 +115,12 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(engine.get("stopped-at-birth")).toMatchObject({ id: String(made[0].id), outputs: { instanceId: made[0].id, actualStatus: "stopped" } });
         expect(host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${made[0].id} on offer ${offer.id} was created stopped`)]));
 
-        // Once its machine has room, the next `up` asks for it to run, as the program says, and waits for it.
+        // While its machine has no room, the next `up` asks for it to run; the service queues the start.
+        await expect(engine.up(() => new Instance("stopped-at-birth", args))).rejects.toThrow(/did not reach running within 30 s \(last status: stopped/);
+        expect(host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${made[0].id}: start asked; its machine has no room for it now, so the service queued the start`)]));
+        expect(engine.get("stopped-at-birth")).toMatchObject({ id: String(made[0].id), outputs: { desiredState: "running", actualStatus: "stopped" } });
+
+        // Once its machine has room, the next `up` asks for it to run again, and waits for it.
         emu.model.instances.get(made[0].id)!.script = { status: "running" };
         const summary = await engine.up(() => new Instance("stopped-at-birth", args));
         expect(summary.update).toEqual(["stopped-at-birth"]);

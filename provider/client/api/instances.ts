@@ -15,7 +15,7 @@ import {
 } from "../../schemas/instance";
 import { successResponseSchema } from "../../schemas/success";
 import { ENDPOINTS } from "../endpoints";
-import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
+import { VastError, VastNotFoundError, VastUnexpectedResponseError } from "../errors";
 import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
@@ -104,10 +104,20 @@ export class InstancesApi {
     }
 
     /** Starts (`running`) or stops (`stopped`) the instance; the service gets there on its own time. */
-    async changeState(instanceId: number, state: InstanceState): Promise<void> {
+    async changeState(instanceId: number, state: InstanceState): Promise<{ queued: boolean }> {
         const endpoint = ENDPOINTS.changeInstanceState;
         const body = checkRequest(endpoint, instanceStateRequestSchema, { state });
-        await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
+        try {
+            await this.transport.call(endpoint, { params: { id: instanceId }, body, target: String(instanceId) }, successResponseSchema);
+            return { queued: false };
+        } catch (e) {
+            // "Required resources are currently unavailable, state change queued." (the service's API
+            // reference): the start was taken, and runs once the machine has room. Not a refusal: the
+            // instance is now meant to run, and may start at any time.
+            const queued = e instanceof VastError && e.code === "resources_unavailable" && e.status !== undefined && e.status >= 200 && e.status < 300;
+            if (queued) return { queued: true };
+            throw e;
+        }
     }
 
     /** A new bid ($/hour) for an interruptible instance; the service refuses it for one on demand. */

@@ -57,15 +57,16 @@ export class TemplatesApi {
     }
 
     /**
-     * Creates a template. The service answers a create whose content matches one the account
-     * already has with that template ("existing template found"): `existing` says so, so the
-     * caller can tell a new template from an old one.
+     * Creates a template. The service answers a create whose content matches an existing template
+     * with that template (`success: false`, "Existing Template Found", its API reference says):
+     * `existing` says so, so the caller can tell a new template from an old one.
      */
     async create(request: TemplateCreateRequest): Promise<{ template: TemplateRecord; existing: boolean }> {
         const endpoint = ENDPOINTS.createTemplate;
         const body = checkRequest(endpoint, templateCreateRequestSchema, request);
         const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
-        return { template: answer.template, existing: /existing/i.test(answer.msg ?? "") };
+        // The live answer for an existing one: `success: false`, "Existing Template Found: 123. User relationship added."
+        return { template: answer.template, existing: answer.success === false || /existing/i.test(answer.msg ?? "") };
     }
 
     /**

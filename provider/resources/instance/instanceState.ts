@@ -17,8 +17,12 @@ const STOP_POLL_MS = 5000;
 
 /** Starts a stopped instance and waits until it runs. */
 export async function startInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
-    await vast.instances.changeState(instanceId, "running");
-    ctx.log.progress(`instance ${instanceId}: start asked; waiting for it to run`);
+    const { queued } = await vast.instances.changeState(instanceId, "running");
+    ctx.log.progress(
+        queued
+            ? `instance ${instanceId}: start asked; its machine has no room for it now, so the service queued the start; waiting for it to run`
+            : `instance ${instanceId}: start asked; waiting for it to run`,
+    );
     return awaitExisting(ctx, vast, instanceId, inputs);
 }
 

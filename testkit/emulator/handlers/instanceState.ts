@@ -16,6 +16,8 @@ export function statusAfterStateChange(instance: EmuInstance, now: number, timin
     if (!change) return undefined;
     const elapsed = now - change.at;
     if (change.to === "stopped") return elapsed < timings.loadingAfterMs ? change.from : "stopped";
+    // A queued start (its machine without room) waits stopped.
+    if (instance.script.status === "stopped") return "stopped";
     if (elapsed < timings.loadingAfterMs) return "scheduling";
     return elapsed < timings.runningAfterMs ? "loading" : "running";
 }
@@ -32,6 +34,12 @@ export function putInstance(ctx: HandlerContext): Answer {
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     const state = ctx.body.state;
     if (state !== "running" && state !== "stopped") return invalidArgs('state must be "running" or "stopped"');
+    if (state === "running" && instance.script.status === "stopped") {
+        // Its machine has no room (an offer scripted `stopped`): the service queues the start, and
+        // says so with success false (its API reference); the instance runs once there is room.
+        if (intendedStatus(instance) !== "running") instance.stateChange = { to: "running", at: ctx.now, from: statusAt(instance, ctx.now, ctx.emu.options.instanceTimings) };
+        return ok({ success: false, error: "resources_unavailable", msg: "Required resources are currently unavailable, state change queued." });
+    }
     // Asking for what is already asked changes nothing: a repeated start or stop is harmless.
     if (intendedStatus(instance) !== state) {
         const timings = ctx.emu.options.instanceTimings;

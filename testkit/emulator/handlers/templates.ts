@@ -136,7 +136,8 @@ export function createTemplate(ctx: HandlerContext): Answer {
         const same = [...model.templates.values()].find(
             (t) => !t.deleted && t.creator_id === ctx.caller.user.id && sameFields(t.fields, fields),
         );
-        if (same) return ok({ success: true, msg: "existing template found", template: templateView(same) });
+        // As the live service documents it: success false, with the template it found.
+        if (same) return ok({ success: false, msg: `Existing Template Found: ${same.id}. User relationship added.`, template: templateView(same) });
     }
     const template = model.addTemplate(ctx.caller.user.id, fields);
     return ok({ success: true, msg: "template created", template: templateView(template) });
