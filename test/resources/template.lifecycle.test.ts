@@ -122,6 +122,14 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(current.fields.tag).toBe("v2");
         // A field the program never set is not managed: the console's value stays.
         expect(current.fields.desc).toBe("console");
+        // The emulator refuses the stale hash as the live service does (400 "None found for given
+        // Hash ID"); a 404 not_found, the other form a stale hash may take, is read the same way.
+        expect(emu.requests.some((r) => r.method === "PUT" && r.status === 400)).toBe(true);
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 404, body: { success: false, error: "not_found", msg: "no such hash" } } });
+        const again = await host.check(urn, next.inputs, { ...reg.inputs, tag: "v3" });
+        const updatedAgain = await host.update(created.id, urn, updated.properties, again.inputs);
+        expect(emu.model.templates.get(created.properties.templateId as number)!.fields.tag).toBe("v3");
+        expect(updatedAgain.properties.hashId).toBe(emu.model.templates.get(created.properties.templateId as number)!.hash_id);
     });
 
     it("another user's public template is never read as ours, even under our template's id", async () => {

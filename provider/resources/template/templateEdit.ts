@@ -1,4 +1,4 @@
-import { VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { sameValue } from "../../dynamic/diffInputs";
@@ -31,8 +31,13 @@ export async function editTemplate(
     try {
         return await editWith(hashId);
     } catch (e) {
-        // A 404 that does not say what is missing is read as a stale hash too: the look by numeric id settles it.
-        const stale = e instanceof VastNotFoundError || (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410));
+        // The live service says a stale hash with a 400, "Unable to Update Template. None found for
+        // given Hash ID: ..." (its API reference); a not-found, or a 404 that does not say what is
+        // missing, is read the same way. The look by numeric id settles it.
+        const stale =
+            e instanceof VastNotFoundError ||
+            (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410)) ||
+            (e instanceof VastInvalidArgsError && /none found for given hash id/i.test(e.serviceMessage ?? ""));
         if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
         const current = await ownTemplate(ctx, vast, templateId, owner);
         if (!current) {

@@ -147,10 +147,10 @@ export function editTemplate(ctx: HandlerContext): Answer {
     if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
     const hashId = ctx.body.hash_id;
     if (typeof hashId !== "string") return invalidArgs("hash_id is required");
-    const template = [...ctx.emu.model.templates.values()].find(
-        (t) => !t.deleted && t.hash_id === hashId && t.creator_id === ctx.caller.user.id,
-    );
-    if (!template) return fail(404, "not_found", `no template with hash_id ${hashId}`);
+    // The live service's words for both refusals (its API reference: 400s).
+    const template = [...ctx.emu.model.templates.values()].find((t) => !t.deleted && t.hash_id === hashId);
+    if (!template) return invalidArgs(`Unable to Update Template. None found for given Hash ID: ${hashId}`);
+    if (template.creator_id !== ctx.caller.user.id) return invalidArgs("Only the Template Creator may Update Existing Template.");
     const changes = knownFields(ctx.body);
     const problem = typeError(changes);
     if (problem) return invalidArgs(problem);
