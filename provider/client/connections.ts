@@ -14,6 +14,8 @@ import type { Socket } from "net";
  *   arrive, and a call that opens a connection arrives two round trips later than one on a kept
  *   connection: after one that opened a connection, a call on a kept one could arrive sooner
  *   than the interval. In a lane whose calls all open their own, arrivals keep their spacing.
+ * Every route the live service has is paced (endpoints.ts), so against it every call opens its
+ * own; kept connections serve a client whose pace is scaled to nothing (the emulator at speed).
  */
 export type ConnectionKind = "kept" | "own";
 

@@ -34,14 +34,15 @@ export interface Endpoint {
      */
     answersText?: true;
     /**
-     * A field whose presence in a 2xx answer means the call made something, whatever the answer's
-     * `success` says (the service's API reference). The instance create answers `success: false`
-     * with the new instance's `new_contract` when the instance "started in stopped state": an
-     * instance on the account, to keep in state, not a failure to report. The template create
-     * answers `success: false` with the `template` when it found an existing one with the same
+     * A 2xx answer with `success: false` that still made something (the service's API reference):
+     * it carries `field`, no `error` code, and, when `msg` is given, a message that matches it.
+     * The instance create answers so, with the new instance's `new_contract`, when the instance
+     * "started in stopped state": an instance on the account, to keep in state, not a failure to
+     * report. The template create answers so, with the `template`, when it found one with the same
      * content ("Existing Template Found: 123. User relationship added."): the caller decides.
+     * Any other `success: false` stays a failure.
      */
-    madeWhenAnswered?: string;
+    madeWhenAnswered?: { field: string; msg?: RegExp };
 }
 
 /**
@@ -56,10 +57,10 @@ export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
     currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
     searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true },
-    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: "template" },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
-    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: "new_contract" },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: { field: "new_contract" } },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").

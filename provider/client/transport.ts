@@ -71,10 +71,12 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 
 /** A 2xx answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer, whatever its `success`. */
 function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
-    const field = endpoint.madeWhenAnswered;
-    if (field === undefined || answer.status < 200 || answer.status >= 300) return false;
+    const made = endpoint.madeWhenAnswered;
+    if (made === undefined || answer.status < 200 || answer.status >= 300) return false;
     const body = answer.body;
-    return typeof body === "object" && body !== null && (body as Record<string, unknown>)[field] != null;
+    if (typeof body !== "object" || body === null) return false;
+    const { [made.field]: what, error, msg } = body as Record<string, unknown>;
+    return what != null && error == null && (made.msg === undefined || (typeof msg === "string" && made.msg.test(msg.trim())));
 }
 
 /**

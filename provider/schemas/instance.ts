@@ -30,6 +30,8 @@ export const instanceCreateRequestSchema = z
         extra_filters: extraFiltersSchema.optional(),
         jupyter_dir: z.string().optional(),
         use_jupyter_lab: z.boolean().optional(),
+        /** "Desired initial state of the instance" (the service's API reference): `stopped` creates it without running it. */
+        target_state: z.enum(["running", "stopped"]).optional(),
     })
     .superRefine((body, ctx) => {
         const total = (body.args ?? []).join(" ").length + (body.args_str ?? "").length + (body.onstart ?? "").length;

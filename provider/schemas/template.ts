@@ -113,16 +113,17 @@ export const templateCreateResponseSchema = z.looseObject({
 });
 
 /**
- * The edit answer may leave out `id`; the new `hash_id` is the one thing it must carry, in its
- * `template` or beside it (the service's API reference documents `{success, hash_id, msg, template}`).
+ * The edit answer may leave out `id`; the new `hash_id` is the one thing it must carry, beside its
+ * `template` or in it (the service's API reference documents `{success, hash_id, msg, template}`).
  */
 export const templateEditResponseSchema = z
     .looseObject({
         hash_id: z.string().min(1).nullish(),
         template: templateRecordSchema.partial({ id: true, hash_id: true }),
     })
-    .refine((answer) => !!(answer.template.hash_id || answer.hash_id), { message: "no hash_id in the answer or its template", path: ["template", "hash_id"] })
-    .transform((answer) => ({ ...answer, template: { ...answer.template, hash_id: (answer.template.hash_id || answer.hash_id) as string } }));
+    .refine((answer) => !!(answer.hash_id || answer.template.hash_id), { message: "no hash_id in the answer or its template", path: ["template", "hash_id"] })
+    // The one beside the template first: the reference calls it the "New MD5 hash of the updated template".
+    .transform((answer) => ({ ...answer, template: { ...answer.template, hash_id: (answer.hash_id || answer.template.hash_id) as string } }));
 
 export const templateSearchResponseSchema = z.looseObject({
     templates_found: z.number().int().nullish(),

@@ -21,7 +21,7 @@ describe("connections", () => {
     let emu: Emulator;
     afterEach(() => emu.stop());
 
-    it("reads, deletes, labels and template writes share one connection; instance, API key and SSH key creates each open their own", async () => {
+    it("unpaced, reads, deletes, labels and template writes share one connection; instance, API key and SSH key creates each open their own", async () => {
         emu = await startEmulator({ dedupeTemplates: false });
         const vast = clientFor(emu);
         const offer = emu.addOffer();

@@ -96,6 +96,18 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.show(instanceId)).toMatchObject({ label: "new" });
     });
 
+    it("reads a start answered resources_unavailable as queued; a stop so answered is a failure", async () => {
+        const vast = clientFor(emu);
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        const path = `/api/v0/instances/${instanceId}/`;
+        const queued = { success: false, error: "resources_unavailable", msg: "Required resources are currently unavailable, state change queued." };
+        emu.faults.add({ method: "PUT", path, fault: { kind: "status", status: 200, body: queued } });
+        expect(await vast.instances.changeState(instanceId, "running")).toEqual({ queued: true });
+        emu.faults.add({ method: "PUT", path, fault: { kind: "status", status: 200, body: queued } });
+        await expect(vast.instances.changeState(instanceId, "stopped")).rejects.toThrow(/state change queued/);
+        expect(await vast.instances.changeState(instanceId, "running")).toEqual({ queued: false });
+    });
+
     it("refuses a show answered with another instance's record", async () => {
         const vast = clientFor(emu);
         const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });

@@ -1,4 +1,4 @@
-import { VastInvalidArgsError } from "../../provider/client/errors";
+import { VastAuthError, VastInvalidArgsError } from "../../provider/client/errors";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, startEmulator } from "../../testkit/support/fixtures";
@@ -46,12 +46,30 @@ describe("templates API against the emulator", () => {
         expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(2);
     });
 
+    it("reads a success: false beside a template as 'existing' only in the service's words; any other is a failure", async () => {
+        const vast = clientFor(emu);
+        const answer = (body: unknown) => emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 200, body } });
+        const record = { id: 77, hash_id: "c".repeat(32), name: "p", image: "other" };
+        // The older form, success true with a message that says so, is read as existing too.
+        answer({ success: true, msg: "existing template found", template: record });
+        expect(await vast.templates.create({ ...base, name: "p" })).toEqual({ template: expect.objectContaining({ id: 77 }), existing: true });
+        answer({ success: false, error: "invalid_args", msg: "image is not allowed", template: { name: "p", image: "x" } });
+        await expect(vast.templates.create({ ...base, name: "p" })).rejects.toThrow(VastInvalidArgsError);
+        answer({ success: false, msg: "A template named p already exists", template: record });
+        await expect(vast.templates.create({ ...base, name: "p" })).rejects.toThrow(/success=false rejected: A template named p already exists/);
+        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(3);
+    });
+
     it("reads an edit's new hash_id from its template, or from beside it; an answer with neither is unexpected", async () => {
         const vast = clientFor(emu);
         const answer = (body: unknown) =>
             emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 200, body }, times: 10 });
         answer({ success: true, hash_id: "b".repeat(32), msg: "Template 5 Updated Successfully", template: { id: 5, name: "x" } });
         expect(await vast.templates.edit({ hash_id: "a".repeat(32), tag: "2" })).toMatchObject({ id: 5, hash_id: "b".repeat(32) });
+        emu.faults.clear();
+        // Both: the one beside the template, the reference's "New MD5 hash of the updated template".
+        answer({ success: true, hash_id: "b".repeat(32), template: { id: 5, hash_id: "d".repeat(32) } });
+        expect(await vast.templates.edit({ hash_id: "a".repeat(32), tag: "2" })).toMatchObject({ hash_id: "b".repeat(32) });
         emu.faults.clear();
         answer({ success: true, msg: "Template 5 Updated Successfully", template: { id: 5, name: "x" } });
         await expect(vast.templates.edit({ hash_id: "a".repeat(32), tag: "2" })).rejects.toThrow(/no hash_id in the answer or its template/);
@@ -106,6 +124,8 @@ describe("templates API against the emulator", () => {
         await expect(vast.templates.search({})).rejects.toThrow(/success=false rejected: No templates found for you today/);
         emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 400, body: { success: false, msg: "No templates found" } } });
         await expect(vast.templates.search({})).rejects.toThrow(VastInvalidArgsError);
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 200, body: { success: false, error: "auth_error", msg: "No templates found" } } });
+        await expect(vast.templates.search({})).rejects.toThrow(VastAuthError);
     });
 
     it("edits by hash_id: same numeric id, new hash_id, changed fields", async () => {

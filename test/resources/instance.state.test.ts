@@ -64,12 +64,16 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await engine.destroy();
     });
 
-    it("created stopped: it starts, runs, then stops", async () => {
+    it("created stopped: never run (target_state in the create), and a stop asked after it all the same", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();
         await engine.up(() => new Instance("cold", { offerId: offer.id, image: "busybox", desiredState: "stopped" }));
         const instanceId = engine.get("cold").outputs.instanceId as number;
         expect(engine.get("cold").outputs).toMatchObject({ desiredState: "stopped", actualStatus: "stopped" });
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`).map((r) => r.body)).toEqual([expect.objectContaining({ target_state: "stopped" })]);
+        // Stopped from its creation on: it never ran, so its GPUs were never billed.
+        expect(emu.model.instances.get(instanceId)!.stateChange).toMatchObject({ to: "stopped", from: null });
+        // Should the service ever ignore target_state, the stop sent after the create stops it.
         expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toContainEqual({ state: "stopped" });
         await engine.destroy();
     });

@@ -78,7 +78,7 @@ describe("Template: the service's \"existing template found\"", () => {
         const older = madeAnHourAgo(emu, "console-made");
 
         const error = await engine.up(() => new Template("console-made", { name: "console-made", image: "busybox" })).catch((e) => e);
-        expect(error.message).toMatch(new RegExp(`already has template ${older.id} with exactly this content`));
+        expect(error.message).toMatch(new RegExp(`template ${older.id} already has exactly this content`));
         expect(engine.state.size).toBe(0);
         expect(live("console-made")).toHaveLength(1);
     });
@@ -88,7 +88,7 @@ describe("Template: the service's \"existing template found\"", () => {
         const error = await engine
             .up(() => [new Template("a", { name: "same", image: "busybox" }), new Template("b", { name: "same", image: "busybox" })])
             .catch((e) => e);
-        expect(error.message).toMatch(/already has template \d+ with exactly this content/);
+        expect(error.message).toMatch(/template \d+ already has exactly this content/);
         expect([...engine.state.values()]).toHaveLength(1);
         expect(live("same")).toHaveLength(1);
     });

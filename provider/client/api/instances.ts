@@ -114,7 +114,8 @@ export class InstancesApi {
             // "Required resources are currently unavailable, state change queued." (the service's API
             // reference): the start was taken, and runs once the machine has room. Not a refusal: the
             // instance is now meant to run, and may start at any time.
-            const queued = e instanceof VastError && e.code === "resources_unavailable" && e.status !== undefined && e.status >= 200 && e.status < 300;
+            const queued =
+                state === "running" && e instanceof VastError && e.code === "resources_unavailable" && e.status !== undefined && e.status >= 200 && e.status < 300;
             if (queued) return { queued: true };
             throw e;
         }

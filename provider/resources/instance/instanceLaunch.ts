@@ -150,7 +150,8 @@ export async function launchInstance(
                 throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId, undefined, "");
             }
         }
-        if (!inputs.waitForRunning) return { instanceId };
+        // One created stopped is not waited for: the caller's stop sees it stopped (stopAfterCreate).
+        if (!inputs.waitForRunning || request.target_state === "stopped") return { instanceId };
 
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };

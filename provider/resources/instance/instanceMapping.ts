@@ -83,6 +83,8 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     if (inputs.disk !== undefined) request.disk = inputs.disk;
     if (inputs.price !== undefined) request.price = inputs.price;
     if (inputs.imageLogin !== undefined) request.image_login = inputs.imageLogin;
+    // Created stopped, so its GPUs are never billed on the way (the stop sent after it makes sure).
+    if (inputs.desiredState === "stopped") request.target_state = "stopped";
     if (inputs.volumeInfo !== undefined) {
         const v = inputs.volumeInfo;
         request.volume_info = { create_new: v.createNew, volume_id: v.volumeId, mount_path: v.mountPath, ...(v.size !== undefined ? { size: v.size } : {}) };

@@ -70,7 +70,7 @@ export async function placeInstance(
     for (let send = 1; ; send++) {
         try {
             const rented = await rentWhenFree(ctx, vast, offerId, request, send === 1);
-            if (rented.startedStopped) {
+            if (rented.startedStopped && request.target_state !== "stopped") {
                 ctx.log.progress(`instance ${rented.instanceId} on offer ${offerId} was created stopped: the service says its machine cannot run it now`);
             }
             return rented.instanceId;

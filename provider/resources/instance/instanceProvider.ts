@@ -102,7 +102,7 @@ function definedOnly<T extends object>(values: T): Partial<T> {
     return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** The stop of an instance created `stopped`; a failure keeps the instance (it exists) in state. */
+/** The stop of an instance created `stopped` (harmless when it never ran); a failure keeps the instance (it exists) in state. */
 async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
     try {
         return await stopInstance(ctx, vast, instanceId, inputs);
@@ -146,7 +146,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const access = definedOnly({ access: accessOf(desired.runtype, template) });
         try {
             const launched = await launchInstance(ctx, vast, desired, plan.request, choice);
-            // Created stopped: the service has no such create, so it starts, and is stopped once it runs.
+            // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
+            // waited for all the same: should the service ever run it anyway, it does not stay running.
             if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
             const reported = { ...rentedOn(choice.current), ...access, ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };

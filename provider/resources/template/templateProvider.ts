@@ -124,7 +124,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
             if (existing && !(afterLostCreate && createdSince(template, sentAt))) {
                 throw new VastRequestRejectedError(
                     { operation: "create template", target: `"${fields.name}"` },
-                    `the account already has template ${template.id} with exactly this content (the service answered with it). ` +
+                    `template ${template.id} already has exactly this content (the service answered with it, and links it to this account). ` +
                         "Identical templates are one template on Vast.ai: give this one different content (its name, for one), or delete the other",
                 );
             }

@@ -93,11 +93,13 @@ export function createInstance(ctx: HandlerContext): Answer {
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
         sshPort: 20000 + (offerId % 10000),
     };
+    // Created stopped when asked (`target_state`): it never runs until a start.
+    if (body.target_state === "stopped") instance.stateChange = { to: "stopped", at: ctx.now, from: null };
     offer.freeAt = Infinity;
     model.instances.set(instance.id, instance);
     // The live answer's `success` is "true if the container started running, false if it started
     // in stopped state" (the service's API reference): the instance exists either way.
-    const startsStopped = instance.script.status === "stopped";
+    const startsStopped = instance.script.status === "stopped" || body.target_state === "stopped";
     return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
 }
 
@@ -134,6 +136,7 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     }
     if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
     if (body.price !== undefined && (typeof body.price !== "number" || body.price <= 0)) return "price must be a positive number";
+    if (body.target_state !== undefined && body.target_state !== "running" && body.target_state !== "stopped") return 'target_state must be "running" or "stopped"';
     // The vendor CLI sends runtype only without a template (docs/live-service.md).
     if (body.runtype !== undefined && body.template_hash_id !== undefined) {
         return "runtype cannot be combined with template_hash_id: the template's runtype applies";
