@@ -5,8 +5,11 @@ import { successResponseSchema } from "./success";
 export const apiKeyCreateRequestSchema = z.strictObject({
     name: z.string().min(1),
     permissions: permissionsSchema,
-    /** The vendor CLI's `--key_params` ("wildcard key params for advanced keys"): a string, when sent at all. */
-    key_params: z.string().optional(),
+    /**
+     * "Optional wildcard parameters for advanced keys": an object in the service's API reference
+     * (`{"ip_whitelist": ["1.2.3.4"]}`), a string as the vendor CLI's `--key_params` sends it.
+     */
+    key_params: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
 });
 export type ApiKeyCreateRequest = z.infer<typeof apiKeyCreateRequestSchema>;
 

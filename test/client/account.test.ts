@@ -45,6 +45,15 @@ describe("account API against the emulator", () => {
         expect(await vast.account.deleteApiKey(created.id)).toEqual({ alreadyGone: true });
     });
 
+    it("sends key_params as the API reference documents it (an object) or as the vendor CLI does (a string)", async () => {
+        const vast = clientFor(emu);
+        for (const key_params of [{ ip_whitelist: ["203.0.113.7"] }, "advanced"]) {
+            const key = await vast.account.createApiKey({ name: "with-params", permissions: { api: { user_read: {} } }, key_params });
+            expect(emu.requestsTo("POST", "/api/v0/auth/apikeys/").pop()?.body).toMatchObject({ key_params });
+            await vast.account.deleteApiKey(key.id);
+        }
+    });
+
     it("takes a revoke's documented text answer, and {success: true}, as done; {} or another text is not", async () => {
         const vast = clientFor(emu);
         const DELETE = /^\/api\/v0\/auth\/apikeys\/\d+\/$/;

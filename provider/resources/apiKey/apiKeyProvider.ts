@@ -117,8 +117,10 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
                     "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
                 throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
             }
-            if (e instanceof VastAuthError && e.status === 403) {
-                // The generic 403 names the route's permission; here the likelier cause is the grant.
+            if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
+                // The generic answer names the route's permission or the key; here a likelier cause is
+                // the grant (the service answers 401 also to a key "not authorized to create a key
+                // with the specified permissions", its API reference says).
                 throw new Error(
                     `${e.message}. A key can only grant categories the key that creates it holds: ` +
                         `check that the stack's key (vastai:apiKey) has ${Object.keys(permissions.api).join(", ")}`,

@@ -59,9 +59,11 @@ export function createApiKey(ctx: HandlerContext): Answer {
     if (!isObject(permissions) || !isObject(permissions.api)) {
         return invalidArgs('permissions must be an object {"api": {<permission>: {...}}}');
     }
-    // The vendor CLI's `--key_params` ("wildcard key params for advanced keys"), a string; what it
-    // does is not documented, so it is checked and kept out of the way.
-    if (body.key_params !== undefined && typeof body.key_params !== "string") return invalidArgs("key_params must be a string");
+    // "Optional wildcard parameters for advanced keys": an object in the service's API reference, a
+    // string from the vendor CLI's `--key_params`. What they do is not documented, so they are
+    // checked and kept out of the way.
+    const params = body.key_params;
+    if (params !== undefined && typeof params !== "string" && !isObject(params)) return invalidArgs("key_params must be an object");
     const unknown = Object.keys(permissions.api).find((p) => !PERMISSION_NAMES.has(p));
     if (unknown) return invalidArgs(`unknown permission ${unknown}`);
     if (!withinGrant(ctx.caller.key, permissions.api)) {
