@@ -132,6 +132,23 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(updatedAgain.properties.hashId).toBe(emu.model.templates.get(created.properties.templateId as number)!.hash_id);
     });
 
+    it("a delete the service refuses (other accounts use it; not its creator) fails saying what to do, and the template stays", async () => {
+        const { host, emu } = stack;
+        const reg = await programInputs({ name: "shared", image: "busybox" }, "shared");
+        const urn = host.urn(reg.type, reg.name);
+        const created = await host.create(urn, (await host.check(urn, {}, reg.inputs)).inputs);
+        const refuse = (status: number, msg: string) =>
+            emu.faults.add({ method: "DELETE", path: "/api/v0/template/", fault: { kind: "status", status, body: { success: false, msg } }, times: 10 });
+        refuse(400, "Cannot Delete Template. Other Users are still using it.");
+        await expect(host.delete(created.id, urn, created.properties)).rejects.toThrow(/Other accounts use template \d+ .*pulumi state delete/);
+        emu.faults.clear();
+        refuse(401, "Templates can ONLY be Deleted by their Creator");
+        await expect(host.delete(created.id, urn, created.properties)).rejects.toThrow(/only the template's creator can delete it .*pulumi state delete/);
+        emu.faults.clear();
+        expect(emu.model.templates.get(created.properties.templateId as number)!.deleted).toBe(false);
+        await host.delete(created.id, urn, created.properties);
+    });
+
     it("another user's public template is never read as ours, even under our template's id", async () => {
         const { host, emu } = stack;
         const theirs = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;

@@ -1,5 +1,5 @@
 import { canonicalInputs } from "../canonicalInputs";
-import { VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
@@ -39,6 +39,29 @@ function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: strin
     const outs: TemplateOutputs = { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
     if (creatorId !== undefined) outs.creatorId = creatorId;
     return outs;
+}
+
+/**
+ * The two refusals the service documents for a template delete, said with what to do: the template
+ * stays, so the resource stays in state until the user decides.
+ */
+function refusedDelete(e: unknown, templateId: number): Error | undefined {
+    const said = e instanceof VastError ? (e.serviceMessage ?? "") : "";
+    if (e instanceof VastInvalidArgsError && /other users are still using it/i.test(said)) {
+        return new Error(
+            `${e.message}. Other accounts use template ${templateId} (they created one with the same content), and the service keeps it for them. ` +
+                "To stop managing it, remove it from the stack's state (`pulumi state delete <urn>`); to keep it, leave it in the program",
+            { cause: e },
+        );
+    }
+    if (e instanceof VastAuthError && /only be deleted by their creator/i.test(said)) {
+        return new Error(
+            `vastai: delete template ${templateId} failed: the service says only the template's creator can delete it ("${said}"), ` +
+                "and the stack's key belongs to another account. Delete it with the creator's key, or remove it from the stack's state (`pulumi state delete <urn>`)",
+            { cause: e },
+        );
+    }
+    return undefined;
 }
 
 /** The creator the service names for a template, or undefined if it names none. */
@@ -173,9 +196,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
     async delete(id: string, props: TemplateOutputs) {
         const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
-        await confirmedRemoval(
-            () => vast.templates.delete(templateId),
-            async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
-        );
+        try {
+            await confirmedRemoval(
+                () => vast.templates.delete(templateId),
+                async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
+            );
+        } catch (e) {
+            throw refusedDelete(e, templateId) ?? e;
+        }
     },
 }) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;
