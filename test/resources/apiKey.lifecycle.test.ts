@@ -165,6 +165,20 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    it("a lost create is told from a same-named key the account had before it, though the listing shows no creation times", async () => {
+        const { emu, engine } = stack;
+        // Made by hand a moment earlier, same name: the listing cannot date it (as the live one cannot).
+        const byHand = await clientFor(emu).account.createApiKey({ name: "twin-name", permissions: { api: { user_read: {} } } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostAnswer" } });
+        const error = await engine.up(() => new ApiKey("twin", { name: "twin-name", permissions: apiKeyPermissions("user_read") })).catch((e) => e);
+        const made = [...emu.model.keys.values()].filter((k) => k.name === "twin-name" && k.id !== byHand.id);
+        expect(made).toHaveLength(1);
+        expect(error.message).toMatch(new RegExp(`the key it made \\(${made[0].id}\\) is kept in state`));
+        expect(engine.get("twin")).toMatchObject({ id: String(made[0].id), initFailed: true });
+        await engine.destroy();
+        expect(emu.model.keys.get(byHand.key)?.revokedAnswer).toBeUndefined();
+    });
+
     it("runs through the mini engine: a permissions change makes the new key before revoking the old; destroy revokes", async () => {
         const { engine, emu } = stack;
         const program = (permissions: ApiKeyArgs["permissions"]) => () => new ApiKey("deployer", { name: "deployer", permissions });

@@ -35,6 +35,12 @@ export interface EmulatorOptions {
     /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
     revokedKeyAnswer?: 401 | 404;
     /**
+     * What the API-key listing shows of a key: `reference` (the default), as the service's API
+     * reference's example does (`id, user_id, key: null, key_type, name, team_*`: no creation time,
+     * no permissions); `detailed` adds `created_at` and `permissions`, which a client must not need.
+     */
+    apiKeyListing?: "reference" | "detailed";
+    /**
      * How long a destroyed instance's offer stays taken before it can be rented again (the
      * marketplace takes a moment to list it); default 5000 ms.
      */
@@ -103,6 +109,7 @@ export class Emulator {
             goneInstanceShape: options.goneInstanceShape ?? "null",
             dedupeTemplates: options.dedupeTemplates ?? true,
             revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+            apiKeyListing: options.apiKeyListing ?? "reference",
             offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
             latencyMs: options.latencyMs ?? 0,

@@ -27,12 +27,14 @@ const LOST_CREATE_SLACK_S = 120;
 const madeHere = new Set<number>();
 
 /**
- * After a create whose answer was lost: the key it may have made, named and scoped as asked, made
- * since the request left and not by another resource of this run (lostCreate.ts looks again while
- * the service is still working on it, and while its answers fail). A key is adopted only when the
- * listing shows its creation time and permissions and both match: adopting a hand-made key of the
- * same name would have the next `up` revoke it. Several candidates, or one the listing cannot
- * vouch for: none is taken, a person chooses.
+ * After a create whose answer was lost: the key it may have made, named as asked, not made by
+ * another resource of this run, and newer than every key the account had just before the create
+ * (`before`, the highest id then: the live listing shows neither creation times nor permissions,
+ * its API reference's example says). lostCreate.ts looks again while the service is still working
+ * on it, and while its answers fail. A key is adopted when it is the one such key and either
+ * `before` is known or the listing shows its creation time and permissions and both match:
+ * adopting a hand-made key of the same name would have the next `up` revoke it. Several
+ * candidates, or one nothing vouches for: none is taken, a person chooses.
  */
 async function findLostKey(
     ctx: ProviderContext,
@@ -40,20 +42,27 @@ async function findLostKey(
     name: string,
     permissions: Permissions,
     sentAt: number,
+    before: number | undefined,
 ): Promise<ApiKeyRecord | undefined> {
     const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
     const found = await findLostCreate(ctx, {
         what: `API key "${name}"`,
         lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
         look: async () => {
-            // A listing without creation times or permissions cannot rule a key out: a candidate.
+            // What the listing does not show (a creation time, permissions) cannot rule a key out.
             const candidates = (await vast.account.listApiKeys()).filter(
-                (k) => k.name === name && (k.created_at ?? Infinity) >= since && !madeHere.has(k.id) && samePermissions(k.permissions, permissions) !== false,
+                (k) =>
+                    k.name === name &&
+                    (before === undefined || k.id > before) &&
+                    (k.created_at ?? Infinity) >= since &&
+                    !madeHere.has(k.id) &&
+                    samePermissions(k.permissions, permissions) !== false,
             );
             return candidates.length > 0 ? candidates : undefined;
         },
     });
-    const vouched = found?.length === 1 && typeof found[0].created_at === "number" && samePermissions(found[0].permissions, permissions) === true;
+    const shown = (k: ApiKeyRecord) => typeof k.created_at === "number" && samePermissions(k.permissions, permissions) === true;
+    const vouched = found?.length === 1 && (before !== undefined || shown(found[0]));
     if (found && !vouched) {
         throw new Error(
             `vastai: the answer to the create of API key "${name}" was lost, and the account's keys cannot tell which it made: ` +
@@ -62,6 +71,15 @@ async function findLostKey(
         );
     }
     return found?.[0];
+}
+
+/** The highest key id on the account now, or undefined when the listing fails (the lookup then asks more of a candidate). */
+async function newestKeyId(vast: VastClient): Promise<number | undefined> {
+    try {
+        return Math.max(0, ...(await vast.account.listApiKeys()).map((k) => k.id));
+    } catch {
+        return undefined;
+    }
 }
 
 /** True or false when the listing shows permissions; undefined when it cannot tell. */
@@ -101,13 +119,15 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
     async create(inputs: ApiKeyInputs) {
         const vast = ctx.client();
         const { name, permissions } = inputsOf(inputs);
+        // One listing before the create: a key its lost answer made is newer than all of these.
+        const before = await newestKeyId(vast);
         const sentAt = ctx.clock.now();
         let created: { id: number; key: string };
         try {
             created = await vast.account.createApiKey({ name, permissions });
         } catch (e) {
             if (e instanceof VastOutcomeUnknownError) {
-                const lost = await findLostKey(ctx, vast, name, permissions, sentAt);
+                const lost = await findLostKey(ctx, vast, name, permissions, sentAt, before);
                 if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
                 // It exists, so it goes into state; its secret was in the lost answer only, so the
                 // next `pulumi up` replaces it (a new key, then this one revoked).

@@ -48,7 +48,17 @@ export function listMachines(ctx: HandlerContext): Answer {
 export function listApiKeys(ctx: HandlerContext): Answer {
     const apikeys = [...ctx.emu.model.keys.values()]
         .filter((k) => k.userId === ctx.caller.user.id && !k.revokedAnswer)
-        .map((k) => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, created_at: k.createdAt / 1000 }));
+        .map((k) => ({
+            id: k.id,
+            user_id: k.userId,
+            key: null,
+            key_type: "api",
+            name: k.name,
+            team_id: null,
+            team_name: null,
+            team_owner: null,
+            ...(ctx.emu.options.apiKeyListing === "detailed" ? { permissions: k.permissions ?? null, created_at: k.createdAt / 1000 } : {}),
+        }));
     return ok({ success: true, apikeys });
 }
 
