@@ -23,7 +23,7 @@ export const instanceCreateRequestSchema = z
         disk: z.number().min(INSTANCE_LIMITS.diskMinGb).optional(),
         label: z.string().max(INSTANCE_LIMITS.labelOnCreateMax).optional(),
         /** Interruptible bid in $/hour; the service calls it `price`. */
-        price: z.number().positive().optional(),
+        price: z.number().min(INSTANCE_LIMITS.bidMin).max(INSTANCE_LIMITS.bidOnCreateMax).optional(),
         /** `-u user -p pass registry`. */
         image_login: z.string().optional(),
         volume_info: volumeInfoSchema.optional(),
@@ -72,7 +72,10 @@ export type InstanceState = (typeof INSTANCE_STATES)[number];
  */
 export const instanceLabelRequestSchema = z.strictObject({ label: z.string().max(INSTANCE_LIMITS.labelOnEditMax) });
 export const instanceStateRequestSchema = z.strictObject({ state: z.enum(INSTANCE_STATES) });
-export const instanceBidRequestSchema = z.strictObject({ client_id: z.literal("me"), price: z.number().positive() });
+export const instanceBidRequestSchema = z.strictObject({
+    client_id: z.literal("me"),
+    price: z.number().min(INSTANCE_LIMITS.bidMin).max(INSTANCE_LIMITS.bidOnChangeMax),
+});
 
 /** An instance as the service returns it. Lenient; only `id` is required. */
 export const instanceRecordSchema = z.looseObject({

@@ -12,6 +12,10 @@ export const INSTANCE_LIMITS = {
     imageMax: 1024,
     /** GB; the CLI refuses less. */
     diskMinGb: 8,
+    /** An interruptible bid, $/hour: at least this, at most 128 in a create and 32 in a bid change (the service's API reference). */
+    bidMin: 0.001,
+    bidOnCreateMax: 128,
+    bidOnChangeMax: 32,
 } as const;
 
 /** The contract's default for `recommended_disk_space`, in GB. */

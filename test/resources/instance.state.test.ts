@@ -93,6 +93,16 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(engine.get("spot").outputs).toMatchObject({ instanceId, price: 0.35, dphTotal: 0.35 });
         expect(emu.instanceView(instanceId)).toMatchObject({ dph_total: 0.35, is_bid: true });
 
+        // The service's ceilings: $128/hour in a create, $32 in a bid change; check says so before any call.
+        const entryNow = engine.get("spot");
+        expect((await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 40 })).failures).toEqual([
+            { property: "price", reason: expect.stringMatching(/at most \$32\/hour there .*pulumi up --replace/) },
+        ]);
+        expect((await host.check(entryNow.urn, {}, { ...entryNow.inputs, price: 129 })).failures).toEqual([
+            { property: "price", reason: expect.stringMatching(/at most \$128\/hour/) },
+        ]);
+        expect((await host.check(entryNow.urn, {}, { ...entryNow.inputs, price: 40 })).failures).toEqual([]);
+
         // On demand ↔ interruptible is another rental: a replace, naming price.
         const entry = engine.get("spot");
         const { price: _bid, ...withoutBid } = entry.inputs;

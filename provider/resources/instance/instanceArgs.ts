@@ -95,9 +95,17 @@ export const instanceArgsSchema = z
         desiredState: prop(z.enum(INSTANCE_STATES).default("running"), { onChange: "update" }),
         /**
          * Interruptible bid in $/hour; without it the instance is on demand. A new bid is set in place;
-         * adding or removing the bid (on demand ↔ interruptible) replaces the instance.
+         * adding or removing the bid (on demand ↔ interruptible) replaces the instance. The service
+         * takes $0.001 to $128 in a create and at most $32 in a bid change; `check` refuses more.
          */
-        price: prop(z.number().positive("must be a positive bid in $/hour").optional(), { wire: "price", onChange: "update" }),
+        price: prop(
+            z
+                .number()
+                .min(INSTANCE_LIMITS.bidMin, `must be a bid of at least $${INSTANCE_LIMITS.bidMin}/hour`)
+                .max(INSTANCE_LIMITS.bidOnCreateMax, `must be a bid of at most $${INSTANCE_LIMITS.bidOnCreateMax}/hour (the service's limit)`)
+                .optional(),
+            { wire: "price", onChange: "update" },
+        ),
         /** Private registry login, `-u user -p token registry`; kept secret in state. */
         imageLogin: prop(z.string().optional(), { wire: "image_login", onChange: "update", secret: true }),
         /** A volume to attach: `createNew`, `volumeId`, `size` (GB), `mountPath`. A template's volume is never applied. */
@@ -223,6 +231,24 @@ export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
  * one). Refused in `check` for what is about to be created; an instance that already runs with both
  * (made before this check existed) is left alone, and a replacement of it leaves runtype out.
  */
+/**
+ * A new bid for a running interruptible instance is set in place, and the service takes at most
+ * $32/hour there (128 in a create): a higher one is refused in `check`, before anything is sent.
+ */
+export function bidChangeFailures(args: { price?: unknown }, olds: { price?: unknown }): CheckFailure[] {
+    const { price } = args;
+    if (typeof price !== "number" || typeof olds.price !== "number" || price === olds.price) return [];
+    if (price <= INSTANCE_LIMITS.bidOnChangeMax) return [];
+    return [
+        {
+            property: "price",
+            reason:
+                `a bid is changed in place, and the service takes at most $${INSTANCE_LIMITS.bidOnChangeMax}/hour there (up to $${INSTANCE_LIMITS.bidOnCreateMax} in a create): ` +
+                "to bid more, replace the instance (`pulumi up --replace <urn>`) with the new price",
+        },
+    ];
+}
+
 export function runtypeWithTemplate(args: { runtype?: unknown; templateHashId?: unknown }, olds: { runtype?: unknown; templateHashId?: unknown }): CheckFailure[] {
     const both = (a: typeof args) => a.runtype !== undefined && a.templateHashId !== undefined;
     if (!both(args) || isUnknown(args.templateHashId) || both(olds)) return [];

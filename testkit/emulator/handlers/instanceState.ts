@@ -53,7 +53,9 @@ export function changeBid(ctx: HandlerContext): Answer {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     const price = isObject(ctx.body) ? ctx.body.price : undefined;
-    if (typeof price !== "number" || !(price > 0)) return invalidArgs("price must be a positive number");
+    // The service's API reference: 0.001 to 32 $/hour in a bid change.
+    if (typeof price !== "number" || !(price >= 0.001)) return invalidArgs("Please set a bid price >= 0.001.");
+    if (price > 32) return invalidArgs("price must be at most 32 $/hour");
     if (!instance.isBid) return invalidArgs(`instance ${instance.id} is on demand: only an interruptible (bid) instance takes a bid price`);
     instance.dphTotal = price;
     return ok({ success: true, msg: `bid of instance ${instance.id} set to ${price}` });

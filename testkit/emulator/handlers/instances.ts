@@ -135,7 +135,8 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
         return `args + args_str + onstart is longer than ${LIMITS.commandTotal} characters`;
     }
     if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
-    if (body.price !== undefined && (typeof body.price !== "number" || body.price <= 0)) return "price must be a positive number";
+    // The service's API reference: a bid of 0.001 to 128 $/hour in a create.
+    if (body.price !== undefined && (typeof body.price !== "number" || body.price < 0.001 || body.price > 128)) return "price must be a bid of 0.001 to 128 $/hour";
     if (body.target_state !== undefined && body.target_state !== "running" && body.target_state !== "stopped") return 'target_state must be "running" or "stopped"';
     // The vendor CLI sends runtype only without a template (docs/live-service.md).
     if (body.runtype !== undefined && body.template_hash_id !== undefined) {
