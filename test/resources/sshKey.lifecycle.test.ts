@@ -107,6 +107,24 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.model.sshKeys.size).toBe(0);
     });
 
+    it("a create answered 'SSH key could not be retrieved' adopts the key when it was added, and fails when it was not", async () => {
+        const { engine, emu } = stack;
+        const notReadBack = { success: false, error: "SSH key could not be retrieved." };
+        // Added, then the read-back failed: the key is there, made since the create left.
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer", status: 400, body: notReadBack } });
+        const summary = await engine.up(() => new SshKey("unread", { publicKey: LAPTOP }));
+        expect(summary.create).toEqual(["unread"]);
+        const [key] = [...emu.model.sshKeys.values()].filter((k) => k.publicKey === LAPTOP);
+        expect(engine.get("unread")).toMatchObject({ id: String(key.id), outputs: { sshKeyId: key.id } });
+        expect(await engine.destroy()).toEqual(["unread"]);
+
+        // Not added: after the looks, the service's own words.
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "status", status: 400, body: notReadBack } });
+        await expect(engine.up(() => new SshKey("unread", { publicKey: LAPTOP }))).rejects.toThrow(/SSH key could not be retrieved/);
+        expect(emu.model.sshKeys.size).toBe(0);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("an instance that depends on the key is created after it, and destroyed before it", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();

@@ -48,7 +48,8 @@ export function answerAfter(fault: Fault | undefined, real: Answer): Answer {
             return { status: 200, body: text.slice(0, Math.floor(text.length / 2)), text: true, contentType: "application/json" };
         }
         case "lostAnswer":
-            return fault.status ? { status: fault.status, body: "<html>Gateway Timeout</html>", text: true } : real;
+            if (!fault.status) return real;
+            return fault.body !== undefined ? { status: fault.status, body: fault.body } : { status: fault.status, body: "<html>Gateway Timeout</html>", text: true };
         default:
             return real;
     }

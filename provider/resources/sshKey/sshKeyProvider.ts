@@ -40,6 +40,14 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: st
 }
 
 /**
+ * "SSH key could not be retrieved." (a 400, the service's API reference calls it a "retrieval
+ * failure"): the key may have been added and only reading it back failed, so it is looked for.
+ */
+function madeButNotReadBack(e: unknown): boolean {
+    return e instanceof VastInvalidArgsError && /ssh key could not be retrieved/i.test(`${e.code ?? ""} ${e.serviceMessage ?? ""}`);
+}
+
+/**
  * The SshKey resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
  */
@@ -71,11 +79,13 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         try {
             created = await vast.sshKeys.create(publicKey);
         } catch (e) {
-            if (e instanceof VastOutcomeUnknownError) {
-                const lost = await findLostKey(ctx, vast, publicKey, sentAt);
-                if (!lost) throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
+            // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
+            const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt) : undefined;
+            if (lost) {
                 ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost; found it on the account as key ${lost.id}`);
                 created = lost;
+            } else if (e instanceof VastOutcomeUnknownError) {
+                throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
             } else if (e instanceof VastInvalidArgsError) {
                 // Most likely the key is on the account already (added by hand): say which, and how to manage it.
                 const existing = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
