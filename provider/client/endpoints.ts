@@ -35,12 +35,13 @@ export interface Endpoint {
     answersText?: true;
     /**
      * A 2xx answer with `success: false` that still made something (the service's API reference):
-     * it carries `field`, no `error` code, and, when `msg` is given, a message that matches it.
+     * it carries `field` and, when `msg` is given, no `error` code and a message that matches it.
      * The instance create answers so, with the new instance's `new_contract`, when the instance
      * "started in stopped state": an instance on the account, to keep in state, not a failure to
-     * report. The template create answers so, with the `template`, when it found one with the same
-     * content ("Existing Template Found: 123. User relationship added."): the caller decides.
-     * Any other `success: false` stays a failure.
+     * report, whatever else the answer says (an instance named is never let go). The template
+     * create answers so, with the `template`, when it found one with the same content ("Existing
+     * Template Found: 123. User relationship added."): the caller decides. Any other
+     * `success: false` stays a failure.
      */
     madeWhenAnswered?: { field: string; msg?: RegExp };
 }

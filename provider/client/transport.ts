@@ -76,7 +76,9 @@ function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
     const body = answer.body;
     if (typeof body !== "object" || body === null) return false;
     const { [made.field]: what, error, msg } = body as Record<string, unknown>;
-    return what != null && error == null && (made.msg === undefined || (typeof msg === "string" && made.msg.test(msg.trim())));
+    if (what == null) return false;
+    // Without a message to match, the field alone says it was made, whatever else the answer holds.
+    return made.msg === undefined || (error == null && typeof msg === "string" && made.msg.test(msg.trim()));
 }
 
 /**

@@ -96,6 +96,23 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.show(instanceId)).toMatchObject({ label: "new" });
     });
 
+    it("reads a create answered success: false beside a new_contract as that instance, whatever else the answer says", async () => {
+        const vast = clientFor(emu);
+        const offer = emu.addOffer();
+        const asks = `/api/v0/asks/${offer.id}/`;
+        for (const body of [
+            { success: false, new_contract: 4242 },
+            { success: false, new_contract: 4243, error: "", msg: "started in stopped state" },
+            { success: false, new_contract: 4244, error: "resources_unavailable" },
+        ]) {
+            emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 200, body } });
+            expect(await vast.instances.create(offer.id, { image: "busybox" })).toEqual({ instanceId: body.new_contract, startedStopped: true });
+        }
+        // Without new_contract it is a refusal.
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 200, body: { success: false, error: "invalid_args", msg: "no" } } });
+        await expect(vast.instances.create(offer.id, { image: "busybox" })).rejects.toThrow(/invalid arguments: no/);
+    });
+
     it("reads a start answered resources_unavailable as queued; a stop so answered is a failure", async () => {
         const vast = clientFor(emu);
         const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });

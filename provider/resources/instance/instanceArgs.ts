@@ -90,13 +90,14 @@ export const instanceArgsSchema = z
         label: prop(z.string().max(INSTANCE_LIMITS.labelOnEditMax).optional(), { wire: "label", onChange: "update" }),
         /**
          * `running` (the default) or `stopped`, changed in place: a stopped instance keeps its disk and
-         * is not billed for its GPUs, but its storage still is. Created `stopped`, it starts, runs, then stops.
+         * is not billed for its GPUs, but its storage still is. Created `stopped`, it is created stopped and never runs (a stop is asked after the create all the same).
          */
         desiredState: prop(z.enum(INSTANCE_STATES).default("running"), { onChange: "update" }),
         /**
          * Interruptible bid in $/hour; without it the instance is on demand. A new bid is set in place;
          * adding or removing the bid (on demand ↔ interruptible) replaces the instance. The service
-         * takes $0.001 to $128 in a create and at most $32 in a bid change; `check` refuses more.
+         * takes $0.001 to $128 in a create (`check` refuses more) and at most $32 in a bid change: a
+         * new bid above $32 replaces the instance.
          */
         price: prop(
             z
@@ -189,10 +190,12 @@ export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = replaced
 /**
  * The changed properties that replace the instance: those fixed at creation, and `price` when it
  * adds or removes the bid (the bid endpoint changes a bid, it cannot make an instance
- * interruptible or on demand). A bid unknown during preview may be either: counted as replacing.
+ * interruptible or on demand) or when the new bid is above what a bid change takes ($32/hour; a
+ * create takes up to $128). A bid unknown during preview may be either: counted as replacing.
  */
 export function replacingChanges(olds: { price?: unknown }, news: { price?: unknown }, changed: readonly string[]): string[] {
-    const bidToBid = typeof olds.price === "number" && typeof news.price === "number" && !isUnknown(news.price);
+    const bidToBid =
+        typeof olds.price === "number" && typeof news.price === "number" && !isUnknown(news.price) && news.price <= INSTANCE_LIMITS.bidOnChangeMax;
     return changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p) || (p === "price" && !bidToBid));
 }
 
@@ -231,24 +234,6 @@ export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
  * one). Refused in `check` for what is about to be created; an instance that already runs with both
  * (made before this check existed) is left alone, and a replacement of it leaves runtype out.
  */
-/**
- * A new bid for a running interruptible instance is set in place, and the service takes at most
- * $32/hour there (128 in a create): a higher one is refused in `check`, before anything is sent.
- */
-export function bidChangeFailures(args: { price?: unknown }, olds: { price?: unknown }): CheckFailure[] {
-    const { price } = args;
-    if (typeof price !== "number" || typeof olds.price !== "number" || price === olds.price) return [];
-    if (price <= INSTANCE_LIMITS.bidOnChangeMax) return [];
-    return [
-        {
-            property: "price",
-            reason:
-                `a bid is changed in place, and the service takes at most $${INSTANCE_LIMITS.bidOnChangeMax}/hour there (up to $${INSTANCE_LIMITS.bidOnCreateMax} in a create): ` +
-                "to bid more, replace the instance (`pulumi up --replace <urn>`) with the new price",
-        },
-    ];
-}
-
 export function runtypeWithTemplate(args: { runtype?: unknown; templateHashId?: unknown }, olds: { runtype?: unknown; templateHashId?: unknown }): CheckFailure[] {
     const both = (a: typeof args) => a.runtype !== undefined && a.templateHashId !== undefined;
     if (!both(args) || isUnknown(args.templateHashId) || both(olds)) return [];

@@ -16,7 +16,6 @@ import {
     InstanceOutputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
-    bidChangeFailures,
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
@@ -123,8 +122,6 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
         const creates = Object.keys(olds).length === 0 || replacingChanges(olds, args, changedProperties(olds, args, INSTANCE_PROPERTIES)).length > 0;
         if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, args)));
-        // A bid changed in place has a lower ceiling than one sent with a create.
-        if (failures.length === 0 && !creates) failures.push(...bidChangeFailures(args, olds));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs: normalize(args) };
     },

@@ -26,7 +26,17 @@ export async function startInstance(ctx: ProviderContext, vast: VastClient, inst
     return awaitExisting(ctx, vast, instanceId, inputs);
 }
 
-/** Stops the instance and waits until it shows `stopped`. */
+/**
+ * Stopped: `actual_status` says so, or the instance is meant to be stopped and has never been
+ * started (no status yet, or `created`: its container made, not run), as one created stopped may
+ * show. Either way its GPUs are not billed.
+ */
+export function isStopped(record: Pick<InstanceRecord, "actual_status" | "intended_status">): boolean {
+    if (record.actual_status === "stopped") return true;
+    return record.intended_status === "stopped" && (record.actual_status == null || record.actual_status === "created");
+}
+
+/** Stops the instance and waits until it shows `stopped` (see isStopped). */
 export async function stopInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
     const what = `instance ${instanceId}`;
     await vast.instances.changeState(instanceId, "stopped");
@@ -37,7 +47,7 @@ export async function stopInstance(ctx: ProviderContext, vast: VastClient, insta
         await ctx.clock.sleep(STOP_POLL_MS);
         const record = await vast.instances.show(instanceId);
         if (!record) throw new Error(`vastai: ${what} disappeared while stopping (destroyed elsewhere?); run \`pulumi refresh\``);
-        if (record.actual_status === "stopped") {
+        if (isStopped(record)) {
             ctx.log.progress(`${what} is stopped: its GPUs are no longer billed, its storage still is`);
             return record;
         }

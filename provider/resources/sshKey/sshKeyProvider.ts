@@ -82,7 +82,7 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
             // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
             const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt) : undefined;
             if (lost) {
-                ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost; found it on the account as key ${lost.id}`);
+                ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost or could not be read back; found it on the account as key ${lost.id}`);
                 created = lost;
             } else if (e instanceof VastOutcomeUnknownError) {
                 throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
