@@ -55,7 +55,7 @@ export interface Endpoint {
  * Scopes: docs/live-service.md "Scopes per route".
  */
 export const ENDPOINTS = {
-    listMachines: { method: "GET", path: "/api/v0/machines", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
+    listMachines: { method: "GET", path: "/api/v0/machines/", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
     currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
     searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true },
     createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
