@@ -206,6 +206,23 @@ export function sharedPerClient<R extends { id: number }>(make: (vast: VastClien
     };
 }
 
+/**
+ * Reads of a kind whose one listing holds all the account has of it (API keys, SSH keys): every
+ * round is that listing, and so is the read-ahead. A record a listing that answered leaves out is
+ * not on the account.
+ */
+export function sharedListing<R extends { id: number }>(list: (vast: VastClient) => Promise<R[]>): (vast: VastClient) => BatchedReads<R> {
+    return sharedPerClient<R>(
+        (vast) =>
+            new BatchedReads({
+                byIds: async (ids) => byId(await list(vast), ids),
+                maxIds: Number.MAX_SAFE_INTEGER,
+                ahead: () => list(vast),
+                writeMark: () => vast.writeMark(),
+            }),
+    );
+}
+
 /** Records by id, only those whose id was asked for: a search that ignored its filter adds nothing. */
 export function byId<R extends { id: number }>(records: R[], ids: number[]): Map<number, R> {
     const wanted = new Set(ids);

@@ -1,4 +1,4 @@
-import { Instance, Template } from "../../provider";
+import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../provider";
 import { clientFor } from "../../testkit/support/fixtures";
 import { startStack, TestStack } from "../../testkit/support/stack";
 
@@ -79,5 +79,27 @@ describe("refreshing many resources", () => {
         expect(lists[0].id.in).toHaveLength(8);
         expect(lists.filter((f) => f.id === undefined)).toHaveLength(1);
         expect(lists.filter((f) => f.id?.in?.includes(Number(victim.id)))).toHaveLength(1);
+    });
+
+    it("reads API keys and SSH keys from the account's key listing, shared: a few listings for ten keys each, not ten", async () => {
+        const { emu, engine } = stack;
+        const ids = Array.from({ length: 10 }, (_, i) => i);
+        const publicKey = (i: number) => `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForSharedReads${String(i).padStart(2, "0")}00000000000000 k${i}`;
+        await engine.up(() => [
+            ...ids.map((i) => new ApiKey(`key-${i}`, { name: `shared-${i}`, permissions: apiKeyPermissions("user_read") })),
+            ...ids.map((i) => new SshKey(`ssh-${i}`, { publicKey: publicKey(i) })),
+        ]);
+        // Revoked and removed elsewhere: a listing that answered leaves them out, which is gone for a key.
+        const vast = clientFor(emu);
+        await vast.account.deleteApiKey(Number(engine.get("key-4").id));
+        await vast.sshKeys.delete(Number(engine.get("ssh-7").id));
+        emu.requests.length = 0;
+
+        const refreshed = await engine.refresh();
+
+        expect(refreshed.delete).toEqual(expect.arrayContaining(["key-4", "ssh-7"]));
+        expect(refreshed.delete).toHaveLength(2);
+        expect(emu.requestsTo("GET", "/api/v0/auth/apikeys/").length).toBeLessThanOrEqual(3);
+        expect(emu.requestsTo("GET", "/api/v0/ssh/").length).toBeLessThanOrEqual(3);
     });
 });

@@ -9,6 +9,7 @@ import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate } from "../lostCreate";
+import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
 import { API_KEY_COMPUTED, API_KEY_KNOWN_NAMES, API_KEY_PROPERTIES, ApiKeyInputs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
@@ -22,6 +23,9 @@ const API_KEY_REPLACED_BY: readonly string[] = replacedBy(apiKeyArgsSchema);
 
 /** How far before the request a key's creation time may read, in seconds, for clock skew. */
 const LOST_CREATE_SLACK_S = 120;
+
+/** Key reads in this process share the account's key listing (a refresh of many keys: one call, not one each). */
+const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 const madeHere = new Set<number>();
@@ -162,7 +166,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
      */
     async read(id: string, props: Partial<ApiKeyOutputs> = {}) {
         const keyId = Number(props.keyId ?? id);
-        const record = (await ctx.client().account.listApiKeys()).find((k) => k.id === keyId);
+        const record = await sharedKeyReader(ctx.client()).get(keyId);
         if (!record) return goneResult<ApiKeyOutputs>();
         const previous = inputsOf(props);
         const listed = safeParse(permissionsSchema, record.permissions);

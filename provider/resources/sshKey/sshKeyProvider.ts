@@ -10,6 +10,7 @@ import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
 import { SshKeyRecord, sshKeyCreatedAtSeconds } from "../../schemas/sshKey";
 import { findLostCreate } from "../lostCreate";
+import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
 
 type Props = Record<string, any>;
@@ -18,6 +19,9 @@ const inputsOf = (props: object) => pickInputs(props as Props, SSH_KEY_PROPERTIE
 
 /** How far before the request a key's creation time may read, in seconds, for clock skew. */
 const LOST_CREATE_SLACK_S = 120;
+
+/** Key reads in this process share the account's key listing (a refresh of many keys: one call, not one each). */
+const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 const madeHere = new Set<number>();
@@ -108,7 +112,7 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
     /** The key as the account lists it now; gone when a listing that answered lacks it. */
     async read(id: string, props: Partial<SshKeyOutputs> = {}) {
         const sshKeyId = Number(props.sshKeyId ?? id);
-        const record = (await ctx.client().sshKeys.list()).find((k) => k.id === sshKeyId);
+        const record = await sharedKeyReader(ctx.client()).get(sshKeyId);
         if (!record) return goneResult<SshKeyOutputs>();
         const inputs: SshKeyInputs = { publicKey: record.public_key.trim() };
         return readResult(String(sshKeyId), { ...inputs, sshKeyId }, inputs);
