@@ -20,6 +20,8 @@ describe("account API against the emulator", () => {
     it("lists host machines by user_id, gpu_ram in bytes", async () => {
         const machines = await clientFor(emu).account.machines(emu.demoUser.id);
         const [req] = emu.requestsTo("GET", "/api/v0/machines");
+        // The path the service's API reference names, slash included: the client follows no redirect.
+        expect(req.path).toBe("/api/v0/machines/");
         expect(req.query).toEqual({ user_id: String(emu.demoUser.id) });
         expect(machines).toHaveLength(2);
         expect(machines[0]).toMatchObject({ gpu_name: "RTX 4090", gpu_ram: 24 * 1024 ** 3, gpu_occupancy: "R R I x", timeout: 0 });

@@ -96,14 +96,23 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.instanceView(instanceId)).toMatchObject({ dph_total: 0.35, is_bid: true });
 
         // The service's ceilings: $128/hour in a create, refused in check; $32 in a bid change, so a
-        // higher new bid replaces the instance (the preview says so, naming price).
+        // higher new bid replaces the instance. Pinned to its offer, that replacement would destroy it
+        // before renting the offer again: refused in check, saying so. Rented by search, the new one
+        // is made first: a replace, named in the preview.
         const entryNow = engine.get("spot");
         expect((await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 129 })).failures).toEqual([
             { property: "price", reason: expect.stringMatching(/at most \$128\/hour/) },
         ]);
-        const highBid = await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 40 });
+        expect((await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 40 })).failures).toEqual([
+            { property: "price", reason: expect.stringMatching(/only up to \$32\/hour; .*on the same offer .*destroying it/) },
+        ]);
+        const { offerId: _pinned, ...bySearch } = entryNow.inputs;
+        const searched = { ...bySearch, offer: { filters: { gpu_name: { eq: "RTX 4090" } }, type: "bid" } };
+        const highBid = await host.check(entryNow.urn, searched, { ...searched, price: 40 });
         expect(highBid.failures).toEqual([]);
-        expect(await host.diff(entryNow.id, entryNow.urn, entryNow.outputs, highBid.inputs)).toMatchObject({ replaces: ["price"] });
+        const { offerId: _rented, ...withoutOffer } = entryNow.outputs as Record<string, unknown>;
+        const searchedOutputs = { ...withoutOffer, offer: highBid.inputs.offer };
+        expect(await host.diff(entryNow.id, entryNow.urn, searchedOutputs, highBid.inputs)).toMatchObject({ replaces: ["price"], deleteBeforeReplace: false });
         const lowerBid = await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 0.4 });
         expect((await host.diff(entryNow.id, entryNow.urn, entryNow.outputs, lowerBid.inputs)).replaces).toEqual([]);
 

@@ -97,7 +97,9 @@ export const instanceArgsSchema = z
          * Interruptible bid in $/hour; without it the instance is on demand. A new bid is set in place;
          * adding or removing the bid (on demand ↔ interruptible) replaces the instance. The service
          * takes $0.001 to $128 in a create (`check` refuses more) and at most $32 in a bid change: a
-         * new bid above $32 replaces the instance.
+         * new bid above $32 replaces the instance when it was rented by offer search (the new one made
+         * first), and is refused in `check` when it is pinned to `offerId` (the replacement would
+         * destroy it before renting the offer again).
          */
         price: prop(
             z
@@ -228,6 +230,31 @@ export const INSTANCE_DEFAULTS = defaultsOf(instanceArgsSchema);
 
 /** Names that mean "the template's numeric id", which instance creation refuses (docs/service-contract.md §7). */
 export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
+
+/**
+ * A new bid above what a bid change takes replaces the instance (replacingChanges). Pinned to one
+ * offer, that replacement would destroy the instance, disk and all, before renting the offer
+ * again, which someone else may take meanwhile (people raise a bid because someone else wants the
+ * machine): refused in `check`, unless another change replaces the instance anyway.
+ */
+export function highBidOnSameOffer(
+    args: { price?: unknown; offerId?: unknown },
+    olds: { price?: unknown; offerId?: unknown },
+    replaces: readonly string[],
+): CheckFailure[] {
+    const { price, offerId } = args;
+    if (typeof price !== "number" || typeof olds.price !== "number" || price === olds.price || price <= INSTANCE_LIMITS.bidOnChangeMax) return [];
+    if (offerId === undefined || isUnknown(offerId) || offerId !== olds.offerId || replaces.some((p) => p !== "price")) return [];
+    return [
+        {
+            property: "price",
+            reason:
+                `a bid is changed in place only up to $${INSTANCE_LIMITS.bidOnChangeMax}/hour; above that the instance is replaced, and on the same offer ` +
+                `(${offerId}) that means destroying it, disk and all, before renting the offer again. Bid at most $${INSTANCE_LIMITS.bidOnChangeMax}, ` +
+                "or rent by offer search, where the new instance is made before the old one is destroyed",
+        },
+    ];
+}
 
 /**
  * The service refuses `runtype` together with a template (its own clients send runtype only without

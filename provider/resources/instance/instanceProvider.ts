@@ -16,6 +16,7 @@ import {
     InstanceOutputs,
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
+    highBidOnSameOffer,
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
@@ -24,7 +25,7 @@ import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instance
 import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
-import { startInstance, stopInstance } from "./instanceState";
+import { isStopped, startInstance, stopInstance } from "./instanceState";
 import { ChosenOffer, fixedOffer, searchedOffer } from "./offerChoice";
 import { VastClient } from "../../client/vastClient";
 import { findTemplate } from "./templateLookup";
@@ -105,7 +106,7 @@ function definedOnly<T extends object>(values: T): Partial<T> {
 /** The stop of an instance created `stopped` (harmless when it never ran); a failure keeps the instance (it exists) in state. */
 async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
     try {
-        return await stopInstance(ctx, vast, instanceId, inputs);
+        return await stopInstance(ctx, vast, instanceId, inputs, true);
     } catch (e) {
         throw new InstanceNotReadyError(`vastai: instance ${instanceId} was created to be stopped, then: ${(e as Error).message}`, instanceId, record);
     }
@@ -120,7 +121,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
-        const creates = Object.keys(olds).length === 0 || replacingChanges(olds, args, changedProperties(olds, args, INSTANCE_PROPERTIES)).length > 0;
+        const replaces = replacingChanges(olds, args, changedProperties(olds, args, INSTANCE_PROPERTIES));
+        const creates = Object.keys(olds).length === 0 || replaces.length > 0;
+        if (failures.length === 0) failures.push(...highBidOnSameOffer(args, olds, replaces));
         if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, args)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs: normalize(args) };
@@ -191,7 +194,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         try {
             if (desired.desiredState === "stopped") {
                 // Also when a stop asked by an earlier `up` did not finish in time.
-                if (olds.desiredState !== "stopped" || olds.actualStatus !== "stopped") record = await stopInstance(ctx, vast, instanceId, desired);
+                // (One created stopped may be recorded as never run rather than `stopped`: that is stopped too.)
+                const wasStopped = isStopped({ actual_status: olds.actualStatus, intended_status: olds.intendedStatus }, true);
+                if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired);
             } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped") {
                 // Also when a start asked by an earlier `up` did not take: it was last seen stopped.
                 record = await startInstance(ctx, vast, instanceId, desired);

@@ -27,17 +27,24 @@ export async function startInstance(ctx: ProviderContext, vast: VastClient, inst
 }
 
 /**
- * Stopped: `actual_status` says so, or the instance is meant to be stopped and has never been
- * started (no status yet, or `created`: its container made, not run), as one created stopped may
- * show. Either way its GPUs are not billed.
+ * Stopped: `actual_status` says so. For an instance created stopped (`target_state`), also when it
+ * is meant to be stopped and has never been started (no status yet, or `created`: its container
+ * made, not run), as such an instance may show; its GPUs are not billed. Not for a stop asked of
+ * one still provisioning after a running create: that one could yet start, so it must show `stopped`.
  */
-export function isStopped(record: Pick<InstanceRecord, "actual_status" | "intended_status">): boolean {
+export function isStopped(record: Pick<InstanceRecord, "actual_status" | "intended_status">, createdStopped = false): boolean {
     if (record.actual_status === "stopped") return true;
-    return record.intended_status === "stopped" && (record.actual_status == null || record.actual_status === "created");
+    return createdStopped && record.intended_status === "stopped" && (record.actual_status == null || record.actual_status === "created");
 }
 
-/** Stops the instance and waits until it shows `stopped` (see isStopped). */
-export async function stopInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+/** Stops the instance and waits until it shows `stopped` (see isStopped; `createdStopped` for the stop after a stopped create). */
+export async function stopInstance(
+    ctx: ProviderContext,
+    vast: VastClient,
+    instanceId: number,
+    inputs: InstanceInputs,
+    createdStopped = false,
+): Promise<InstanceRecord> {
     const what = `instance ${instanceId}`;
     await vast.instances.changeState(instanceId, "stopped");
     ctx.log.progress(`${what}: stop asked; waiting for it to stop`);
@@ -47,7 +54,7 @@ export async function stopInstance(ctx: ProviderContext, vast: VastClient, insta
         await ctx.clock.sleep(STOP_POLL_MS);
         const record = await vast.instances.show(instanceId);
         if (!record) throw new Error(`vastai: ${what} disappeared while stopping (destroyed elsewhere?); run \`pulumi refresh\``);
-        if (isStopped(record)) {
+        if (isStopped(record, createdStopped)) {
             ctx.log.progress(`${what} is stopped: its GPUs are no longer billed, its storage still is`);
             return record;
         }
