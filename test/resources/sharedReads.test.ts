@@ -2,7 +2,7 @@ import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../pro
 import { clientFor } from "../../testkit/support/fixtures";
 import { startStack, TestStack } from "../../testkit/support/stack";
 
-// Each template search is paced at 3 s per key on the live service, an instance read at 2 s: a refresh
+// Each template search is paced at 1.9 s per key on the live service, an instance read at 2 s: a refresh
 // that read them one by one would take five minutes for a hundred templates.
 describe("refreshing many resources", () => {
     let stack: TestStack;
@@ -35,7 +35,7 @@ describe("refreshing many resources", () => {
         const calls = stack.emu.requests.map((r) => `${r.method} ${r.path}`);
         expect(new Set(calls)).toEqual(new Set(["GET /api/v0/template/"]));
         // A search the rate limiter turned away is sent again, the same search: on a busy machine the
-        // 30 ms test-speed interval can be squeezed on arrival. Only the searches it let through count.
+        // 19 ms test-speed interval can be squeezed on arrival. Only the searches it let through count.
         const filters = stack.emu.requestsTo("GET", "/api/v0/template/").map((r) => JSON.parse(String(r.query?.select_filters ?? "{}")));
         // The engine reads 8 at a time here (4 per core): the first round asks for its 8 by id; the
         // next, in the same burst of reads, for every template of the account, which answers the
