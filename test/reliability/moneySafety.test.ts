@@ -63,6 +63,16 @@ const RESOURCES: ResourceUnderTest[] = [
         },
     },
     {
+        // Created stopped (`target_state` in the create, then a stop asked all the same); the update is a label edit.
+        type: "Instance (created stopped)",
+        program: (emu, name, edited) => {
+            const offer = offerFor(emu, name);
+            return () => new Instance(name, { offerId: offer, image: "busybox", desiredState: "stopped", label: edited ? `${name}-edited` : name });
+        },
+        ...instancesOnCaseOffer,
+        editDisagrees: labelDisagrees,
+    },
+    {
         // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
         type: "Instance (search)",
         program: (emu, name, edited) => {
