@@ -227,12 +227,25 @@ function truncate(text: string): string {
     return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
+/** A 2xx status. */
+export function isOkStatus(status: number | undefined): boolean {
+    return status !== undefined && status >= 200 && status < 300;
+}
+
+/**
+ * An error made of a 2xx answer whose body said `success: false`: the service's words, which some
+ * callers read as what they are (a search that found nothing, a start queued).
+ */
+export function saidUnsuccessful(e: unknown): e is VastError {
+    return e instanceof VastError && isOkStatus(e.status);
+}
+
 /**
  * Whether an answer is a failure: any non-2xx status, or a 2xx whose body says `success: false`
  * (many endpoints answer that way).
  */
 export function isFailure(answer: HttpAnswer): boolean {
-    if (answer.status < 200 || answer.status >= 300) return true;
+    if (!isOkStatus(answer.status)) return true;
     const b = answer.body;
     return !!b && typeof b === "object" && (b as Record<string, unknown>).success === false;
 }
@@ -263,7 +276,7 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
     const said = serviceMessage ? `: ${serviceMessage}` : "";
-    const statusText = status >= 200 && status < 300 ? `HTTP ${status} with success=false` : `HTTP ${status}`;
+    const statusText = isOkStatus(status) ? `HTTP ${status} with success=false` : `HTTP ${status}`;
     // The service's own words: a JSON body whose code or message says what is missing.
     const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
 

@@ -12,6 +12,7 @@ import {
     errorFromAnswer,
     errorFromNetwork,
     isFailure,
+    isOkStatus,
     redactor,
     secretValuesIn,
 } from "./errors";
@@ -72,7 +73,7 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 /** A 2xx answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer, whatever its `success`. */
 function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
     const made = endpoint.madeWhenAnswered;
-    if (made === undefined || answer.status < 200 || answer.status >= 300) return false;
+    if (made === undefined || !isOkStatus(answer.status)) return false;
     const body = answer.body;
     if (typeof body !== "object" || body === null) return false;
     const { [made.field]: what, error, msg } = body as Record<string, unknown>;

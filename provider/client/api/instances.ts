@@ -15,7 +15,7 @@ import {
 } from "../../schemas/instance";
 import { successResponseSchema } from "../../schemas/success";
 import { ENDPOINTS } from "../endpoints";
-import { VastError, VastNotFoundError, VastUnexpectedResponseError } from "../errors";
+import { VastNotFoundError, VastUnexpectedResponseError, saidUnsuccessful } from "../errors";
 import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";
@@ -114,8 +114,7 @@ export class InstancesApi {
             // "Required resources are currently unavailable, state change queued." (the service's API
             // reference): the start was taken, and runs once the machine has room. Not a refusal: the
             // instance is now meant to run, and may start at any time.
-            const queued =
-                state === "running" && e instanceof VastError && e.code === "resources_unavailable" && e.status !== undefined && e.status >= 200 && e.status < 300;
+            const queued = state === "running" && saidUnsuccessful(e) && e.code === "resources_unavailable";
             if (queued) return { queued: true };
             throw e;
         }

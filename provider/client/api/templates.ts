@@ -11,7 +11,7 @@ import {
 } from "../../schemas/template";
 import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFilters";
 import { ENDPOINTS } from "../endpoints";
-import { VastRequestRejectedError } from "../errors";
+import { VastRequestRejectedError, saidUnsuccessful } from "../errors";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
@@ -23,14 +23,7 @@ import { successResponseSchema } from "../../schemas/success";
  * `templates` list. Both are no templates; any other `success: false` is a failure.
  */
 function foundNothing(e: unknown): boolean {
-    return (
-        e instanceof VastRequestRejectedError &&
-        e.code === undefined &&
-        e.status !== undefined &&
-        e.status >= 200 &&
-        e.status < 300 &&
-        /^no templates found\.?$/i.test(e.serviceMessage?.trim() ?? "")
-    );
+    return saidUnsuccessful(e) && e instanceof VastRequestRejectedError && e.code === undefined && /^no templates found\.?$/i.test(e.serviceMessage?.trim() ?? "");
 }
 
 /** Templates (docs/service-contract.md §4.3–4.6). */
