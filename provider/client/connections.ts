@@ -6,10 +6,10 @@ import type { Socket } from "net";
  * Which connection a call goes on. A call keeps its connection open for the next one: over TLS
  * that saves two round trips a call. A kept connection the service has just closed fails the call
  * as a reset, handled as any reset (retryPolicy.ts): a repeatable call is sent again, and a
- * template write whose outcome is unknown is settled by looking the template up. Two kinds of
- * call open a connection of their own instead:
- * - endpoints marked `ownConnection` (instance, API key and SSH key creates), whose lost answer
- *   costs more than a connection's round trips;
+ * template write or instance create whose outcome is unknown is settled by looking for what it
+ * made. Two kinds of call open a connection of their own instead:
+ * - endpoints marked `ownConnection` (API key and SSH key creates), whose lost answer costs more
+ *   than a connection's round trips;
  * - calls in a paced lane. The pacer spaces calls by when they leave, the service by when they
  *   arrive, and a call that opens a connection arrives two round trips later than one on a kept
  *   connection: after one that opened a connection, a call on a kept one could arrive sooner

@@ -22,9 +22,10 @@ export interface Endpoint {
     carriesCredentials?: boolean;
     /**
      * Sent on a connection of its own, never a kept one (connections.ts): a kept connection the
-     * service has just closed fails a call as a reset, its outcome unknown. A lost instance create
-     * risks a paid instance, a lost API key create loses the key's secret for good, and a lost SSH
-     * key create that never arrived fails the `up`; these pay the connection's round trips instead.
+     * service has just closed fails a call as a reset, its outcome unknown. A lost API key create
+     * loses the key's secret for good, and a lost SSH key create that never arrived fails the
+     * `up`; these pay the connection's round trips instead. A lost instance create is found by its
+     * placement token (lostCreate.ts) like any other lost answer, so it keeps its connection.
      */
     ownConnection?: true;
     /**
@@ -61,7 +62,7 @@ export const ENDPOINTS = {
     createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
-    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, ownConnection: true, madeWhenAnswered: { field: "new_contract" } },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "new_contract" } },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").

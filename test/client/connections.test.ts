@@ -13,15 +13,15 @@ const alone = (emu: Emulator, r: LoggedRequest) => emu.requests.filter((o) => o.
 
 /**
  * Which calls share a connection, read from the emulator's log (each request carries the number
- * of the connection it came on). A call keeps its connection for the next, but for instance, API
- * key and SSH key creates, whose outcome a stale connection must not put in doubt, and calls in a
- * paced lane, whose arrivals must keep the spacing the pacer gave their departures.
+ * of the connection it came on). A call keeps its connection for the next, but for API key and
+ * SSH key creates, whose outcome a stale connection must not put in doubt, and calls in a paced
+ * lane, whose arrivals must keep the spacing the pacer gave their departures.
  */
 describe("connections", () => {
     let emu: Emulator;
     afterEach(() => emu.stop());
 
-    it("unpaced, reads, deletes, labels and template writes share one connection; instance, API key and SSH key creates each open their own", async () => {
+    it("unpaced, reads, deletes, labels, template writes and instance creates share one connection; API key and SSH key creates each open their own", async () => {
         emu = await startEmulator({ dedupeTemplates: false });
         const vast = clientFor(emu);
         const offer = emu.addOffer();
@@ -36,12 +36,12 @@ describe("connections", () => {
         await vast.templates.delete(created.id);
         await vast.instances.destroy(instanceId);
 
-        const creates = [`PUT /api/v0/asks/${offer.id}/`, "POST /api/v0/auth/apikeys/", "POST /api/v0/ssh/"];
+        const creates = ["POST /api/v0/auth/apikeys/", "POST /api/v0/ssh/"];
         const own = emu.requests.filter((r) => creates.includes(`${r.method} ${r.path}`));
         const kept = emu.requests.filter((r) => !own.includes(r));
-        expect(own).toHaveLength(3);
+        expect(own).toHaveLength(2);
         for (const r of own) expect(alone(emu, r)).toBe(true);
-        expect(kept).toHaveLength(9);
+        expect(kept).toHaveLength(10);
         expect(new Set(kept.map((r) => r.connection)).size).toBe(1);
     });
 
@@ -96,6 +96,20 @@ describe("connections", () => {
 
         const [create] = emu.requestsTo("POST", TEMPLATES);
         expect(emu.requestsTo("POST", TEMPLATES)).toHaveLength(1);
+        expect(create.connection).toBe(emu.requestsTo("GET", TEMPLATES)[0].connection);
+    });
+
+    it("an instance create whose kept connection is reset is not sent again: its outcome is unknown, for the provider's look-up", async () => {
+        emu = await startEmulator();
+        const vast = clientFor(emu);
+        const offer = emu.addOffer();
+        const rent = `/api/v0/asks/${offer.id}/`;
+        await vast.templates.search({});
+        emu.faults.add({ method: "PUT", path: rent, fault: { kind: "reset" }, times: 1 });
+        await expect(vast.instances.create(offer.id, { image: "busybox" })).rejects.toBeInstanceOf(VastOutcomeUnknownError);
+
+        const [create] = emu.requestsTo("PUT", rent);
+        expect(emu.requestsTo("PUT", rent)).toHaveLength(1);
         expect(create.connection).toBe(emu.requestsTo("GET", TEMPLATES)[0].connection);
     });
 });

@@ -207,3 +207,40 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(engine.state.size).toBe(0);
     });
 });
+
+/**
+ * Unpaced (`VASTAI_TIME_SCALE=0`, the emulator at speed), an instance create goes on a kept
+ * connection (connections.ts). Should the service have closed that connection, the create fails
+ * as a reset with its outcome unknown, and the lost-create look-up settles it like any lost answer.
+ */
+describe("Instance create on a kept connection, unpaced", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack({ emulator: { rateLimitScale: 0 }, host: { env: { VASTAI_TIME_SCALE: "0" } } });
+    });
+    afterAll(() => stack.stop());
+
+    it.each([
+        ["the create arrived, its answer lost", "lostAnswer"],
+        ["the connection reset before the create arrived", "reset"],
+    ] as const)("%s: one instance, in state", async (_, kind) => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const name = `kept-${kind}`;
+        // A first up opens the connection the create is then sent on.
+        const warmOffer = emu.addOffer();
+        const warm = () => new Instance(`${name}-warm`, { offerId: warmOffer.id, image: "busybox", waitForRunning: false });
+        await engine.up(warm);
+        const before = emu.requests.length;
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind }, times: 1 });
+        await engine.up(() => [warm(), new Instance(name, { offerId: offer.id, image: "busybox", waitForRunning: false })]);
+
+        const [create] = emu.requests.slice(before).filter((r) => r.method === "PUT" && r.path === `/api/v0/asks/${offer.id}/`);
+        expect(emu.requests.slice(0, before).some((r) => r.connection === create.connection)).toBe(true);
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get(name).id).toBe(String(live[0].id));
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+});
