@@ -8,7 +8,7 @@ import { REPO_ROOT } from "../testkit/repoRoot";
 import { BareResource } from "./bareProvider";
 import { PlainResource, plainStep } from "./plainClient";
 import { profiled } from "./profiler";
-import { BenchResource, HostSetup, Measured, Operation, countRequests, hostOperation, medianRun, pool, programResources, stateBytes } from "./steps";
+import { BenchResource, HostSetup, Measured, Operation, countRequests, firstCall, hostOperation, medianRun, pool, programResources, stateBytes } from "./steps";
 import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
 
 /**
@@ -183,7 +183,8 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
                     }
                     const started = Date.now();
                     const failures = await pool(plain, flags.parallelism, (r) => plainStep(emu.url, emu.demoKey, plainOp, r));
-                    m = { seconds: (Date.now() - started) / 1000, startedAt: started, ...countRequests(emu, from), failures };
+                    const seconds = (Date.now() - started) / 1000;
+                    m = { seconds, startedAt: started, ...firstCall(emu, from, started, seconds), ...countRequests(emu, from), failures };
                 } else {
                     const setup = measure ? profiled(hosts[who], profileDir && path.join(profileDir, who)) : hosts[who];
                     m = await hostOperation(emu, setup, op, resources[who], flags.parallelism);

@@ -38,6 +38,14 @@ export interface Measured {
     hostCpuMs?: number;
     /** When the operation's clock started (ms since the epoch). */
     startedAt?: number;
+    /**
+     * When the operation's first call reached the emulator, ms after its clock started: what the
+     * host and provider spend once before anything goes out (the first call's compile, a client's
+     * making), apart from the rest of the operation. None for an operation that makes no call.
+     */
+    firstCallMs?: number;
+    /** The operation's seconds from its first call reaching the emulator to its end: what every call costs. */
+    afterFirstCallSeconds?: number;
     /** When the operation was repeated: every repetition's seconds, in the order they ran (`seconds` is their median). */
     repSeconds?: number[];
 }
@@ -53,14 +61,21 @@ export function medianRun(runs: Measured[]): Measured {
     const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
     const lower = sorted[(sorted.length - 1) >> 1];
     const upper = sorted[sorted.length >> 1];
-    const cpu = runs.map((r) => r.hostCpuMs).filter((c): c is number => c !== undefined).sort((a, b) => a - b);
     return {
         ...lower,
         seconds: (lower.seconds + upper.seconds) / 2,
-        hostCpuMs: cpu.length > 0 ? (cpu[(cpu.length - 1) >> 1] + cpu[cpu.length >> 1]) / 2 : undefined,
+        hostCpuMs: median(runs.map((r) => r.hostCpuMs)),
+        firstCallMs: median(runs.map((r) => r.firstCallMs)),
+        afterFirstCallSeconds: median(runs.map((r) => r.afterFirstCallSeconds)),
         repSeconds: runs.map((r) => r.seconds),
         failures: runs.flatMap((r) => r.failures),
     };
+}
+
+/** The median of the figures given, undefined when none is. */
+function median(figures: (number | undefined)[]): number | undefined {
+    const sorted = figures.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    return sorted.length > 0 ? (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2 : undefined;
 }
 
 /** Runs `work` over `items`, at most `concurrency` at once; failures are collected, not thrown. */
@@ -144,6 +159,16 @@ export function countRequests(emu: Emulator, from: number): { calls: number; rat
     return { calls: seen.length, rateLimited: seen.filter((r) => r.status === 429).length, routes };
 }
 
+/**
+ * When the operation's first call (of the requests logged from `from` on) reached the emulator,
+ * ms after the clock started at `startedAt`, and the seconds from then to the operation's end.
+ */
+export function firstCall(emu: Emulator, from: number, startedAt: number, seconds: number): Pick<Measured, "firstCallMs" | "afterFirstCallSeconds"> {
+    const first = emu.requests.slice(from).find((r) => r.at >= startedAt);
+    if (!first) return {};
+    return { firstCallMs: first.at - startedAt, afterFirstCallSeconds: seconds - (first.at - startedAt) / 1000 };
+}
+
 /** One operation over every resource in a fresh host; the host's peak memory is read before it stops. */
 export async function hostOperation(
     emu: Emulator,
@@ -177,7 +202,7 @@ export async function hostOperation(
         const seconds = (Date.now() - started) / 1000;
         const cpuAfter = cpuMs(host.pid);
         const hostCpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-        return { seconds, startedAt: started, loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid), hostCpuMs };
+        return { seconds, startedAt: started, ...firstCall(emu, from, started, seconds), loadMs, ...countRequests(emu, from), failures, hostPeakKb: peakMemoryKb(host.pid), hostCpuMs };
     } finally {
         await host.stop();
     }

@@ -117,6 +117,25 @@ export function printResults(r: Results): void {
             ]),
         ),
     );
+    const split = r.overhead.filter((row) => row.provider.afterFirstCallSeconds !== undefined && row.bare.afterFirstCallSeconds !== undefined);
+    if (split.length > 0) {
+        console.log(
+            "\nThe same operations split where their first call reaches the service (medians): before it, what is paid once per " +
+                "host process (the first run of each contender's code, its client's making); after it, what every call costs.\n",
+        );
+        console.log(
+            table(
+                ["resource", "operation", "first call ms provider / bare / plain", "after it s provider / bare", "after it ×bare"],
+                split.map((row) => [
+                    row.resource,
+                    row.operation,
+                    [row.provider, row.bare, row.plain].map((m) => (m?.firstCallMs === undefined ? "-" : String(Math.round(m.firstCallMs)))).join(" / "),
+                    `${fixed(row.provider.afterFirstCallSeconds!)} / ${fixed(row.bare.afterFirstCallSeconds!)}`,
+                    ratio(row.provider.afterFirstCallSeconds!, row.bare.afterFirstCallSeconds),
+                ]),
+            ),
+        );
+    }
     const loads = r.overhead.filter((row) => row.operation === "create" && row.provider.loadMs !== undefined);
     if (loads.length > 0) {
         console.log(
