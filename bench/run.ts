@@ -322,15 +322,15 @@ function interval(route: string): number {
  * creates one `instance-create` interval apart, the last one running after the boot time and seen
  * by one list call; label edits one `instance-label` interval apart; a refresh as the shared reads
  * make it (batchedReads.ts): the engine's first `p` reads by id in one list call, then the
- * account's page of 25 read ahead, which answers the rest (beyond 25 instances, one call per
- * round of `p`), the calls one `instance-list` interval apart; destroys one `instance-destroy`
+ * account's pages of 25 read ahead, one after another, which answer the rest, the calls one
+ * `instance-list` interval apart; destroys one `instance-destroy`
  * interval apart. A no-change diff makes no call.
  */
 function pacedFloors(n: number, flags: Flags, bootMs: number): Record<Operation, PacedRow["floor"]> {
     const rtt = flags.latencyMs / 1000;
     const apart = (route: string, calls: number) => (Math.max(0, calls - 1) * interval(route)) / 1000;
     const p = Math.min(flags.parallelism, 25);
-    const listCalls = n <= p ? 1 : 2 + Math.ceil(Math.max(0, n - 25) / p);
+    const listCalls = n <= p ? 1 : 1 + Math.ceil(n / 25);
     return {
         create: {
             calls: 2 * n,
@@ -342,7 +342,7 @@ function pacedFloors(n: number, flags: Flags, bootMs: number): Record<Operation,
         refresh: {
             calls: listCalls,
             seconds: apart("instance-list", listCalls) + rtt,
-            how: `${p} reads by id in one list call, then the account's page read ahead: ${listCalls} list calls ${interval("instance-list") / 1000} s apart`,
+            how: `${p} reads by id in one list call, then the account's pages of 25 read ahead: ${listCalls} list calls ${interval("instance-list") / 1000} s apart`,
         },
         delete: { calls: n, seconds: apart("instance-destroy", n) + rtt, how: `${n} destroys ${interval("instance-destroy") / 1000} s apart` },
     };

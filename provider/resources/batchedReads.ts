@@ -14,6 +14,10 @@ import { VastClient } from "../client/vastClient";
  *   a round follows one of several reads (a burst) and no read-ahead is usable, it asks instead
  *   for what the account has of this kind in one call (all its templates; a page of its
  *   instances), and later reads are answered from that as they come.
+ * - Next pages: when reads go on missing a read-ahead that has a next page, and its last page
+ *   answered at least as many reads as the round would ask by id, the round takes the next page
+ *   instead (200 instances: 9 list calls, not 24). A page that answers fewer (an account with many
+ *   instances outside the stack) ends the paging: by id is then the cheaper way.
  *
  * Between rounds of a burst, the next round waits a moment (`GATHER_MS`) for the engine to send as
  * many reads as the last round answered: the engine sends its next reads one by one as it gets
@@ -47,12 +51,19 @@ export interface ReadSource<R> {
     /** Ids asked for in one `byIds` call. */
     maxIds: number;
     /**
-     * What the account has of this kind, as much as one call answers; undefined when it cannot be
-     * asked (`owner`, from the reads of the round, is not known).
+     * What the account has of this kind, as much as one call answers (`after`: the page after the
+     * one whose `next` that is); undefined when it cannot be asked (`owner`, from the reads of the
+     * round, is not known).
      */
-    ahead?(owner: number | undefined): Promise<R[] | undefined>;
+    ahead?(owner: number | undefined, after?: string): Promise<AheadPage<R> | undefined>;
     /** The client's write mark (`VastClient.writeMark`). */
     writeMark(): number | undefined;
+}
+
+/** One call's worth of what the account has; `next` when there is more, for the next page. */
+export interface AheadPage<R> {
+    records: R[];
+    next?: string;
 }
 
 interface Waiting<R> {
@@ -60,10 +71,21 @@ interface Waiting<R> {
     reject(error: unknown): void;
 }
 
-interface ReadAhead<R> {
+/** A page taken, and how many reads it answered. */
+interface TakenPage<R> {
     records: Map<number, R>;
     takenAt: number;
+    answered: number;
+}
+
+interface ReadAhead<R> {
+    /** Its pages in the order taken, each answering reads while it is fresh. */
+    pages: TakenPage<R>[];
+    /** The write mark every page was taken under. */
     mark: number;
+    /** Where the next page starts, when there is one. */
+    next?: string;
+    owner: number | undefined;
 }
 
 export class BatchedReads<R extends { id: number }> {
@@ -72,7 +94,12 @@ export class BatchedReads<R extends { id: number }> {
     private readonly owners = new Map<number, number>();
     /** Every id read in this process: only a first read may be answered by a read-ahead. */
     private readonly readBefore = new Set<number>();
-    /** Ids a read-ahead did not find: their next round asks for them by id. */
+    /**
+     * Asked ids whose read is the first of that id: a page that came while they waited (taken
+     * for the round before) may answer them when their round starts.
+     */
+    private readonly firstReads = new Set<number>();
+    /** Ids a read-ahead page did not find: their next round takes the next page, or asks by id. */
     private readonly byIdOnly = new Set<number>();
     /** A round is on its way, or about to start. */
     private inFlight = false;
@@ -93,6 +120,7 @@ export class BatchedReads<R extends { id: number }> {
         this.readBefore.add(id);
         const ahead = first ? this.fromReadAhead(id) : undefined;
         if (ahead) return Promise.resolve(ahead);
+        if (first) this.firstReads.add(id);
         return new Promise((resolve, reject) => {
             const waiting = this.asked.get(id);
             if (waiting) waiting.push({ resolve, reject });
@@ -125,39 +153,85 @@ export class BatchedReads<R extends { id: number }> {
         setImmediate(() => void this.round());
     }
 
-    /** The read-ahead while it may answer reads. */
+    /** The read-ahead while it may answer reads: no write since, and its last page fresh. */
     private usableReadAhead(): ReadAhead<R> | undefined {
         const ra = this.readAhead;
-        return ra && this.now() - ra.takenAt < READ_AHEAD_FRESH_MS && this.source.writeMark() === ra.mark ? ra : undefined;
+        const last = ra?.pages[ra.pages.length - 1];
+        return ra && last && this.fresh(last) && this.source.writeMark() === ra.mark ? ra : undefined;
     }
 
+    private fresh(page: { takenAt: number }): boolean {
+        return this.now() - page.takenAt < READ_AHEAD_FRESH_MS;
+    }
+
+    /** The record a fresh page of the usable read-ahead holds for `id`, counted as an answer of that page. */
     private fromReadAhead(id: number): R | undefined {
-        return this.usableReadAhead()?.records.get(id);
+        for (const page of this.usableReadAhead()?.pages ?? []) {
+            const record = this.fresh(page) ? page.records.get(id) : undefined;
+            if (record) {
+                page.answered++;
+                return record;
+            }
+        }
+        return undefined;
+    }
+
+    /** Answers the first reads that waited while the page that holds them was on its way. */
+    private answerFromReadAhead(): void {
+        for (const id of this.firstReads) {
+            const record = this.fromReadAhead(id);
+            if (!record) continue;
+            for (const w of this.asked.get(id) ?? []) w.resolve(record);
+            this.asked.delete(id);
+            this.owners.delete(id);
+            this.firstReads.delete(id);
+        }
+    }
+
+    /**
+     * Whether a round of `size` reads that the read-ahead could not answer takes its next page
+     * rather than asking by id: only while its last page answered at least as many reads.
+     */
+    private nextPageWorthIt(size: number): boolean {
+        const ra = this.usableReadAhead();
+        return ra?.next !== undefined && ra.pages[ra.pages.length - 1].answered >= size;
     }
 
     private async round(): Promise<void> {
+        this.answerFromReadAhead();
+        if (this.asked.size === 0) {
+            this.inFlight = false;
+            return;
+        }
         const ids = [...this.asked.keys()].slice(0, this.source.maxIds);
         const round = ids.map((id) => [id, this.asked.get(id)!] as const);
         const owner = ids.map((id) => this.owners.get(id)).find((o) => o !== undefined);
         for (const id of ids) {
             this.asked.delete(id);
             this.owners.delete(id);
+            this.firstReads.delete(id);
         }
         const inBurst = this.now() - this.lastSharedRoundEndedAt < BURST_GAP_MS;
         let tookReadAhead = false;
         try {
-            let found: Map<number, R> | undefined;
-            // A usable read-ahead already answered what it could: these are reads it cannot answer.
-            if (inBurst && !this.usableReadAhead() && ids.every((id) => !this.byIdOnly.has(id))) {
-                found = await this.takeReadAhead(owner);
+            let found: TakenPage<R> | undefined;
+            if (inBurst) {
+                // A usable read-ahead already answered what it could: these are reads it cannot
+                // answer, unless its next page does (an id a page lacked may be on a later one).
+                // A fresh read-ahead is not taken for an id one lacked: that would go round for ever.
+                if (!this.usableReadAhead() && ids.every((id) => !this.byIdOnly.has(id))) found = await this.takeReadAhead(owner);
+                else if (this.nextPageWorthIt(ids.length)) found = await this.takeNextPage();
                 tookReadAhead = found !== undefined;
             }
             if (found) {
                 for (const [id, waiting] of round) {
-                    const record = found.get(id);
-                    if (record) for (const w of waiting) w.resolve(record);
-                    else {
-                        // Not in the read-ahead: asked for by id in the next round.
+                    const record = found.records.get(id);
+                    if (record) {
+                        found.answered++;
+                        this.byIdOnly.delete(id);
+                        for (const w of waiting) w.resolve(record);
+                    } else {
+                        // Not in this page: the next page, or by id, in the next round.
                         this.byIdOnly.add(id);
                         this.asked.set(id, [...waiting, ...(this.asked.get(id) ?? [])]);
                     }
@@ -180,16 +254,30 @@ export class BatchedReads<R extends { id: number }> {
     }
 
     /** A read-ahead, kept for later reads when no write of this client could have overtaken it; undefined when none could be asked. */
-    private async takeReadAhead(owner: number | undefined): Promise<Map<number, R> | undefined> {
+    private async takeReadAhead(owner: number | undefined): Promise<TakenPage<R> | undefined> {
         if (!this.source.ahead) return undefined;
         const mark = this.source.writeMark();
         if (mark === undefined) return undefined;
         const takenAt = this.now();
-        const records = await this.source.ahead(owner);
-        if (!records) return undefined;
-        const found = new Map(records.map((r) => [r.id, r]));
-        if (this.source.writeMark() === mark) this.readAhead = { records: found, takenAt, mark };
-        return found;
+        const page = await this.source.ahead(owner);
+        if (!page) return undefined;
+        const taken = { records: new Map(page.records.map((r) => [r.id, r])), takenAt, answered: 0 };
+        if (this.source.writeMark() === mark) this.readAhead = { pages: [taken], mark, next: page.next, owner };
+        return taken;
+    }
+
+    /** The read-ahead's next page, added to it when no write could have overtaken it. */
+    private async takeNextPage(): Promise<TakenPage<R> | undefined> {
+        const ra = this.readAhead!;
+        const takenAt = this.now();
+        const page = await this.source.ahead!(ra.owner, ra.next);
+        if (!page) return undefined;
+        const taken = { records: new Map(page.records.map((r) => [r.id, r])), takenAt, answered: 0 };
+        if (this.readAhead === ra && this.source.writeMark() === ra.mark) {
+            ra.pages.push(taken);
+            ra.next = page.next;
+        }
+        return taken;
     }
 }
 
@@ -217,7 +305,7 @@ export function sharedListing<R extends { id: number }>(list: (vast: VastClient)
             new BatchedReads({
                 byIds: async (ids) => byId(await list(vast), ids),
                 maxIds: Number.MAX_SAFE_INTEGER,
-                ahead: () => list(vast),
+                ahead: async () => ({ records: await list(vast) }),
                 writeMark: () => vast.writeMark(),
             }),
     );

@@ -10,7 +10,7 @@ interface Rec {
  * test's to move. Unit level on purpose: the rules of when a read-ahead may answer. That reads
  * share calls through Pulumi's host against the emulator is test/resources/sharedReads.test.ts.
  */
-function source(ids: number[]) {
+function source(ids: number[], pageSize = Infinity) {
     const table = new Map(ids.map((id) => [id, { id, v: "v1" }]));
     const calls: string[] = [];
     let mark: number | undefined = 0;
@@ -22,11 +22,14 @@ function source(ids: number[]) {
             calls.push(`byIds ${asked.join(",")}`);
             return new Map(asked.filter((id) => table.has(id)).map((id) => [id, { ...table.get(id)! }]));
         },
-        ahead: async (owner) => {
+        // Pages in id order, `after` the last id of the page before.
+        ahead: async (owner, after) => {
             if (owner === undefined) return undefined;
-            calls.push("ahead");
+            calls.push(after === undefined ? "ahead" : `ahead after ${after}`);
             duringAhead();
-            return [...table.values()].map((r) => ({ ...r }));
+            const rest = [...table.values()].filter((r) => after === undefined || r.id > Number(after)).sort((a, b) => a.id - b.id);
+            const records = rest.slice(0, pageSize).map((r) => ({ ...r }));
+            return { records, next: rest.length > pageSize ? String(records[records.length - 1].id) : undefined };
         },
         writeMark: () => mark,
     };
@@ -158,6 +161,61 @@ describe("BatchedReads", () => {
         // Fewer come (the refresh is ending): the round goes with what it has, a moment later.
         await Promise.all([reads.get(20), reads.get(21)]);
         expect(calls.slice(2)).toEqual([[20, 21]]);
+    });
+
+    it("takes the read-ahead's next page for reads it lacks, while its last page answered as many reads as the round asks", async () => {
+        const s = source(ids(60), 25);
+        await s.read(ids(8));
+        await s.read(ids(8, 9)); // the first page: 1-25
+        await s.read(ids(8, 17)); // from it, no call
+        // 25 from the first page; 26-32 a round of 7 it cannot answer, and it answered 17: the next page.
+        expect((await s.read(ids(8, 25))).map((r) => r?.id)).toEqual(ids(8, 25));
+        await s.read(ids(8, 33));
+        await s.read(ids(8, 41));
+        await s.read(ids(8, 49)); // 49-50 from the second page, 51-56 from the third
+        expect((await s.read(ids(4, 57))).map((r) => r?.id)).toEqual(ids(4, 57));
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`, "ahead", "ahead after 25", "ahead after 50"]);
+    });
+
+    it("answers from a page the first reads that came while it was on its way, with no call", async () => {
+        const s = source(ids(60), 25);
+        await s.read(ids(8));
+        let meanwhile: Promise<(Rec | undefined)[]> | undefined;
+        s.duringAhead(() => (meanwhile ??= s.read([17, 18])));
+        await s.read(ids(8, 9));
+        expect((await meanwhile!).map((r) => r?.id)).toEqual([17, 18]);
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`, "ahead"]);
+    });
+
+    it("looks for what a page lacks on the pages after it, and by id once none is left: only that answer says an id is gone", async () => {
+        const s = source(ids(60), 25);
+        await s.read(ids(8));
+        await s.read(ids(8, 9));
+        await s.read(ids(8, 17));
+        // A round across pages (the engine's order is not the list's), and 77, which the account does not have.
+        const got = await s.read([25, 26, 27, 28, 29, 30, 51, 77]);
+        expect(got.map((r) => r?.id)).toEqual([25, 26, 27, 28, 29, 30, 51, undefined]);
+        expect(s.calls).toEqual([`byIds ${ids(8).join(",")}`, "ahead", "ahead after 25", "ahead after 50", "byIds 77"]);
+    });
+
+    it("asks by id, not for the next page, once a page answers fewer reads than a round asks, or a write was sent", async () => {
+        // 100 instances on the account, the stack has every fifth: a page answers 5 reads at most.
+        const s = source(ids(100), 25);
+        const every5th = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + 5 * i);
+        await s.read(every5th(5, 8)); // 5-40
+        await s.read(every5th(45, 8)); // the first page (1-25) answers none of 45-80: asked by id
+        await s.read(every5th(85, 4));
+        expect(s.calls).toEqual([`byIds ${every5th(5, 8).join(",")}`, "ahead", `byIds ${every5th(45, 8).join(",")}`, `byIds ${every5th(85, 4).join(",")}`]);
+
+        const t = source(ids(60), 25);
+        await t.read(ids(8));
+        await t.read(ids(8, 9));
+        await t.read(ids(8, 17));
+        // After a write the read-ahead answers nothing: the round starts one afresh, from the first
+        // page, not the old one's next; what that lacks is asked by id.
+        t.write();
+        await t.read(ids(8, 25));
+        expect(t.calls.slice(2)).toEqual(["ahead", `byIds ${ids(7, 26).join(",")}`]);
     });
 
     it("fails every read of a round whose call fails, and goes on with the next", async () => {

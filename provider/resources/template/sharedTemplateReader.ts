@@ -15,7 +15,7 @@ export const sharedTemplateReader = sharedPerClient<TemplateRecord>(
             byIds: async (ids) => byId(await vast.templates.search({ id: { in: ids } }), ids),
             maxIds: MAX_IDS_PER_SEARCH,
             ahead: async (owner) =>
-                owner === undefined ? undefined : (await vast.templates.search({ creator_id: { eq: owner } })).filter((t) => t.creator_id === owner),
+                owner === undefined ? undefined : { records: (await vast.templates.search({ creator_id: { eq: owner } })).filter((t) => t.creator_id === owner) },
             writeMark: () => vast.writeMark(),
         }),
 );
