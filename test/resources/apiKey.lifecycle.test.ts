@@ -197,6 +197,23 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(await engine.destroy()).toEqual(["deployer"]);
         expect(emu.model.keys.get(second.key)?.revokedAnswer).toBeDefined();
     });
+
+    it("a revoke answered by a not-found about something else keeps the key in state, valid; the next destroy revokes it", async () => {
+        const { engine, emu } = stack;
+        await engine.up(() => new ApiKey("kept", { name: "kept", permissions: apiKeyPermissions("user_read") }));
+        const { keyId, key } = engine.get("kept").outputs as { keyId: number; key: string };
+        emu.faults.add({
+            method: "DELETE",
+            path: `/api/v0/auth/apikeys/${keyId}/`,
+            fault: { kind: "status", status: 404, body: { success: false, error: "not_found", msg: "no such user session" } },
+        });
+        await expect(engine.destroy()).rejects.toThrow(/delete API key \d+ failed: the service answered that it is not found, but a read still finds it/);
+        expect(engine.get("kept").id).toBe(String(keyId));
+        expect(emu.model.keys.get(key)?.revokedAnswer).toBeUndefined();
+
+        expect(await engine.destroy()).toEqual(["kept"]);
+        expect(emu.model.keys.get(key)?.revokedAnswer).toBeDefined();
+    });
 });
 
 describe("ApiKey made with a scoped stack key", () => {

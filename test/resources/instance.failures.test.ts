@@ -206,6 +206,33 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         await engine.refresh();
         expect(engine.state.size).toBe(0);
     });
+
+    it("a destroy answered by a not-found about something else keeps the running instance in state; one destroyed elsewhere is let go", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("paid", { offerId: offer.id, image: "busybox" }));
+        const id = engine.get("paid").id;
+
+        // The service's words for a missing offer, on the destroy of an instance that is running.
+        const noSuchAsk = { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask  Instance type by id 7 is not available." };
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 404, body: noSuchAsk } });
+        await expect(engine.destroy()).rejects.toThrow(/destroy instance \d+ failed: the service answered that it is not found, but a read still finds it; it stays in state/);
+        expect(engine.get("paid").id).toBe(id);
+        expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
+
+        // Twice, with the read that checks it failing too: still kept.
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 404, body: noSuchAsk } });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        await expect(engine.destroy()).rejects.toThrow(/not found, but reading it to make sure failed/);
+        expect(engine.get("paid").id).toBe(id);
+        emu.faults.clear();
+
+        // Destroyed elsewhere: the destroy's not-found is confirmed by reads, and it leaves state.
+        emu.model.instances.get(Number(id))!.destroyed = true;
+        await engine.destroy();
+        expect(engine.state.size).toBe(0);
+        expect(host.output.join("\n")).toMatch(new RegExp(`instance ${id} was already gone`));
+    });
 });
 
 /**

@@ -214,4 +214,21 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(await engine.destroy()).toEqual(["engine-tpl"]);
         expect(emu.model.templates.get(templateId)?.deleted).toBe(true);
     });
+
+    it("a delete answered by a not-found about something else keeps the template in state; the next destroy deletes it", async () => {
+        const { engine, emu } = stack;
+        await engine.up(() => new Template("kept-tpl", { name: "kept-tpl", image: "busybox" }));
+        const templateId = engine.get("kept-tpl").outputs.templateId as number;
+        emu.faults.add({
+            method: "DELETE",
+            path: "/api/v0/template/",
+            fault: { kind: "status", status: 404, body: { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask  Instance type by id 7 is not available." } },
+        });
+        await expect(engine.destroy()).rejects.toThrow(/delete template \d+ failed: the service answered that it is not found, but a read still finds it/);
+        expect(engine.get("kept-tpl").outputs.templateId).toBe(templateId);
+        expect(emu.model.templates.get(templateId)?.deleted).toBeFalsy();
+
+        expect(await engine.destroy()).toEqual(["kept-tpl"]);
+        expect(emu.model.templates.get(templateId)?.deleted).toBe(true);
+    });
 });

@@ -1,4 +1,4 @@
-import { VastAuthError, VastNotFoundError } from "../errors";
+import { VastAuthError, VastNotFoundError, VastRequestRejectedError } from "../errors";
 
 /**
  * Runs a delete or destroy. One whose target is already gone (a not-found answer) has done what
@@ -15,21 +15,39 @@ export async function removal(call: () => Promise<unknown>): Promise<{ alreadyGo
 }
 
 /**
- * A removal that was not confirmed (its answers lost after the client's retries, or a 404 that
- * does not say what is missing) is checked by reading the resource: gone in the service's own
- * words is success, still there (or unreadable) rethrows. A lost answer is not a failure to
- * delete, and a failure is never taken for gone.
+ * A removal checked by reading the resource (`exists`) whenever its answer does not prove it done:
+ * - answers lost after the client's retries: gone in the service's own words is success, still
+ *   there (or unreadable) rethrows. A lost answer is not a failure to delete.
+ * - a not-found answer: it may be about something else (a 404 naming another resource, a proxy's
+ *   page), so it is believed only when a read agrees. Still there (or unreadable) throws, and the
+ *   resource stays in state: a running instance is never let go on one answer.
+ * A failure is never taken for gone.
  */
 export async function confirmedRemoval(
+    what: { operation: string; target: string },
     remove: () => Promise<{ alreadyGone: boolean }>,
     exists: () => Promise<boolean>,
 ): Promise<{ alreadyGone: boolean }> {
+    let outcome: { alreadyGone: boolean };
     try {
-        return await remove();
+        outcome = await remove();
     } catch (e) {
         if (e instanceof VastAuthError) throw e;
         const there = await exists().catch(() => true);
         if (there) throw e;
         return { alreadyGone: false };
     }
+    if (!outcome.alreadyGone) return outcome;
+    let readError: Error | undefined;
+    const there = await exists().catch((e: Error) => {
+        readError = e;
+        return true;
+    });
+    if (!there) return outcome;
+    const check = readError ? `reading it to make sure failed (${readError.message})` : "a read still finds it";
+    throw new VastRequestRejectedError(
+        what,
+        `the service answered that it is not found, but ${check}; it stays in state. ` +
+            "Run the command again; should this persist, remove it in the Vast.ai console, then run `pulumi refresh`",
+    );
 }

@@ -183,6 +183,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         const keyId = Number(props.keyId ?? id);
         const vast = ctx.client();
         const { alreadyGone } = await confirmedRemoval(
+            { operation: "delete API key", target: String(keyId) },
             () => vast.account.deleteApiKey(keyId),
             async () => (await vast.account.listApiKeys()).some((k) => k.id === keyId),
         );

@@ -17,6 +17,7 @@ export async function destroyConfirmed(
 ): Promise<{ alreadyGone: boolean }> {
     const show = () => vast.instances.show(instanceId);
     const result = await confirmedRemoval(
+        { operation: "destroy instance", target: String(instanceId) },
         () => vast.instances.destroy(instanceId),
         async () => (await lookAgainIfMissing(ctx.clock, await show(), show)) !== undefined,
     );

@@ -123,6 +123,7 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         const sshKeyId = Number(props.sshKeyId ?? id);
         const vast = ctx.client();
         const { alreadyGone } = await confirmedRemoval(
+            { operation: "delete SSH key", target: String(sshKeyId) },
             () => vast.sshKeys.delete(sshKeyId),
             async () => (await vast.sshKeys.list()).some((k) => k.id === sshKeyId),
         );

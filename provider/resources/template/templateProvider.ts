@@ -198,6 +198,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(props.templateId ?? id);
         try {
             await confirmedRemoval(
+                { operation: "delete template", target: String(templateId) },
                 () => vast.templates.delete(templateId),
                 async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
             );
