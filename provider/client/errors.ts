@@ -1,3 +1,5 @@
+import { readTemplateEnvFlags } from "../env/envFlags";
+
 /**
  * One error class per kind of failure, all built here. Messages name the operation and what it
  * acted on ("vastai: show instance 42 failed: ..."), and never carry the API key: service text is
@@ -155,18 +157,32 @@ const MAX_MESSAGE_CHARS = 500;
  */
 const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass", "image_login"]);
 
+/**
+ * Body fields whose values the program may have marked secret (the engine keeps `env` secret in
+ * state): every environment value, an instance's as a map and a template's in its `-e NAME=value`
+ * flags, and the start script. Blanked by value in messages, like credentials, since this provider
+ * cannot tell which of them the program marked.
+ */
+const ENV_FIELDS = new Set(["env", "extra_env"]);
+const SCRIPT_FIELDS = new Set(["onstart"]);
+
 /** Shorter values are not blanked by value: they would blank ordinary words of a message. */
 const MIN_SECRET_CHARS = 4;
 
 /**
  * The credentials a request carries (`docker_login_pass`, `image_login` and its `-p` token, a
- * key), wherever they sit in the body. A service that echoes the request in an error would
- * otherwise put them in a message: these are blanked by value, whatever field quotes them.
+ * key) and the values it may carry secrets in (ENV_FIELDS, SCRIPT_FIELDS), wherever they sit in
+ * the body. A service that echoes the request in an error would otherwise put them in a message:
+ * these are blanked by value, whatever field quotes them.
  */
 export function secretValuesIn(body: unknown): string[] {
     const found: string[] = [];
     const walk = (value: unknown, field?: string) => {
-        if (typeof value === "string") {
+        if (field && ENV_FIELDS.has(field)) {
+            if (typeof value === "string") found.push(...Object.values(readTemplateEnvFlags(value)));
+            else if (value && typeof value === "object") found.push(...Object.values(value).filter((v): v is string => typeof v === "string"));
+        } else if (typeof value === "string") {
+            if (field && SCRIPT_FIELDS.has(field)) found.push(value);
             if (field && CREDENTIAL_FIELDS.has(field)) {
                 found.push(value);
                 // `-u user -p token registry` (or `--password=token`, quoted): the token alone may be quoted too.
