@@ -1,4 +1,4 @@
-import { Template, TemplateArgs } from "../../provider";
+import { Instance, Template, TemplateArgs } from "../../provider";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
@@ -213,6 +213,20 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
 
         expect(await engine.destroy()).toEqual(["engine-tpl"]);
         expect(emu.model.templates.get(templateId)?.deleted).toBe(true);
+    });
+
+    it("registry login fields the program sets to \"\" (as the contract says for unused ones) make no edit on the next up, nor replace the instance using the template", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = () => {
+            const t = new Template("login-empty", { name: "login-empty", image: "busybox", dockerLoginRepo: "", dockerLoginUser: "", dockerLoginPass: "" });
+            return [t, new Instance("on-login-empty", { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program);
+        const hashId = engine.get("login-empty").outputs.hashId;
+        expect(await engine.up(program)).toMatchObject({ update: [], replace: [], same: ["login-empty", "on-login-empty"] });
+        expect(engine.get("login-empty").outputs.hashId).toBe(hashId);
+        await engine.destroy();
     });
 
     it("a delete answered by a not-found about something else keeps the template in state; the next destroy deletes it", async () => {

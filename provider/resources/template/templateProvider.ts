@@ -102,11 +102,14 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
 
 /**
  * Earlier versions always stored the registry login fields, as empty strings when unused. Such a
- * value is no setting of the program's: read as absent, so an upgrade shows no change.
+ * value is no setting of the program's: read as absent, so an upgrade shows no change. Unless the
+ * program sets that empty string itself (the contract tells callers to send "" when unused): then
+ * it is the program's, and the same on both sides.
  */
-function withoutLegacyLogin(olds: object): Props {
+function withoutLegacyLogin(olds: object, news: object): Props {
     const managed: Props = { ...olds };
-    for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "") delete managed[property];
+    const desired = news as Props;
+    for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "" && desired[property] !== "") delete managed[property];
     return managed;
 }
 
@@ -123,7 +126,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
-        const changed = changedProperties(withoutLegacyLogin(olds), news, TEMPLATE_CONTENT);
+        const changed = changedProperties(withoutLegacyLogin(olds, news), news, TEMPLATE_CONTENT);
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
@@ -183,10 +186,10 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
-        if (changedProperties(withoutLegacyLogin(olds), desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
+        const managed = withoutLegacyLogin(olds, desired);
+        if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
-        const managed = withoutLegacyLogin(olds);
         const removed = TEMPLATE_CONTENT.filter((p) => managed[p] !== undefined && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
         const edited = await editTemplate(ctx, vast, templateId, String(olds.hashId), fields, olds.creatorId);
