@@ -106,6 +106,11 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect((await host.check(entryNow.urn, entryNow.inputs, { ...entryNow.inputs, price: 40 })).failures).toEqual([
             { property: "price", reason: expect.stringMatching(/only up to \$32\/hour; .*on the same offer .*destroying it/) },
         ]);
+        // Also when the program writes env as a flag string, which state keeps as a map: the same env, no replacement by it.
+        const withEnv = { ...entryNow.inputs, env: { A: "1" } };
+        expect((await host.check(entryNow.urn, withEnv, { ...withEnv, env: "-e A=1", price: 40 })).failures).toEqual([
+            { property: "price", reason: expect.stringMatching(/only up to \$32\/hour/) },
+        ]);
         const { offerId: _pinned, ...bySearch } = entryNow.inputs;
         const searched = { ...bySearch, offer: { filters: { gpu_name: { eq: "RTX 4090" } }, type: "bid" } };
         const highBid = await host.check(entryNow.urn, searched, { ...searched, price: 40 });

@@ -120,13 +120,17 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
         const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
-        // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
-        const replaces = replacingChanges(olds, args, changedProperties(olds, args, INSTANCE_PROPERTIES));
-        const creates = Object.keys(olds).length === 0 || replaces.length > 0;
-        if (failures.length === 0) failures.push(...highBidOnSameOffer(args, olds, replaces));
-        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, args)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
-        return { inputs: normalize(args) };
+        // Compared with the inputs in state as diff compares them, normalized: `env` written as a
+        // flag string is the same as the map state keeps, and must not read as a replacement.
+        const inputs = normalize(args);
+        const replaces = replacingChanges(olds, inputs, changedProperties(olds, inputs as unknown as Props, INSTANCE_PROPERTIES));
+        // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
+        const creates = Object.keys(olds).length === 0 || replaces.length > 0;
+        failures.push(...highBidOnSameOffer(inputs, olds, replaces));
+        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, inputs as unknown as Props)));
+        if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
+        return { inputs };
     },
 
     async diff(_id: string, olds: InstanceOutputs, news: InstanceInputs) {
