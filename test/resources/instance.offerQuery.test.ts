@@ -84,6 +84,20 @@ describe("Instance rented by offer search", () => {
         expect(emu.requestsTo("PUT", asks)).toEqual([]);
     });
 
+    it("maxPricePerHour goes in the search: a cheap match below dearer ones ranked first is found, however small the limit", async () => {
+        const { emu, engine } = stack;
+        const machine = (gpu: string) => stack.emu.model.addMachine(stack.emu.otherUser.id, { gpu_name: gpu }).id;
+        const extra = { gpu_name: "QT-CEILING", verified: true, rentable: true, external: false };
+        // The service's ranking (score) puts the fast, dear offer first.
+        emu.addOffer({ status: "running" }, 3.0, machine("QT-CEILING"), { ...extra, dlperf: 100000 });
+        const cheap = emu.addOffer({ status: "running" }, 0.3, machine("QT-CEILING"), { ...extra, dlperf: 10 });
+        emu.clearLog();
+        await engine.up(() => new Instance("ceiling", { offer: { filters: { gpu_name: { eq: "QT-CEILING" } }, limit: 1, maxPricePerHour: 1 }, image: "busybox" }));
+        expect(engine.get("ceiling").outputs).toMatchObject({ rentedOfferId: cheap.id });
+        const [search] = emu.requestsTo("GET", "/api/v0/bundles/");
+        expect(JSON.parse(search.query.q)).toMatchObject({ gpu_name: { eq: "QT-CEILING" }, dph_total: { lte: 1 }, limit: 1 });
+    });
+
     it("a taken offer does not rule out its machine: the next offer there is tried", async () => {
         const { emu, engine } = stack;
         const [taken] = market("QT-TAKEN", [{ price: 0.1 }, { price: 0.9 }]);

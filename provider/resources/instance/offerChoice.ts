@@ -42,6 +42,18 @@ function definitelyRefused(error: unknown): boolean {
 }
 
 /**
+ * The search with its price ceiling as a condition (`dph_total` at most `ceiling`, beside any the
+ * program set): the service then answers with offers that can be had, not a page of dearer ones
+ * ranked first.
+ */
+function withCeiling(search: OfferSearch, ceiling: number): OfferSearch {
+    if (!Number.isFinite(ceiling)) return search;
+    const own = search.filters?.dph_total ?? {};
+    const lte = Math.min(typeof own.lte === "number" ? own.lte : Infinity, ceiling);
+    return { ...search, filters: { ...search.filters, dph_total: { ...own, lte } } };
+}
+
+/**
  * Rents by search: the matches of `offer` in the service's order, none above `maxPricePerHour`,
  * each tried once and none on a machine that already failed. When the matches run out the search
  * is made once more (offers come and go), then the create fails.
@@ -50,6 +62,13 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
     const { maxPricePerHour, ...search } = offer;
     // An interruptible rental pays its bid: no offer whose lowest bid is above it can be had.
     const ceiling = Math.min(maxPricePerHour ?? Infinity, bid ?? Infinity);
+    const capped = withCeiling(search as OfferSearch, ceiling);
+    const ceilingText = bid !== undefined && bid <= (maxPricePerHour ?? Infinity) ? `the bid (price) $${bid}` : `maxPricePerHour $${maxPricePerHour}`;
+    /** The lowest price among the search's matches without the ceiling, to say what it would take; one call, on the way to failing. */
+    const cheapestMatch = async (): Promise<number | undefined> => {
+        const [first] = await vast.offers.search(offerQuery({ ...(search as OfferSearch), order: [["dph_total", "asc"]], limit: 1 }));
+        return first?.dph_total ?? undefined;
+    };
     const tried = new Set<number>();
     const failedMachines = new Set<number>();
     let matches: OfferRecord[] | undefined;
@@ -58,17 +77,19 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         async next() {
             for (;;) {
                 if (!matches) {
-                    matches = await vast.offers.search(offerQuery(search as OfferSearch));
+                    matches = await vast.offers.search(offerQuery(capped));
                     searches++;
-                    const affordable = matches.filter((o) => (o.dph_total ?? Infinity) <= ceiling);
-                    if (matches.length > 0 && affordable.length === 0) {
-                        const cheapest = Math.min(...matches.map((o) => o.dph_total ?? Infinity));
-                        throw new Error(
-                            `vastai: create instance failed: no offer matching the search is at or below ${bid !== undefined && bid <= (maxPricePerHour ?? Infinity) ? `the bid (price) $${bid}` : `maxPricePerHour $${maxPricePerHour}`}/hour; ` +
-                                `the cheapest match is $${cheapest}/hour. Nothing was rented`,
-                        );
+                    // Filtered here too: the ceiling is the program's promise, whatever the service matched.
+                    matches = matches.filter((o) => (o.dph_total ?? Infinity) <= ceiling);
+                    if (matches.length === 0 && tried.size === 0 && Number.isFinite(ceiling)) {
+                        const cheapest = await cheapestMatch();
+                        if (cheapest !== undefined && cheapest > ceiling) {
+                            throw new Error(
+                                `vastai: create instance failed: no offer matching the search is at or below ${ceilingText}/hour; ` +
+                                    `the cheapest match is $${cheapest}/hour. Nothing was rented`,
+                            );
+                        }
                     }
-                    matches = affordable;
                 }
                 const candidate = matches.find((o) => !tried.has(o.id) && (o.machine_id === undefined || o.machine_id === null || !failedMachines.has(o.machine_id)));
                 if (candidate) {
