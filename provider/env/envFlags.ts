@@ -3,6 +3,9 @@
  * (`-e NAME=value -p 8080:8080/udp`); instances take a map where a port mapping is the key
  * `-p host:container` with value "1". Both are turned into one canonical map, so equivalent
  * spellings never show as a diff, and back into a flag string when a template is sent.
+ * The other flags the vendor CLI's reader takes are kept as it keeps them: a volume `-v X` and a
+ * network `-n X` as the keys `-v X` and `-n X` with value "1", a hostname `-h X` as the key `-h`
+ * with value X.
  */
 export type EnvMap = Record<string, string>;
 
@@ -16,6 +19,23 @@ export class EnvFlagError extends Error {
 const PORT_SPEC = /^(\d{1,5})(?::(\d{1,5}))?(?:\/(tcp|udp))?$/;
 const PORT_KEY = /^-p (\S+)$/;
 const VAR_NAME = /^[^\s=-][^\s=]*$/;
+
+/** What `-v`, `-n` and `-h` take (the vendor CLI's character sets; a hostname's for `-h`), in words for errors. */
+const OTHER_FLAGS = {
+    "-v": { arg: /^[A-Za-z0-9:./_]+$/, what: "a volume like /data:/data (letters, digits and : . / _)" },
+    "-n": { arg: /^[a-z0-9-]+$/, what: "a network name (lowercase letters, digits and -)" },
+    "-h": { arg: /^[A-Za-z0-9.-]+$/, what: "a hostname (letters, digits, . and -)" },
+} as const;
+type OtherFlag = keyof typeof OTHER_FLAGS;
+const isOtherFlag = (flag: string): flag is OtherFlag => flag in OTHER_FLAGS;
+/** The map entry an `-v`, `-n` or `-h` flag makes. */
+const otherFlagEntry = (flag: OtherFlag, arg: string): [string, string] => (flag === "-h" ? ["-h", arg] : [`${flag} ${arg}`, "1"]);
+/** The flag and its argument that a map entry stands for, when it is one of `-v X`, `-n X`, `-h`. */
+function otherFlagOf(key: string, value: string): { flag: OtherFlag; arg: string } | undefined {
+    if (key === "-h") return { flag: "-h", arg: value };
+    const m = /^(-v|-n) (.+)$/s.exec(key);
+    return m ? { flag: m[1] as OtherFlag, arg: m[2] } : undefined;
+}
 
 /** `8080:8080/tcp` → `8080:8080` (tcp is the default); undefined when not a port spec. */
 function canonicalPort(spec: string): string | undefined {
@@ -59,18 +79,22 @@ function tokenize(text: string): string[] {
     return tokens;
 }
 
-/** Reads a flag string. Anything that is not `-e NAME=value` or `-p ports` is an error, never dropped. */
+/** Reads a flag string. Anything that is not `-e NAME=value`, `-p ports`, `-v`, `-n` or `-h` is an error, never dropped. */
 export function parseEnvFlags(flags: string): EnvMap {
     const tokens = tokenize(flags);
     const env: EnvMap = {};
     for (let i = 0; i < tokens.length; i += 2) {
         const flag = tokens[i];
         const arg = tokens[i + 1];
-        if (flag !== "-e" && flag !== "-p") {
-            throw new EnvFlagError(`unsupported env flag ${JSON.stringify(flag)}: expected -e NAME=value or -p host:container`);
+        if (flag !== "-e" && flag !== "-p" && !isOtherFlag(flag)) {
+            throw new EnvFlagError(`unsupported env flag ${JSON.stringify(flag)}: expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname`);
         }
         if (arg === undefined) throw new EnvFlagError(`${flag} at the end of the env flags has no value`);
-        if (flag === "-e") {
+        if (isOtherFlag(flag)) {
+            if (!OTHER_FLAGS[flag].arg.test(arg)) throw new EnvFlagError(`${flag} ${JSON.stringify(arg)} is not ${OTHER_FLAGS[flag].what}`);
+            const [key, value] = otherFlagEntry(flag, arg);
+            env[key] = value;
+        } else if (flag === "-e") {
             const eq = arg.indexOf("=");
             const name = eq > 0 ? arg.slice(0, eq) : "";
             if (!VAR_NAME.test(name)) throw new EnvFlagError(`-e ${JSON.stringify(arg)} is not NAME=value`);
@@ -86,9 +110,9 @@ export function parseEnvFlags(flags: string): EnvMap {
 
 /**
  * A stored template's flag string read as the service reads it when it merges env into an instance
- * (the vendor CLI's `parse_env`): `-e NAME=value` and `-p ports` as in `parseEnvFlags`; `-v`, `-n`,
- * `-h` kept as keys with value "1"; anything else dropped. For templates written elsewhere, which
- * may hold flags this package's own Template refuses.
+ * (the vendor CLI's `parse_env`): `-e NAME=value` and `-p ports` as in `parseEnvFlags`; `-v`, `-n`
+ * and `-h` kept as `parseEnvFlags` keeps them, whatever their argument; anything else dropped. For
+ * templates written elsewhere, which may hold flags this package's own Template refuses.
  */
 export function readTemplateEnvFlags(flags: string): EnvMap {
     let tokens: string[];
@@ -106,8 +130,9 @@ export function readTemplateEnvFlags(flags: string): EnvMap {
         } else if (flag === "-p") {
             const port = canonicalPort(arg);
             if (port) env[`-p ${port}`] = "1";
-        } else if (flag === "-v" || flag === "-n" || flag === "-h") {
-            env[`${flag} ${arg}`] = "1";
+        } else if (isOtherFlag(flag)) {
+            const [key, value] = otherFlagEntry(flag, arg);
+            env[key] = value;
         } else {
             continue;
         }
@@ -125,11 +150,15 @@ export function envMapProblems(env: Record<string, unknown>): Array<{ key: strin
             continue;
         }
         const port = PORT_KEY.exec(key);
+        const other = otherFlagOf(key, value);
         if (port) {
             if (!canonicalPort(port[1])) problems.push({ key, problem: `"${port[1]}" is not a port mapping like 8080:8080 or 53:53/udp` });
             else if (value !== "1") problems.push({ key, problem: 'a port mapping takes the value "1"' });
+        } else if (other) {
+            if (!OTHER_FLAGS[other.flag].arg.test(other.arg)) problems.push({ key, problem: `"${other.arg}" is not ${OTHER_FLAGS[other.flag].what}` });
+            else if (other.flag !== "-h" && value !== "1") problems.push({ key, problem: `${other.flag} takes the value "1"` });
         } else if (!VAR_NAME.test(key)) {
-            problems.push({ key, problem: "not a variable name (no spaces or '=', must not start with '-') nor '-p host:container'" });
+            problems.push({ key, problem: "not a variable name (no spaces or '=', must not start with '-') nor '-p host:container', '-v volume', '-n network' or '-h'" });
         } else if (/[\r\n\0]/.test(value)) {
             problems.push({ key, problem: "values cannot hold line breaks or NUL" });
         }
@@ -143,7 +172,7 @@ export function normalizeEnvMap(env: EnvMap): EnvMap {
         const port = PORT_KEY.exec(key);
         return port ? [`-p ${canonicalPort(port[1]) ?? port[1]}`, value] : [key, value];
     });
-    const rank = (k: string) => (k.startsWith("-p ") ? 1 : 0);
+    const rank = (k: string) => ["-p", "-v", "-n", "-h"].indexOf(k.split(" ")[0]) + 1;
     entries.sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
     return Object.fromEntries(entries);
 }
@@ -182,6 +211,10 @@ export function flagValueProblem(value: string): string | undefined {
 /** The canonical map as a template flag string: `-e A=1 -e B="two words" -p 8080:8080`. */
 export function formatEnvFlags(env: EnvMap): string {
     return Object.entries(normalizeEnvMap(env))
-        .map(([key, value]) => (PORT_KEY.test(key) ? key : `-e ${key}=${quoteValue(key, value)}`))
+        .map(([key, value]) => {
+            if (PORT_KEY.test(key)) return key;
+            const other = otherFlagOf(key, value);
+            return other ? `${other.flag} ${other.arg}` : `-e ${key}=${quoteValue(key, value)}`;
+        })
         .join(" ");
 }

@@ -42,7 +42,8 @@ describe("templates in git: export, adopt, edit, remove", () => {
             name: "PyTorch Trainer",
             image: "pytorch/pytorch",
             tag: "2.3.0-cuda12.1-cudnn8-runtime",
-            env: "-p 8888:8888 -e HF_HOME=/workspace/hf",
+            // A volume flag too: the vendor CLI reads -v (and -n, -h), so files keep it.
+            env: "-p 8888:8888 -e HF_HOME=/workspace/hf -v /workspace/cache:/cache",
             onstart: LONG_ONSTART,
             runtype: "ssh",
             ssh_direct: true,

@@ -114,7 +114,9 @@ describe("Template check: bad input fails with the property's path", () => {
 
     it("an unparseable env flag string fails instead of being dropped", async () => {
         const { failures } = await check({ ...valid, env: "-e A=1 --privileged" });
-        expect(failures).toEqual([{ property: "env", reason: 'unsupported env flag "--privileged": expected -e NAME=value or -p host:container' }]);
+        expect(failures).toEqual([
+            { property: "env", reason: 'unsupported env flag "--privileged": expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname' },
+        ]);
     });
 
     it("computed outputs cannot be given", async () => {

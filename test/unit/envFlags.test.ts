@@ -47,7 +47,9 @@ describe("env: flag string ⇄ canonical map", () => {
 
     it.each([
         ["-e A=1 --rm", /unsupported env flag "--rm"/],
-        ["-v /data:/data", /unsupported env flag "-v"/],
+        ["-x /data:/data", /unsupported env flag "-x"/],
+        ['-v "/my data:/data"', /-v "\/my data:\/data" is not a volume/],
+        ["-n My_Net", /-n "My_Net" is not a network name/],
         ["-e NOVALUE", /-e "NOVALUE" is not NAME=value/],
         ["-e A=1 -e", /-e at the end of the env flags has no value/],
         ["-p 80:eighty", /-p "80:eighty" is not a port mapping/],
@@ -57,6 +59,17 @@ describe("env: flag string ⇄ canonical map", () => {
     ])("refuses %j instead of dropping it", (flags, message) => {
         expect(() => parseEnvFlags(flags)).toThrow(EnvFlagError);
         expect(() => parseEnvFlags(flags)).toThrow(message);
+    });
+
+    it("keeps -v, -n and -h as the vendor CLI reads them, both ways, and as the service reads them back", () => {
+        const flags = "-e A=1 -p 8888:8888 -v /data:/data -n my-net -h trainer";
+        const env = { A: "1", "-p 8888:8888": "1", "-v /data:/data": "1", "-n my-net": "1", "-h": "trainer" };
+        expect(parseEnvFlags(flags)).toEqual(env);
+        expect(formatEnvFlags(env)).toBe(flags);
+        expect(toEnvMap({ "-h": "trainer", "-v /data:/data": "1", "-n my-net": "1", "-p 8888:8888": "1", A: "1" })).toEqual(toEnvMap(flags));
+        expect(envFlagsToDict(flags)).toEqual(env);
+        expect(() => toEnvMap({ "-v /data:/data": "yes" })).toThrow(/-v takes the value "1"/);
+        expect(() => toEnvMap({ "-h": "not a host" })).toThrow(/-h: "not a host" is not a hostname/);
     });
 
     it("refuses map entries it cannot carry, naming the key", () => {

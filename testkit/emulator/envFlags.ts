@@ -2,7 +2,8 @@
  * The service's reading of a template's env flag string (`-e K=V -p 8080:8080`) as a dictionary,
  * as the contract's merge rule needs it (§4.7) and as the vendor CLI's `parse_env` reads it:
  * split on spaces outside quotes; `-e K=V` (the value may hold `=`, outer quotes stripped);
- * `-p X` becomes the key `-p X` with value "1"; anything else is dropped.
+ * `-p X`, `-v X` and `-n X` become the key `-p X` (`-v X`, `-n X`) with value "1", `-h X` the key
+ * `-h` with value X; anything else is dropped.
  */
 export function envFlagsToDict(flags: string | undefined | null): Record<string, string> {
     const result: Record<string, string> = {};
@@ -16,8 +17,13 @@ export function envFlagsToDict(flags: string | undefined | null): Record<string,
             const eq = unquoted.indexOf("=");
             if (eq > 0) result[unquoted.slice(0, eq)] = stripQuotes(unquoted.slice(eq + 1));
             i++;
-        } else if (flag === "-p" || flag === "-v" || flag === "-n" || flag === "-h") {
-            if (flag !== "-p" || /^[0-9:tcpud/]+$/.test(arg)) result[`${flag} ${arg}`] = "1";
+        } else if (flag === "-p" || flag === "-v" || flag === "-n") {
+            // Each kept only when its argument is of the characters the reader allows.
+            const allowed = { "-p": /^[0-9:tcpud/]+$/, "-v": /^[A-Za-z0-9:./_]+$/, "-n": /^[a-z0-9-]+$/ }[flag];
+            if (allowed.test(arg)) result[`${flag} ${arg}`] = "1";
+            i++;
+        } else if (flag === "-h") {
+            result["-h"] = arg;
             i++;
         }
     }

@@ -62,7 +62,8 @@ export const instanceArgsSchema = z
         image: prop(z.string().min(1, "must not be empty").max(INSTANCE_LIMITS.imageMax).optional(), { wire: "image", onChange: "replace" }),
         /**
          * Environment and ports: a map (`{ NAME: "value", "-p 8080:8080": "1" }`) or the flag string
-         * (`-e NAME=value -p 8080:8080`), kept as the canonical map. Merged over the template's env, this map winning.
+         * (`-e NAME=value -p 8080:8080`), kept as the canonical map; `-v`, `-n` and `-h` as a Template's
+         * env takes them. Merged over the template's env, this map winning.
          */
         env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace" }),
         /** Run at start. Longer than 4048 characters, it is sent compressed (see the README); state keeps the script as given. */

@@ -23,7 +23,9 @@ export const templateArgsSchema = z.strictObject({
     readme: prop(z.string().optional(), { wire: "readme", onChange: "update" }),
     /**
      * Environment and ports: the flag string (`-e NAME=value -p 8080:8080`) or a map
-     * (`{ NAME: "value", "-p 8080:8080": "1" }`). Kept as the canonical map either way.
+     * (`{ NAME: "value", "-p 8080:8080": "1" }`). Kept as the canonical map either way. A volume
+     * `-v /data:/data`, a network `-n name` and a hostname `-h name` too, as the vendor CLI reads
+     * them (map keys `"-v /data:/data": "1"`, `"-n name": "1"`, `"-h": "name"`).
      */
     env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update" }),
     onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update" }),
