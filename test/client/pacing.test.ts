@@ -62,8 +62,10 @@ describe("pacing under the service's per-endpoint intervals", () => {
         expect(emu.rateLimiter.rejected).toBeGreaterThan(0);
         const learned = Math.max(...pacer.learnedIntervals());
         expect(learned).toBeGreaterThanOrEqual(3000 * SCALE);
-        // Told, it keeps the named interval; not told, it widens by half from 1 s until it is enough.
-        expect(learned).toBeLessThanOrEqual(namesThreshold ? 3000 * SCALE : 3000 * SCALE * 1.5 ** 2);
+        // Told, it keeps the named interval. Not told, it widens by half from the documented 2 s until it
+        // is enough (3 s), and again for a call that arrives early all the same (jitter on a busy
+        // machine: 4.5 s, 6.75 s), never past its cap, four times the documented interval.
+        expect(learned).toBeLessThanOrEqual(namesThreshold ? 3000 * SCALE : 2000 * SCALE * 4);
     });
 
     it("without the pacer the same burst fails: the emulator's limits are real", async () => {
