@@ -160,11 +160,18 @@ const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker
 /**
  * Body fields whose values the program may have marked secret (the engine keeps `env` secret in
  * state): every environment value, an instance's as a map and a template's in its `-e NAME=value`
- * flags, and the start script. Blanked by value in messages, like credentials, since this provider
- * cannot tell which of them the program marked.
+ * flags, and the start script. Blanked in messages, like credentials, since this provider cannot
+ * tell which of them the program marked. An environment value only beside its name, as an echo
+ * of the request quotes it (`NAME=value`, `"NAME": "value"`): a value alone may be an ordinary
+ * word (`None`, `error`) of the service's own message, which callers read.
  */
 const ENV_FIELDS = new Set(["env", "extra_env"]);
 const SCRIPT_FIELDS = new Set(["onstart"]);
+
+/** How an echo of the request may quote an environment variable: in a flag string, in JSON, in a Python repr. */
+function envEchoForms(name: string, value: string): string[] {
+    return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":"${value}"`, `"${name}": "${value}"`, `'${name}': '${value}'`];
+}
 
 /** Shorter values are not blanked by value: they would blank ordinary words of a message. */
 const MIN_SECRET_CHARS = 4;
@@ -179,8 +186,8 @@ export function secretValuesIn(body: unknown): string[] {
     const found: string[] = [];
     const walk = (value: unknown, field?: string) => {
         if (field && ENV_FIELDS.has(field)) {
-            if (typeof value === "string") found.push(...Object.values(readTemplateEnvFlags(value)));
-            else if (value && typeof value === "object") found.push(...Object.values(value).filter((v): v is string => typeof v === "string"));
+            const vars = typeof value === "string" ? Object.entries(readTemplateEnvFlags(value)) : value && typeof value === "object" ? Object.entries(value) : [];
+            for (const [name, v] of vars) if (typeof v === "string" && v.length >= MIN_SECRET_CHARS) found.push(...envEchoForms(name, v));
         } else if (typeof value === "string") {
             if (field && SCRIPT_FIELDS.has(field)) found.push(value);
             if (field && CREDENTIAL_FIELDS.has(field)) {

@@ -108,7 +108,8 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
 
     it("an update with a stale hash (edited elsewhere since the last refresh) edits the current one", async () => {
         const { host, emu } = stack;
-        const reg = await programInputs({ name: "stale", image: "busybox" }, "stale");
+        // An env value that is a word of the service's refusal ("None found ..."): the refusal must still read as one.
+        const reg = await programInputs({ name: "stale", image: "busybox", env: { LORA_ADAPTER: "None" } }, "stale");
         const urn = host.urn(reg.type, reg.name);
         const checked = await host.check(urn, {}, reg.inputs);
         const created = await host.create(urn, checked.inputs);
