@@ -42,7 +42,7 @@ async function onExisting<T>(instanceId: number, what: string, step: () => Promi
     }
 }
 
-type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed"; reason: string; record: InstanceRecord } | { kind: "gone"; reason: string };
+type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed" | "gone"; reason: string };
 
 /**
  * Waits for the instance through the shared poller. Running, failed for good, or gone are answers;
@@ -56,7 +56,7 @@ async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: 
             ctx.log.progress(`${what} is running`);
             return outcome;
         case "failed":
-            return { kind: "failed", reason: outcome.reason, record: outcome.record };
+            return { kind: "failed", reason: outcome.reason };
         case "gone":
             return { kind: "gone", reason: "disappeared while starting (destroyed elsewhere?)" };
         case "timedOut": {
@@ -181,10 +181,8 @@ export async function awaitExisting(ctx: ProviderContext, vast: VastClient, inst
     const started = await untilStarted(ctx, vast, instanceId, inputs, what);
     if (started.kind === "running") return started.record;
     if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
-    // With the record seen, so state says what the instance became, not what it was last time.
     throw new InstanceNotReadyError(
         `vastai: ${what} ${started.reason}; it will not reach running. Replace it (\`pulumi up --replace\`) or remove it`,
         instanceId,
-        started.record,
     );
 }

@@ -82,21 +82,6 @@ const REFUSED: Record<string, string> = {
 
 /** Statuses of an instance still on its way up; an update waits for those when the program waits. */
 const STILL_STARTING = new Set([undefined, null, "created", "loading", "scheduling"]);
-/**
- * A status an instance does not leave by itself (its container ended). Not `offline` or `unknown`:
- * a machine that is back brings its instance back.
- */
-const ENDED = new Set(["exited"]);
-
-/**
- * The program wants the instance running and waits for that, and it was last seen ended. Its disk
- * is still billed. An `up` that updates it anyway (the engine's retry of a create that failed
- * this way) looks again and fails saying so; one that has nothing else to do warns, since a
- * container may end by design (a batch job) and that is the program's to decide.
- */
-function endedWhileWanted(olds: Partial<InstanceOutputs>, desired: Partial<InstanceInputs>): boolean {
-    return desired.waitForRunning !== false && desired.desiredState !== "stopped" && ENDED.has(olds.actualStatus ?? "");
-}
 
 /** What the offer an instance was rented on says of it, as outputs. */
 function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
@@ -148,13 +133,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         return { inputs };
     },
 
-    async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
-        if (endedWhileWanted(olds, news)) {
-            ctx.log.warn(
-                `instance ${olds.instanceId ?? id} has ${olds.actualStatus}${olds.statusMsg ? ` (${JSON.stringify(olds.statusMsg)})` : ""} and will not run again by itself; ` +
-                    "its disk is still billed. Replace it (`pulumi up --replace <urn>`) or remove it from the program",
-            );
-        }
+    async diff(_id: string, olds: InstanceOutputs, news: InstanceInputs) {
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
@@ -225,9 +204,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped") {
                 // Also when a start asked by an earlier `up` did not take: it was last seen stopped.
                 record = await startInstance(ctx, vast, instanceId, desired);
-            } else if (desired.waitForRunning && (STILL_STARTING.has(olds.actualStatus) || endedWhileWanted(olds, desired))) {
+            } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
                 // An earlier create that ran out of time left it starting: this `up` waits for it again.
-                // One last seen ended is looked at again: still ended, the update fails saying to replace it.
                 record = await awaitExisting(ctx, vast, instanceId, desired);
             }
         } catch (e) {
