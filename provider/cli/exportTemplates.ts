@@ -19,8 +19,9 @@ export const EXPORT_USAGE = `Usage: pulumi-vastai export-templates --out <dir> [
 Writes this account's Vast.ai templates as files for templatesFromFiles: one <name>.yaml per
 template (long onstart and readme texts beside it, as <name>.onstart.sh and <name>.readme.md),
 each with its id as \`adopt\`, so the first \`pulumi up\` takes the templates over instead of
-creating new ones. Other users' public templates are not exported. Registry passwords are never
-written: each file names the stack secret to set instead.
+creating new ones. Other users' public templates are not exported. Registry passwords, and env
+values that look like credentials (HF_TOKEN, WANDB_API_KEY, hf_..., a URL with a password), are
+never written: each file names the stack secret to set instead.
 
 Options:
   --out <dir>             folder to write to (made if missing)
@@ -97,10 +98,15 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
 
     io.out(`exported ${exported.length} template${exported.length === 1 ? "" : "s"} to ${options.out}`);
     for (const t of exported) io.out(`  ${t.files[0].name}  (template ${t.templateId})`);
-    const secrets = exported.filter((t) => t.dockerLoginPassSecret);
+    const secrets = exported.flatMap((t) => t.secrets);
     if (secrets.length > 0) {
-        io.out("registry passwords are not exported; set each as a stack secret:");
-        for (const t of secrets) io.out(`  pulumi config set --secret ${t.dockerLoginPassSecret} <registry token>`);
+        io.out("registry passwords and env values that look like credentials are not exported; set each as a stack secret before the first \`pulumi up\`:");
+        for (const s of secrets) io.out(`  pulumi config set --secret ${s.key} <${s.holds}>`);
+    }
+    const plain = exported.flatMap((t) => t.plainCredentials.map((what) => `  ${t.files[0].name}: ${what} to what looks like a credential`));
+    if (plain.length > 0) {
+        io.out("warning: written in plain text, and these files are meant for git (move each value into env as a stack secret, { secret: <config key> }, and refer to it as $NAME):");
+        for (const line of plain) io.out(line);
     }
     return exported;
 }

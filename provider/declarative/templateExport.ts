@@ -3,6 +3,7 @@ import { sameValue } from "../dynamic/diffInputs";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
 import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
 import { TemplateRecord } from "../schemas/template";
+import { credentialAssignments, looksLikeCredential } from "../env/credentials";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
 
 /**
@@ -10,7 +11,8 @@ import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
  * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
  * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
  * defaults and empty values left out. The registry password is never written (the service does
- * not show it anyway): the file names the stack secret to set instead.
+ * not show it anyway), nor an env value that looks like a credential (env/credentials.ts): the
+ * file names the stack secret to set instead.
  */
 
 /** Text with more lines than this goes to a file of its own beside the template file. */
@@ -24,8 +26,17 @@ export interface ExportedTemplate {
     name: string;
     /** File name (in the output folder) → content: the template file first, then the texts it refers to. */
     files: Array<{ name: string; text: string }>;
-    /** The stack config key the file names for the registry password, when the template logs in to a registry. */
-    dockerLoginPassSecret?: string;
+    /** The stack secrets the file names instead of values (the registry password, credential-looking env values), to be set before the first `up`. */
+    secrets: StackSecretToSet[];
+    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN`. */
+    plainCredentials: string[];
+}
+
+export interface StackSecretToSet {
+    /** The stack config key. */
+    key: string;
+    /** What its value is, for the line that says to set it: `registry token`, `value of env HF_TOKEN`. */
+    holds: string;
 }
 
 /** `PyTorch Trainer (v2)` → `pytorch-trainer-v2`: a file and resource name. */
@@ -46,17 +57,41 @@ function unset(property: TemplateContentProperty, value: unknown): boolean {
     return sameValue(clearedValue(property), value);
 }
 
+/** A stack config key made of a resource name and a variable's name: letters, digits, `-`, `_` and `.` only. */
+function envSecretKey(resource: string, variable: string): string {
+    return `${resource}-env-${variable.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
+}
+
 /**
  * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`);
- * `resourceName` when the resource is named otherwise than the file.
+ * `resourceName` when the resource is named otherwise than the file. `envSecrets` are the stack
+ * secrets the file there already names for env variables: kept, whatever the variable looks like.
  */
-export function exportTemplate(record: TemplateRecord, name: string, resourceName?: string): ExportedTemplate {
+export function exportTemplate(record: TemplateRecord, name: string, resourceName?: string, envSecrets: Record<string, string> = {}): ExportedTemplate {
+    const resource = resourceName ?? name;
     const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
     const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
     const siblings: Array<{ name: string; text: string }> = [];
+    const secrets: StackSecretToSet[] = [];
+    const plainCredentials: string[] = [];
     for (const property of TEMPLATE_CONTENT) {
         const value = inputs[property];
         if (property === "dockerLoginPass" || unset(property, value)) continue;
+        if (property === "env" && typeof value === "object") {
+            content.env = Object.fromEntries(
+                Object.entries(value as Record<string, string>).map(([variable, text]) => {
+                    const key = envSecrets[variable] ?? (looksLikeCredential(variable, text) ? envSecretKey(resource, variable) : undefined);
+                    if (key === undefined) return [variable, text];
+                    secrets.push({ key, holds: `value of env ${variable}` });
+                    return [variable, { secret: key }];
+                }),
+            );
+            continue;
+        }
+        // Text the export cannot split into a stack secret: an onstart script, an env flag string it could not read.
+        if ((property === "onstart" || property === "env") && typeof value === "string") {
+            plainCredentials.push(...credentialAssignments(value).map((variable) => `${property} sets ${variable}`));
+        }
         const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
         if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {
             const fileName = `${name}.${SIBLING_EXTENSION[sibling]}`;
@@ -64,19 +99,21 @@ export function exportTemplate(record: TemplateRecord, name: string, resourceNam
             content[property] = { file: `./${fileName}` };
         } else content[property] = value;
     }
-    let dockerLoginPassSecret: string | undefined;
     if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
-        dockerLoginPassSecret = `${resourceName ?? name}-dockerLoginPass`;
-        content.dockerLoginPass = { secret: dockerLoginPassSecret };
+        const key = `${resource}-dockerLoginPass`;
+        secrets.unshift({ key, holds: "registry token" });
+        content.dockerLoginPass = { secret: key };
     }
 
     const doc = new Document(content);
-    doc.commentBefore =
-        ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.\n` +
-        " adopt: the first `pulumi up` takes this template over instead of creating one." +
-        (dockerLoginPassSecret ? `\n The registry password is not exported: pulumi config set --secret ${dockerLoginPassSecret} <token>` : "");
+    doc.commentBefore = [
+        ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.`,
+        " adopt: the first `pulumi up` takes this template over instead of creating one.",
+        ...(secrets.length > 0 ? [" Not exported; set each as a stack secret before the first `pulumi up`:"] : []),
+        ...secrets.map((s) => `   pulumi config set --secret ${s.key} <${s.holds}>`),
+    ].join("\n");
     const text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
-    return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) };
+    return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], secrets, plainCredentials };
 }
 
 /** A template file already in the output folder: its base name, and what it says it is. */
@@ -84,6 +121,8 @@ export interface ExistingFile {
     base: string;
     adopt?: number;
     resourceName?: string;
+    /** The stack secrets it names for env variables: variable → stack config key. */
+    envSecrets?: Record<string, string>;
 }
 
 /**
@@ -100,7 +139,7 @@ export function exportTemplates(records: readonly TemplateRecord[], existing: re
         .sort((a, b) => a.id - b.id)
         .map((record) => {
             const file = kept.get(record.id);
-            if (file) return exportTemplate(record, file.base, file.resourceName);
+            if (file) return exportTemplate(record, file.base, file.resourceName, file.envSecrets);
             let name = baseNameFor(record.name ?? "");
             if (taken.has(name)) name = `${name}-${record.id}`;
             taken.add(name);

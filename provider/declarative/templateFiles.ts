@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom, suggestion } from "../dynamic/checkFailures";
+import { credentialAssignments, looksLikeCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { ExistingFile } from "./templateExport";
@@ -19,6 +20,9 @@ import { safeParse } from "../schemas/parse";
  * - `adopt: 30005`: the template this account already has, taken over instead of created;
  * - `dockerLoginPass: { secret: trainer-dockerLoginPass }`: the stack secret holding the registry
  *   password. A password written into the file is refused: registry tokens stay out of git.
+ * - `env: { HF_TOKEN: { secret: trainer-env-HF_TOKEN } }`: the stack secret holding that
+ *   variable's value. A value that looks like a credential (env/credentials.ts), written into the
+ *   file, is read with a warning rather than refused: the guess can be wrong.
  */
 export interface TemplateFile {
     /** Path of the file. */
@@ -28,6 +32,16 @@ export interface TemplateFile {
     args: TemplateArgs;
     /** The stack config key holding the registry password, when the file names one. */
     dockerLoginPassSecret?: string;
+    /** Env variable → the stack config key holding its value, for the variables the file names a secret for (not in `args.env`). */
+    envSecrets?: Record<string, string>;
+    /** What looks like a credential written into the file in plain text: `env.HF_TOKEN`, `onstart` with the names it sets. */
+    plainCredentials?: PlainCredential[];
+}
+
+export interface PlainCredential {
+    property: "env" | "onstart";
+    /** The variable it is the value of. */
+    name: string;
 }
 
 /** One problem in a template file, where it is. */
@@ -101,11 +115,16 @@ export function existingTemplateFiles(dir: string): ExistingFile[] {
         } catch {
             return { base };
         }
-        const { adopt, resourceName } = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+        const { adopt, resourceName, env } = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+        const envSecrets = Object.entries(env && typeof env === "object" ? env : {}).flatMap(([variable, value]) => {
+            const key = secretRef(value);
+            return key ? [[variable, key] as const] : [];
+        });
         return {
             base,
             ...(typeof adopt === "number" && path.extname(entry) === ".yaml" ? { adopt } : {}),
             ...(typeof resourceName === "string" ? { resourceName } : {}),
+            ...(envSecrets.length > 0 ? { envSecrets: Object.fromEntries(envSecrets) } : {}),
         };
     });
 }
@@ -151,6 +170,7 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     const name = takeResourceName(file, args, at, problems);
     readSiblingTexts(file, args, at, problems);
     const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
+    const envSecrets = takeEnvSecrets(args, at, problems);
     const parsed = safeParse(templateArgsSchema, args);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -160,7 +180,17 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
         }
     }
     if (problems.length > 0) return { problems };
-    return { template: { file, name, args: args as TemplateArgs, ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}) } };
+    const plainCredentials = plainCredentialsIn(args);
+    return {
+        template: {
+            file,
+            name,
+            args: args as TemplateArgs,
+            ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}),
+            ...(envSecrets ? { envSecrets } : {}),
+            ...(plainCredentials.length > 0 ? { plainCredentials } : {}),
+        },
+    };
 }
 
 /** The resource name: `resourceName`, else the file's base name. */
@@ -211,6 +241,48 @@ function takeDockerLoginPassSecret(args: Record<string, unknown>, at: Locate, pr
     return undefined;
 }
 
+/** The env variables a file names a stack secret for, taken out of `env`; any other non-text value is a problem. */
+function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): Record<string, string> | undefined {
+    const env = args.env;
+    if (!env || typeof env !== "object" || Array.isArray(env)) return undefined;
+    const values: Record<string, unknown> = {};
+    const secrets: Record<string, string> = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === null || typeof value !== "object") {
+            values[name] = value;
+            continue;
+        }
+        // Reported here, once; the schema need not say it again.
+        const secret = secretRef(value);
+        if (secret) secrets[name] = secret;
+        else problems.push(at(["env", name], "expected text, or { secret: <stack config key> } naming the stack secret that holds the value"));
+    }
+    args.env = values;
+    return Object.keys(secrets).length > 0 ? secrets : undefined;
+}
+
+/** The credentials a checked file holds in plain text, as far as `looksLikeCredential` can tell. */
+function plainCredentialsIn(args: Record<string, unknown>): PlainCredential[] {
+    const found: PlainCredential[] = [];
+    const env = args.env;
+    if (typeof env === "string") found.push(...credentialAssignments(env).map((name) => ({ property: "env" as const, name })));
+    else if (env && typeof env === "object") {
+        for (const [name, value] of Object.entries(env)) {
+            if (typeof value === "string" && looksLikeCredential(name, value)) found.push({ property: "env", name });
+        }
+    }
+    if (typeof args.onstart === "string") found.push(...credentialAssignments(args.onstart).map((name) => ({ property: "onstart" as const, name })));
+    return found;
+}
+
+/** What a warning says about a credential in plain text in `file`. */
+function plainCredentialWarning(file: string, found: PlainCredential): string {
+    const instead = `\`${found.name}: { secret: <stack config key> }\` in env (pulumi config set --secret <stack config key> <value>)`;
+    return found.property === "env"
+        ? `${file}: env ${found.name} looks like a credential, in plain text in a file meant for git: name a stack secret instead, ${instead}`
+        : `${file}: onstart sets ${found.name} to what looks like a credential, in plain text in a file meant for git: use $${found.name} in the script and give its value as a stack secret, ${instead}`;
+}
+
 /** Where a schema problem is: an unknown key at the key, anything else at its value (or the nearest node there is). */
 function issueProblem(file: string, doc: TemplateFileDocument, issue: z.core.$ZodIssue, failure: CheckFailure): TemplateFileProblem {
     const issuePath = issue.path.map(String);
@@ -254,13 +326,19 @@ function stackSecret(key: string): pulumi.Output<string> {
  */
 export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptions = {}): Record<string, Template> {
     const templates: Record<string, Template> = {};
-    for (const { file, name, args, dockerLoginPassSecret } of readTemplateFiles(dir)) {
+    for (const { file, name, args, dockerLoginPassSecret, envSecrets, plainCredentials } of readTemplateFiles(dir)) {
         const given = options.secrets?.[name];
         if (given && dockerLoginPassSecret) {
             throw new TemplateFileError([{ file, property: "dockerLoginPass", reason: `names the stack secret "${dockerLoginPassSecret}", and the secrets option gives one too; keep one` }]);
         }
         const secret = given ?? (dockerLoginPassSecret ? { dockerLoginPass: stackSecret(dockerLoginPassSecret) } : undefined);
-        templates[name] = new Template(`${options.namePrefix ?? ""}${name}`, { ...args, ...secret }, options.opts);
+        // A secret inside `env` makes the whole of it secret in state (the engine marks an output secret by its top-level key).
+        const env = envSecrets
+            ? { env: { ...(args.env as Record<string, string>), ...Object.fromEntries(Object.entries(envSecrets).map(([variable, key]) => [variable, stackSecret(key)])) } }
+            : {};
+        const template = new Template(`${options.namePrefix ?? ""}${name}`, { ...args, ...env, ...secret }, options.opts);
+        for (const found of plainCredentials ?? []) void pulumi.log.warn(plainCredentialWarning(file, found), template);
+        templates[name] = template;
     }
     const unused = Object.keys(options.secrets ?? {}).filter((n) => !(n in templates));
     if (unused.length > 0) {

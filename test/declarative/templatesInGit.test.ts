@@ -15,6 +15,7 @@ import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/st
  */
 
 const REGISTRY_TOKEN = "ghp_registry_token_never_in_git_42";
+const HF_TOKEN = "hf_env_token_never_in_git_0123456789";
 const LONG_ONSTART = "#!/bin/bash\nset -euo pipefail\npip install -q transformers datasets accelerate\nhuggingface-cli login --token \"$HF_TOKEN\"\nexec python /workspace/train.py\n";
 const TEMPLATE_PATH = "/api/v0/template/";
 
@@ -27,8 +28,10 @@ describe("templates in git: export, adopt, edit, remove", () => {
     beforeAll(async () => {
         stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 10, runningAfterMs: 50 }, offerReturnAfterMs: 0 } });
         dir = fs.mkdtempSync(path.join(os.tmpdir(), "templates-in-git-"));
-        // The registry password as `pulumi config set --secret` keeps it, under the key the export names.
-        setting = programSetting({ config: { [`${stack.host.project}:private-inference-dockerLoginPass`]: REGISTRY_TOKEN } });
+        // The registry password and the env token as `pulumi config set --secret` keeps them, under the keys the export names.
+        setting = programSetting({
+            config: { [`${stack.host.project}:private-inference-dockerLoginPass`]: REGISTRY_TOKEN, [`${stack.host.project}:pytorch-trainer-env-HF_TOKEN`]: HF_TOKEN },
+        });
     });
     afterAll(async () => {
         setting.restore();
@@ -43,7 +46,7 @@ describe("templates in git: export, adopt, edit, remove", () => {
             image: "pytorch/pytorch",
             tag: "2.3.0-cuda12.1-cudnn8-runtime",
             // A volume flag too: the vendor CLI reads -v (and -n, -h), so files keep it.
-            env: "-p 8888:8888 -e HF_HOME=/workspace/hf -v /workspace/cache:/cache",
+            env: `-p 8888:8888 -e HF_HOME=/workspace/hf -e HF_TOKEN=${HF_TOKEN} -v /workspace/cache:/cache`,
             onstart: LONG_ONSTART,
             runtype: "ssh",
             ssh_direct: true,
@@ -75,7 +78,11 @@ describe("templates in git: export, adopt, edit, remove", () => {
         expect({ code, output: io.lines }).toMatchObject({ code: 0 });
         expect(fs.readdirSync(dir).sort()).toEqual(["private-inference.yaml", "pytorch-trainer.onstart.sh", "pytorch-trainer.yaml"]);
         expect(fs.readFileSync(path.join(dir, "pytorch-trainer.onstart.sh"), "utf8")).toBe(LONG_ONSTART);
-        for (const file of fs.readdirSync(dir)) expect(fs.readFileSync(path.join(dir, file), "utf8")).not.toContain(REGISTRY_TOKEN);
+        for (const file of fs.readdirSync(dir)) {
+            expect(fs.readFileSync(path.join(dir, file), "utf8")).not.toContain(REGISTRY_TOKEN);
+            expect(fs.readFileSync(path.join(dir, file), "utf8")).not.toContain(HF_TOKEN);
+        }
+        expect(io.lines).toContain("  pulumi config set --secret pytorch-trainer-env-HF_TOKEN <value of env HF_TOKEN>");
 
         emu.clearLog();
         const [adopted] = await engine.run([{ up: () => templatesFromFiles(dir) }]);
@@ -85,6 +92,9 @@ describe("templates in git: export, adopt, edit, remove", () => {
         expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
         expect(engine.get("pytorch-trainer").outputs).toMatchObject({ templateId: trainer.id, hashId: trainer.hash_id, adopt: trainer.id, onstart: LONG_ONSTART });
         expect(engine.get("private-inference").outputs).toMatchObject({ templateId: inference.id, hashId: inference.hash_id });
+        // The token came from the stack secret, equal to the template's: nothing to edit, and env is encrypted in state.
+        expect(engine.get("pytorch-trainer").outputs.env).toMatchObject({ HF_TOKEN });
+        expect(engine.get("pytorch-trainer").secretOutputs).toContain("env");
         expect(engine.secretLeaks()).toEqual([]);
         // The engine checked the plan after that up: empty. A refresh finds no drift either.
         const [refreshed] = await engine.run([{ refresh: true }]);
@@ -123,6 +133,25 @@ describe("templates in git: export, adopt, edit, remove", () => {
         expect(removed.delete).toEqual(["private-inference"]);
         expect(emu.model.templates.get(inferenceId)?.deleted).toBe(true);
         await engine.run([{ destroy: true }]);
+    });
+
+    it("a credential written into a file is used as written, with a warning that names the file and the variable, never its value", async () => {
+        const { engine } = stack;
+        const plain = fs.mkdtempSync(path.join(os.tmpdir(), "templates-plain-"));
+        const wandbKey = "0123456789abcdef0123456789abcdef";
+        fs.writeFileSync(path.join(plain, "notebook.yaml"), `name: notebook\nimage: jupyter/base-notebook\nenv:\n  WANDB_API_KEY: "${wandbKey}"\n  TOKENIZERS_PARALLELISM: "false"\n`);
+        const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+        try {
+            const [up] = await engine.run([{ up: () => templatesFromFiles(plain) }]);
+            expect(up.create).toEqual(["notebook"]);
+            const warnings = warn.mock.calls.map((c) => String(c[0]));
+            expect(warnings).toEqual([expect.stringContaining(`${path.join(plain, "notebook.yaml")}: env WANDB_API_KEY looks like a credential, in plain text in a file meant for git`)]);
+            expect(warnings.join("\n")).not.toContain(wandbKey);
+        } finally {
+            warn.mockRestore();
+            await engine.run([{ destroy: true }]);
+            fs.rmSync(plain, { recursive: true, force: true });
+        }
     });
 
     it("pulumi import cannot reach the provider: the engine's import step reads with neither inputs nor state", async () => {

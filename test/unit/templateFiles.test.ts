@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { exportTemplates } from "../../provider/declarative/templateExport";
-import { TemplateFileError, TemplateFileProblem, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { TemplateFileError, TemplateFileProblem, existingTemplateFiles, readTemplateFiles } from "../../provider/declarative/templateFiles";
 import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
@@ -136,7 +136,8 @@ describe("templates from files", () => {
             [
                 "# Vast.ai template 30005, exported by pulumi-vastai export-templates.",
                 "# adopt: the first `pulumi up` takes this template over instead of creating one.",
-                "# The registry password is not exported: pulumi config set --secret pytorch-trainer-v2-dockerLoginPass <token>",
+                "# Not exported; set each as a stack secret before the first `pulumi up`:",
+                "#   pulumi config set --secret pytorch-trainer-v2-dockerLoginPass <registry token>",
                 "",
                 "adopt: 30005",
                 "name: PyTorch Trainer (v2)",
@@ -176,5 +177,52 @@ describe("templates from files", () => {
                 dockerLoginPassSecret: "pytorch-trainer-v2-dockerLoginPass",
             },
         ]);
+        expect(exported.secrets).toEqual([{ key: "pytorch-trainer-v2-dockerLoginPass", holds: "registry token" }]);
+    });
+
+    it("an env value that looks like a credential is exported as the stack secret to set, not as its value, and reads back as that secret", () => {
+        const token = "hf_AbCdEfGhIjKlMnOpQrStUv";
+        const record: TemplateRecord = {
+            id: 30007,
+            hash_id: "0123456789abcdef0123456789abcdef",
+            creator_id: 1001,
+            name: "Trainer",
+            image: "pytorch/pytorch",
+            env: `-e HF_TOKEN=${token} -e TOKENIZERS_PARALLELISM=false -e RUN_NAME=nightly-sweep -p 8888:8888`,
+            onstart: "export WANDB_API_KEY=0123456789abcdef0123\npython train.py",
+        };
+        const [exported] = exportTemplates([record]);
+        const text = exported.files.map((f) => f.text).join("\n");
+        expect(text).not.toContain(token);
+        expect(text).toContain("#   pulumi config set --secret trainer-env-HF_TOKEN <value of env HF_TOKEN>");
+        expect(exported.secrets).toEqual([{ key: "trainer-env-HF_TOKEN", holds: "value of env HF_TOKEN" }]);
+        // An onstart script cannot be split: it is written as it is, and said to hold one.
+        expect(exported.plainCredentials).toEqual(["onstart sets WANDB_API_KEY"]);
+
+        const dir = dirWith(Object.fromEntries(exported.files.map((f) => [f.name, f.text])));
+        const [read] = readTemplateFiles(dir);
+        expect(read.args.env).toEqual({ TOKENIZERS_PARALLELISM: "false", RUN_NAME: "nightly-sweep", "-p 8888:8888": "1" });
+        expect(read.envSecrets).toEqual({ HF_TOKEN: "trainer-env-HF_TOKEN" });
+        expect(read.plainCredentials).toEqual([{ property: "onstart", name: "WANDB_API_KEY" }]);
+
+        // A second export keeps the stack secrets the file there names, under their names, even for a value that does not look like one.
+        fs.writeFileSync(
+            path.join(dir, "trainer.yaml"),
+            exported.files[0].text.replace("RUN_NAME: nightly-sweep", "RUN_NAME: { secret: run-name }").replace("trainer-env-HF_TOKEN\n", "hf-token\n"),
+        );
+        const [again] = exportTemplates([record], existingTemplateFiles(dir));
+        expect(again.secrets).toEqual([{ key: "hf-token", holds: "value of env HF_TOKEN" }, { key: "run-name", holds: "value of env RUN_NAME" }]);
+        expect(again.files[0].text).not.toContain("nightly-sweep");
+    });
+
+    it("env values may name stack secrets; another object there is refused where it is; a credential written in plain text is reported", () => {
+        const dir = dirWith({
+            "t.yaml": "name: t\nimage: busybox\nenv:\n  HF_TOKEN: { secret: t-hf }\n  HF_HOME: /hf\n  WANDB_API_KEY: 0123456789abcdef0123\n",
+        });
+        const [read] = readTemplateFiles(dir);
+        expect(read).toMatchObject({ args: { env: { HF_HOME: "/hf", WANDB_API_KEY: "0123456789abcdef0123" } }, envSecrets: { HF_TOKEN: "t-hf" } });
+        expect(read.plainCredentials).toEqual([{ property: "env", name: "WANDB_API_KEY" }]);
+        const wrong = dirWith({ "t.yaml": "name: t\nimage: busybox\nenv:\n  HF_TOKEN: { file: ./token }\n" });
+        expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
 });
