@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom, suggestion } from "../dynamic/checkFailures";
-import { credentialAssignments, looksLikeCredential } from "../env/credentials";
+import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { ExistingFile } from "./templateExport";
@@ -38,11 +38,6 @@ export interface TemplateFile {
     plainCredentials?: PlainCredential[];
 }
 
-export interface PlainCredential {
-    property: "env" | "onstart";
-    /** The variable it is the value of. */
-    name: string;
-}
 
 /** One problem in a template file, where it is. */
 export interface TemplateFileProblem {
@@ -259,20 +254,6 @@ function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: Tem
     }
     args.env = values;
     return Object.keys(secrets).length > 0 ? secrets : undefined;
-}
-
-/** The credentials a checked file holds in plain text, as far as `looksLikeCredential` can tell. */
-function plainCredentialsIn(args: Record<string, unknown>): PlainCredential[] {
-    const found: PlainCredential[] = [];
-    const env = args.env;
-    if (typeof env === "string") found.push(...credentialAssignments(env).map((name) => ({ property: "env" as const, name })));
-    else if (env && typeof env === "object") {
-        for (const [name, value] of Object.entries(env)) {
-            if (typeof value === "string" && looksLikeCredential(name, value)) found.push({ property: "env", name });
-        }
-    }
-    if (typeof args.onstart === "string") found.push(...credentialAssignments(args.onstart).map((name) => ({ property: "onstart" as const, name })));
-    return found;
 }
 
 /** What a warning says about a credential in plain text in `file`. */

@@ -1,3 +1,5 @@
+import { isUnknown } from "../dynamic/unknowns";
+
 /**
  * Which environment values look like credentials, for the template files meant for git: the
  * export writes such a value as a stack secret's name instead of the value, and reading a file
@@ -45,4 +47,24 @@ export function credentialAssignments(text: string): string[] {
         if (looksLikeCredential(m[1], value)) names.add(m[1]);
     }
     return [...names];
+}
+
+/** A credential-looking value, where it is: in `env` as the value of `name`, or set by `onstart` as `name`. */
+export interface PlainCredential {
+    property: "env" | "onstart";
+    name: string;
+}
+
+/** The credential-looking values a template's `env` (a map or a flag string) and `onstart` hold in plain text. */
+export function plainCredentials(template: { env?: unknown; onstart?: unknown }): PlainCredential[] {
+    const found: PlainCredential[] = [];
+    const { env, onstart } = template;
+    if (typeof env === "string") found.push(...credentialAssignments(env).map((name) => ({ property: "env" as const, name })));
+    else if (env && typeof env === "object") {
+        for (const [name, value] of Object.entries(env)) {
+            if (typeof value === "string" && !isUnknown(value) && looksLikeCredential(name, value)) found.push({ property: "env", name });
+        }
+    }
+    if (typeof onstart === "string") found.push(...credentialAssignments(onstart).map((name) => ({ property: "onstart" as const, name })));
+    return found;
 }

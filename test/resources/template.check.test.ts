@@ -129,4 +129,19 @@ describe("Template check: bad input fails with the property's path", () => {
         expect(result.failures).toEqual([]);
         expect(result.inputs).toMatchObject({ name: UNKNOWN, recommendedDiskSpace: UNKNOWN, env: UNKNOWN });
     });
+
+    it("a public template whose env or onstart holds what looks like a credential passes with a warning that names it, never its value; a private one, or a value unknown yet, without", async () => {
+        const token = "hf_AbCdEfGhIjKlMnOpQrStUv";
+        const from = host.output.length;
+        const env = { HF_TOKEN: token, TOKENIZERS_PARALLELISM: "false" };
+        expect((await check({ ...valid, private: false, env, onstart: `export WANDB_API_KEY=0123456789abcdef0123\npython serve.py` })).failures).toEqual([]);
+        expect((await check({ ...valid, env })).failures).toEqual([]);
+        expect((await check({ ...valid, private: false, env: { HF_TOKEN: UNKNOWN } })).failures).toEqual([]);
+        const said = host.output.slice(from);
+        expect(said).toEqual([
+            expect.stringContaining('vastai: warning: template "base" is public (private: false), and its env HF_TOKEN looks like a credential: every Vast.ai user can read'),
+            expect.stringContaining('vastai: warning: template "base" is public (private: false), and its onstart sets WANDB_API_KEY to what looks like a credential'),
+        ]);
+        expect(said.join("\n")).not.toContain(token);
+    });
 });

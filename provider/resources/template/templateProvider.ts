@@ -1,4 +1,5 @@
 import { canonicalInputs } from "../canonicalInputs";
+import { plainCredentials } from "../../env/credentials";
 import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
@@ -122,7 +123,17 @@ export const templateProvider = (ctx: ProviderContext) => ({
     async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
-        return { inputs: normalize(args) };
+        const inputs = normalize(args);
+        if (inputs.private === false) {
+            for (const found of plainCredentials(inputs)) {
+                const where = found.property === "env" ? `its env ${found.name}` : `its onstart sets ${found.name} to what`;
+                ctx.log.warn(
+                    `template "${inputs.name}" is public (private: false), and ${where} looks like a credential: every Vast.ai user can read a public template's env and onstart. ` +
+                        "Keep the template private, or give the value to each Instance's env instead",
+                );
+            }
+        }
+        return { inputs };
     },
 
     async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
