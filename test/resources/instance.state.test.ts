@@ -38,6 +38,45 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.liveInstances()).toHaveLength(0);
     });
 
+    // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.
+    it("an instance that ended on its own is warned about at the refresh that sees it and at each up while it stays so; never once its owner restarted it, nor one stopped on purpose", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("batch", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({}));
+        const instanceId = engine.get("batch").outputs.instanceId as number;
+        const instance = emu.model.instances.get(instanceId)!;
+        const warnings = (from: number) => stack.host.output.slice(from).filter((l) => l.includes(`instance ${instanceId} has ended`));
+
+        instance.script = { status: "exited", statusMsg: "job finished" };
+        let from = stack.host.output.length;
+        expect((await engine.refresh()).update).toEqual(["batch"]);
+        expect(engine.get("batch").outputs).toMatchObject({ actualStatus: "exited" });
+        expect(warnings(from)).toEqual([
+            expect.stringContaining(`vastai: warning: instance ${instanceId} has ended: exited ("job finished"). It stays on the account, its disk billed, until it is destroyed`),
+        ]);
+        // Nothing in the program changed: the up changes nothing (no restart, no destroy) but says it again.
+        from = stack.host.output.length;
+        emu.clearLog();
+        expect((await engine.up(program({}))).same).toEqual(["batch"]);
+        expect(warnings(from)).toHaveLength(1);
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`)).toEqual([]);
+
+        // Restarted by its owner since: state still says exited, the look finds it running, no warning.
+        instance.script = { status: "running" };
+        from = stack.host.output.length;
+        expect((await engine.up(program({}))).same).toEqual(["batch"]);
+        expect(warnings(from)).toEqual([]);
+
+        // Stopped on purpose: stopped is no ending.
+        await engine.up(program({ desiredState: "stopped" }));
+        from = stack.host.output.length;
+        await engine.refresh();
+        await engine.up(program({ desiredState: "stopped" }));
+        expect(warnings(from)).toEqual([]);
+        await engine.destroy();
+    });
+
     // Before: the failed start's state said "asked to run, last seen stopped", and the next `up`
     // neither started it nor waited: it succeeded with the instance not running.
     it("a start that ran out of time is waited for by the next up, and one that did not take is asked again", async () => {

@@ -22,6 +22,7 @@ import {
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
+import { endedWarning } from "./readiness";
 import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
@@ -113,6 +114,24 @@ async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceI
 }
 
 /**
+ * At an `up` or preview of an instance that state (the last refresh) says has ended: the warning
+ * again, but only if a look at the service (shared with other reads) finds it still ended, since its
+ * owner may have restarted it since. Never fails the diff, and costs no call for any other instance.
+ */
+async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs): Promise<void> {
+    const recorded = { actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg };
+    if (!endedWarning(instanceId, recorded)) return;
+    let ended: string | undefined;
+    try {
+        const record = await sharedInstanceReader(ctx.client()).get(instanceId);
+        ended = record && endedWarning(instanceId, record);
+    } catch {
+        return; // a look that failed says nothing either way
+    }
+    if (ended) ctx.log.warn(ended);
+}
+
+/**
  * The Instance resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
  */
@@ -133,7 +152,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         return { inputs };
     },
 
-    async diff(_id: string, olds: InstanceOutputs, news: InstanceInputs) {
+    async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
+        await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
@@ -177,6 +197,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const listed = await sharedInstanceReader(vast).get(instanceId);
         const record = listed ?? (await lookAgainIfMissing(ctx.clock, await show(), show));
         if (!record) return goneResult<InstanceOutputs>();
+        const ended = endedWarning(record.id, record);
+        if (ended) ctx.log.warn(ended);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);

@@ -25,6 +25,20 @@ export function startState(record: InstanceRecord): StartState {
     return { kind: "starting" };
 }
 
+/**
+ * What to tell the owner of an instance meant to run that has ended on its own (exited, lost its
+ * host, or reports an error; one stopped on purpose is not): it stays on the account, its disk
+ * billed, and the provider never destroys or restarts it unasked (a batch job may have ended by
+ * design; a restart would run it again). Undefined for any other instance.
+ */
+export function endedWarning(instanceId: number, record: Pick<InstanceRecord, "actual_status" | "intended_status" | "status_msg">): string | undefined {
+    if (record.intended_status === "stopped" || startState(record as InstanceRecord).kind !== "failed") return undefined;
+    return (
+        `instance ${instanceId} has ended: ${describeStatus(record as InstanceRecord)}. It stays on the account, its disk billed, until it is destroyed: ` +
+        "remove it from the program to destroy it, or replace it to run it again (pulumi up --replace <its URN>)"
+    );
+}
+
 /** How a wait for one instance ended. */
 export type Readiness =
     | { kind: "running"; record: InstanceRecord }
