@@ -24,14 +24,3 @@ export const sshKeyListResponseSchema = z.union([
     z.array(sshKeyRecordSchema),
     z.looseObject({ ssh_keys: z.array(sshKeyRecordSchema) }).transform((answer) => answer.ssh_keys),
 ]);
-
-/** `created_at` in seconds since the epoch, or undefined when the record does not say. */
-export function sshKeyCreatedAtSeconds(record: SshKeyRecord): number | undefined {
-    const at = record.created_at;
-    if (typeof at === "number") return at;
-    if (typeof at === "string") {
-        const ms = Date.parse(at);
-        return Number.isNaN(ms) ? undefined : ms / 1000;
-    }
-    return undefined;
-}

@@ -179,6 +179,35 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.model.keys.get(byHand.key)?.revokedAnswer).toBeUndefined();
     });
 
+    // Before: a lost create's look found the key a create of the same name, still waiting for its
+    // answer, had made, and took it: two resources held one key, and replacing either revoked it.
+    it("two keys of one name in one up: a lost create never takes the key the other is still waiting for", async () => {
+        const { emu, engine } = stack;
+        // The first create is refused unseen by a 502 (its outcome unknown); the second is made, its answer held back.
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "status", status: 502 } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "timeout", acted: true, holdMs: 300 } });
+        const program = () => ["first", "second"].map((n) => new ApiKey(n, { name: "same-name", permissions: apiKeyPermissions("user_read") }));
+        await engine.up(program).catch(() => undefined);
+        const ids = [...engine.state.values()].map((e) => e.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        const made = [...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedAnswer);
+        expect(made.every((k) => ids.includes(String(k.id)))).toBe(true);
+        await engine.up(program);
+        expect([...engine.state.values()].map((e) => e.outputs.key).every((k) => typeof k === "string")).toBe(true);
+        await engine.destroy();
+        expect([...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedAnswer)).toEqual([]);
+    });
+
+    it("a listing that cannot be read before the create sends nothing, so nothing is made outside state", async () => {
+        const { emu, engine } = stack;
+        const posts = emu.requestsTo("POST", "/api/v0/auth/apikeys/").length;
+        emu.faults.add({ method: "GET", path: "/api/v0/auth/apikeys/", fault: { kind: "status", status: 502 }, times: 10 });
+        await expect(engine.up(() => new ApiKey("unlisted", { name: "unlisted", permissions: apiKeyPermissions("user_read") }))).rejects.toThrow(/502/);
+        emu.faults.clear();
+        expect(emu.requestsTo("POST", "/api/v0/auth/apikeys/")).toHaveLength(posts);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("runs through the mini engine: a permissions change makes the new key before revoking the old; destroy revokes", async () => {
         const { engine, emu } = stack;
         const program = (permissions: ApiKeyArgs["permissions"]) => () => new ApiKey("deployer", { name: "deployer", permissions });

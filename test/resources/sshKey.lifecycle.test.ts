@@ -80,15 +80,43 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect((await check({ sshKeyId: 3 })).failures).toEqual([{ property: "sshKeyId", reason: "sshKeyId is set by the service and cannot be given" }]);
     });
 
-    it("a key already on the account is refused with its id and how to adopt it", async () => {
+    // Before: the refusal said to adopt it with `pulumi import`, which cannot reach a dynamic resource.
+    it("a key already on the account is refused before any create, with its id and what to do", async () => {
         const { host, emu } = stack;
         const existing = emu.model.addSshKey(emu.demoUser.id, DESKTOP);
         const reg = await programRegistration({ publicKey: DESKTOP }, "twice");
         const urn = host.urn(reg.type, reg.name);
         const checked = await host.check(urn, {}, reg.inputs);
+        const posts = emu.requestsTo("POST", "/api/v0/ssh/").length;
         const error = await host.create(urn, checked.inputs).catch((e) => e);
-        expect(error.message).toMatch(new RegExp(`already on the account as SSH key ${existing.id}: adopt it with \`pulumi import\``));
+        expect(error.message).toContain(`the account has this key already, as SSH key ${existing.id}, and holds a key text once. Remove SSH key ${existing.id} in the Vast.ai console`);
+        expect(error.message).not.toContain("pulumi import");
+        expect(emu.requestsTo("POST", "/api/v0/ssh/")).toHaveLength(posts);
         emu.model.sshKeys.delete(existing.id);
+    });
+
+    // Before: a key made by a lost create was matched by its creation time against this machine's
+    // clock, so a service clock minutes behind left the key on the account and out of state.
+    it("a lost create is found whatever the service's clock says; a listing that fails before the create sends nothing", async () => {
+        const { engine, emu } = stack;
+        const add = emu.model.addSshKey.bind(emu.model);
+        emu.model.addSshKey = (userId: number, text: string) => add(userId, text, Date.now() - 3_600_000);
+        try {
+            emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer" } });
+            expect((await engine.up(() => new SshKey("skewed", { publicKey: LAPTOP }))).create).toEqual(["skewed"]);
+            const [key] = [...emu.model.sshKeys.values()].filter((k) => k.publicKey === LAPTOP);
+            expect(engine.get("skewed")).toMatchObject({ id: String(key.id) });
+            expect(await engine.destroy()).toEqual(["skewed"]);
+        } finally {
+            emu.model.addSshKey = add;
+        }
+
+        const posts = emu.requestsTo("POST", "/api/v0/ssh/").length;
+        emu.faults.add({ method: "GET", path: "/api/v0/ssh/", fault: { kind: "status", status: 502 }, times: 10 });
+        await expect(engine.up(() => new SshKey("unlisted", { publicKey: LAPTOP }))).rejects.toThrow(/502/);
+        emu.faults.clear();
+        expect(emu.requestsTo("POST", "/api/v0/ssh/")).toHaveLength(posts);
+        expect(emu.model.sshKeys.size).toBe(0);
     });
 
     it("a create whose answer is lost adopts the key it made, without sending it again", async () => {

@@ -21,9 +21,6 @@ const inputsOf = (props: object) => pickInputs(props as Props, API_KEY_PROPERTIE
 
 const API_KEY_REPLACED_BY: readonly string[] = replacedBy(apiKeyArgsSchema);
 
-/** How far before the request a key's creation time may read, in seconds, for clock skew. */
-const LOST_CREATE_SLACK_S = 120;
-
 /** Key reads in this process share the account's key listing (a refresh of many keys: one call, not one each). */
 const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 
@@ -31,43 +28,46 @@ const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 const madeHere = new Set<number>();
 
 /**
- * After a create whose answer was lost: the key it may have made, named as asked, not made by
- * another resource of this run, and newer than every key the account had just before the create
- * (`before`, the highest id then: the live listing shows neither creation times nor permissions,
- * its API reference's example says). lostCreate.ts looks again while the service is still working
- * on it, and while its answers fail. A key is adopted when it is the one such key and either
- * `before` is known or the listing shows its creation time and permissions and both match:
- * adopting a hand-made key of the same name would have the next `up` revoke it. Several
- * candidates, or one nothing vouches for: none is taken, a person chooses.
+ * Creates of one key name in this process, one after another. A lost create looks for the key
+ * named as asked that is newer than the listing before it: a create of the same name still on its
+ * way (made, its answer not yet back) would otherwise be taken for it, and both resources would
+ * hold one key, which replacing either would revoke under the other.
  */
-async function findLostKey(
-    ctx: ProviderContext,
-    vast: VastClient,
-    name: string,
-    permissions: Permissions,
-    sentAt: number,
-    before: number | undefined,
-): Promise<ApiKeyRecord | undefined> {
-    const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
+const createsByName = new Map<string, Promise<unknown>>();
+
+async function oneCreatePerName<T>(name: string, create: () => Promise<T>): Promise<T> {
+    const turn = (createsByName.get(name) ?? Promise.resolve()).catch(() => undefined).then(create);
+    createsByName.set(name, turn);
+    try {
+        return await turn;
+    } finally {
+        if (createsByName.get(name) === turn) createsByName.delete(name);
+    }
+}
+
+/**
+ * After a create whose answer was lost: the key it may have made, named as asked, not made by
+ * another resource of this process, and newer than every key the account had just before the
+ * create (`before`, the highest id then: the live listing shows neither creation times nor
+ * permissions, its API reference's example says; where it does show permissions, they must
+ * match). lostCreate.ts looks again while the service is still working on it, and while its
+ * answers fail. One such key is adopted; several (keys made meanwhile by hand or by another
+ * program): none is taken, a person chooses, since adopting a hand-made key would have the next
+ * `up` revoke it.
+ */
+async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string, permissions: Permissions, sentAt: number, before: number): Promise<ApiKeyRecord | undefined> {
     const found = await findLostCreate(ctx, {
         what: `API key "${name}"`,
         lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
         look: async () => {
-            // What the listing does not show (a creation time, permissions) cannot rule a key out.
+            // What the listing does not show (permissions) cannot rule a key out.
             const candidates = (await vast.account.listApiKeys()).filter(
-                (k) =>
-                    k.name === name &&
-                    (before === undefined || k.id > before) &&
-                    (k.created_at ?? Infinity) >= since &&
-                    !madeHere.has(k.id) &&
-                    samePermissions(k.permissions, permissions) !== false,
+                (k) => k.name === name && k.id > before && !madeHere.has(k.id) && samePermissions(k.permissions, permissions) !== false,
             );
             return candidates.length > 0 ? candidates : undefined;
         },
     });
-    const shown = (k: ApiKeyRecord) => typeof k.created_at === "number" && samePermissions(k.permissions, permissions) === true;
-    const vouched = found?.length === 1 && (before !== undefined || shown(found[0]));
-    if (found && !vouched) {
+    if (found && found.length > 1) {
         throw new Error(
             `vastai: the answer to the create of API key "${name}" was lost, and the account's keys cannot tell which it made: ` +
                 `${found.map((k) => k.id).join(", ")} may be it. Revoke the one it made in the Vast.ai console (its secret is lost), ` +
@@ -77,19 +77,54 @@ async function findLostKey(
     return found?.[0];
 }
 
-/** The highest key id on the account now, or undefined when the listing fails (the lookup then asks more of a candidate). */
-async function newestKeyId(vast: VastClient): Promise<number | undefined> {
-    try {
-        return Math.max(0, ...(await vast.account.listApiKeys()).map((k) => k.id));
-    } catch {
-        return undefined;
-    }
-}
-
 /** True or false when the listing shows permissions; undefined when it cannot tell. */
 function samePermissions(listed: unknown, asked: Permissions): boolean | undefined {
     const parsed = safeParse(permissionsSchema, listed);
     return parsed.success ? sameValue(parsed.data, asked) : undefined;
+}
+
+/**
+ * One create: a listing first (a key its lost answer made is newer than all of these; if the
+ * listing cannot be read, nothing is sent, so nothing is made that could not be found), then the
+ * create, and after a lost answer the key it made.
+ */
+async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ id: string; outs: ApiKeyOutputs }> {
+    const vast = ctx.client();
+    const { name, permissions } = inputsOf(inputs);
+    const before = Math.max(0, ...(await vast.account.listApiKeys()).map((k) => k.id));
+    const sentAt = ctx.clock.now();
+    let created: { id: number; key: string };
+    try {
+        created = await vast.account.createApiKey({ name, permissions });
+    } catch (e) {
+        if (e instanceof VastOutcomeUnknownError) {
+            const lost = await findLostKey(ctx, vast, name, permissions, sentAt, before);
+            if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
+            // It exists, so it goes into state; its secret was in the lost answer only, so the
+            // next `pulumi up` replaces it (a new key, then this one revoked).
+            madeHere.add(lost.id);
+            const message =
+                `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
+                "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
+            throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
+        }
+        if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
+            // The generic answer names the route's permission or the key; here a likelier cause is
+            // the grant (the service answers 401 also to a key "not authorized to create a key
+            // with the specified permissions", its API reference says).
+            throw new Error(
+                `${e.message}. A key can only grant categories the key that creates it holds: ` +
+                    `check that the stack's key (vastai:apiKey) has ${Object.keys(permissions.api).join(", ")}`,
+                { cause: e },
+            );
+        }
+        throw e;
+    }
+    madeHere.add(created.id);
+    // A line for the person running `pulumi up`: which key, never its secret.
+    ctx.log.progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
+    const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
+    return { id: String(created.id), outs };
 }
 
 /**
@@ -121,43 +156,8 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
     },
 
     async create(inputs: ApiKeyInputs) {
-        const vast = ctx.client();
-        const { name, permissions } = inputsOf(inputs);
-        // One listing before the create: a key its lost answer made is newer than all of these.
-        const before = await newestKeyId(vast);
-        const sentAt = ctx.clock.now();
-        let created: { id: number; key: string };
-        try {
-            created = await vast.account.createApiKey({ name, permissions });
-        } catch (e) {
-            if (e instanceof VastOutcomeUnknownError) {
-                const lost = await findLostKey(ctx, vast, name, permissions, sentAt, before);
-                if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
-                // It exists, so it goes into state; its secret was in the lost answer only, so the
-                // next `pulumi up` replaces it (a new key, then this one revoked).
-                madeHere.add(lost.id);
-                const message =
-                    `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
-                    "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
-                throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
-            }
-            if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
-                // The generic answer names the route's permission or the key; here a likelier cause is
-                // the grant (the service answers 401 also to a key "not authorized to create a key
-                // with the specified permissions", its API reference says).
-                throw new Error(
-                    `${e.message}. A key can only grant categories the key that creates it holds: ` +
-                        `check that the stack's key (vastai:apiKey) has ${Object.keys(permissions.api).join(", ")}`,
-                    { cause: e },
-                );
-            }
-            throw e;
-        }
-        madeHere.add(created.id);
-        // A line for the person running `pulumi up`: which key, never its secret.
-        ctx.log.progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
-        const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
-        return { id: String(created.id), outs };
+        const { name } = inputsOf(inputs);
+        return oneCreatePerName(name, () => createKey(ctx, inputs));
     },
 
     /**

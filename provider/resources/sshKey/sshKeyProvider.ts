@@ -8,7 +8,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
-import { SshKeyRecord, sshKeyCreatedAtSeconds } from "../../schemas/sshKey";
+import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate } from "../lostCreate";
 import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
@@ -17,9 +17,6 @@ type Props = Record<string, any>;
 
 const inputsOf = (props: object) => pickInputs(props as Props, SSH_KEY_PROPERTIES) as unknown as SshKeyInputs;
 
-/** How far before the request a key's creation time may read, in seconds, for clock skew. */
-const LOST_CREATE_SLACK_S = 120;
-
 /** Key reads in this process share the account's key listing (a refresh of many keys: one call, not one each). */
 const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
 
@@ -27,20 +24,26 @@ const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
 const madeHere = new Set<number>();
 
 /**
- * After a create whose answer was lost: the key with our text, made since the request left (or
- * without a creation time to rule it out). The account holds a key text once (the service
- * refuses a duplicate), so one match is the key the create made.
+ * After a create whose answer was lost: the key with our text that the account did not have just
+ * before the create (`before`, its key ids then). The account holds a key text once (the service
+ * refuses a duplicate), so that key is the one the create made. No creation time is compared: the
+ * service's clock and this machine's may disagree by minutes.
  */
-async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: string, sentAt: number): Promise<SshKeyRecord | undefined> {
-    const since = sentAt / 1000 - LOST_CREATE_SLACK_S;
+async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: string, sentAt: number, before: ReadonlySet<number>): Promise<SshKeyRecord | undefined> {
     return findLostCreate(ctx, {
         what: `SSH key ${keyTarget(publicKey)}`,
         lookFor: `an SSH key ${keyTarget(publicKey)} added at ${new Date(sentAt).toISOString()} or later`,
-        look: async () =>
-            (await vast.sshKeys.list()).find(
-                (k) => k.public_key.trim() === publicKey && (sshKeyCreatedAtSeconds(k) ?? Infinity) >= since && !madeHere.has(k.id),
-            ),
+        look: async () => (await vast.sshKeys.list()).find((k) => k.public_key.trim() === publicKey && !before.has(k.id) && !madeHere.has(k.id)),
     });
+}
+
+/** A key that cannot be added because the account has its text already: which one, and what to do (an import cannot reach a dynamic resource). */
+function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
+    return new Error(
+        `vastai: add SSH key ${keyTarget(publicKey)} failed: the account has this key already, as SSH key ${existing.id}, and holds a key text once. ` +
+            `Remove SSH key ${existing.id} in the Vast.ai console (or \`vastai delete ssh-key ${existing.id}\`) and run \`pulumi up\` again, ` +
+            "or leave this SshKey out of the program",
+    );
 }
 
 /**
@@ -78,27 +81,29 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
     async create(inputs: SshKeyInputs) {
         const vast = ctx.client();
         const { publicKey } = inputsOf(inputs);
+        // One listing before the create: a key its lost answer made is one not listed here. If it
+        // cannot be read, nothing is sent (a lost answer then could not be settled), and nothing is made.
+        const listed = await vast.sshKeys.list();
+        const existing = listed.find((k) => k.public_key.trim() === publicKey);
+        if (existing) throw alreadyOnAccount(publicKey, existing);
+        const before = new Set(listed.map((k) => k.id));
         const sentAt = ctx.clock.now();
         let created: SshKeyRecord;
         try {
             created = await vast.sshKeys.create(publicKey);
         } catch (e) {
             // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
-            const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt) : undefined;
+            const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt, before) : undefined;
             if (lost) {
                 ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost or could not be read back; found it on the account as key ${lost.id}`);
                 created = lost;
             } else if (e instanceof VastOutcomeUnknownError) {
                 throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
             } else if (e instanceof VastInvalidArgsError) {
-                // Most likely the key is on the account already (added by hand): say which, and how to manage it.
-                const existing = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
-                if (!existing) throw e;
-                throw new Error(
-                    `${e.message}. This key is already on the account as SSH key ${existing.id}: ` +
-                        `adopt it with \`pulumi import\` (id ${existing.id}), or remove it in the Vast.ai console`,
-                    { cause: e },
-                );
+                // Most likely added meanwhile by hand (or by another stack): say which.
+                const added = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
+                if (!added) throw e;
+                throw Object.assign(alreadyOnAccount(publicKey, added), { cause: e });
             } else {
                 throw e;
             }
