@@ -5,7 +5,7 @@ import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { makeProgramDir } from "../../testkit/support/programDir";
-import { TestStack, startStack } from "../../testkit/support/stack";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * One test per promise of the money-safety issue, each through Pulumi's dynamic-provider host
@@ -226,6 +226,19 @@ describe("money safety, promise by promise", () => {
         expect(replaced.replace).toEqual([{ name: "same-offer", because: ["image"] }]);
         expect(engine.get("same-offer").id).not.toBe(first);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
+
+        // Before: a 500 to that create which made nothing had the re-send refused (the offer not
+        // back yet), and the look then searched until the deadline for an instance never made.
+        // The offer returns after that look (about 7 s live) and within the provider's wait (60 s live).
+        const second = engine.get("same-offer").id;
+        const returnAfter = emu.options.offerReturnAfterMs;
+        emu.options.offerReturnAfterMs = 0.5 * 60_000 * TEST_TIME_SCALE;
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "status", status: 500 } });
+        const again = await engine.up(() => new Instance("same-offer", { offerId: offer.id, image: "ubuntu" })).finally(() => (emu.options.offerReturnAfterMs = returnAfter));
+        expect(again.replace).toEqual([{ name: "same-offer", because: ["image"] }]);
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live.map((i) => String(i.id))).toEqual([engine.get("same-offer").id]);
+        expect(engine.get("same-offer").id).not.toBe(second);
     });
 
     // Before: one look that found the new instance gone (left out of the list, its read answering

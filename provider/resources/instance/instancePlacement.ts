@@ -69,7 +69,11 @@ export async function placeInstance(
     const label = request.label;
     for (let send = 1; ; send++) {
         try {
-            const rented = await rentWhenFree(ctx, vast, offerId, request, send === 1);
+            // The re-send too waits for an offer this process just freed: an offer holds one
+            // instance, so a re-send can never make a second, and "not back yet" is no sign that
+            // the first send made one (after a 500 that made nothing, the look would otherwise
+            // search until the deadline for an instance that does not exist).
+            const rented = await rentWhenFree(ctx, vast, offerId, request);
             if (rented.startedStopped && request.target_state !== "stopped") {
                 ctx.log.progress(`instance ${rented.instanceId} on offer ${offerId} was created stopped: the service says its machine cannot run it now`);
             }
