@@ -107,14 +107,21 @@ describe("Instance rented by offer search", () => {
         expect(engine.get("taken").outputs).toMatchObject({ rentedOfferId: sameMachine.id, machineId: taken.machineId });
     });
 
-    it("pinning the rented offer by offerId replaces on it, the old instance deleted first", async () => {
+    // Before: it replaced, destroying the running instance and its disk to rent the same offer again.
+    it("pinning by offerId the offer the search rented keeps the instance; pinning another offer replaces", async () => {
         const { emu, engine } = stack;
-        market("QT-PIN", [{ price: 0.1 }]);
+        const [, other] = market("QT-PIN", [{ price: 0.1 }, { price: 0.2 }]);
         await engine.up(() => new Instance("pin", { offer: byPrice("QT-PIN"), image: "busybox" }));
-        const rented = engine.get("pin").outputs.rentedOfferId as number;
+        const { id, outputs } = engine.get("pin");
+        const rented = outputs.rentedOfferId as number;
         const pinned = await engine.up(() => new Instance("pin", { offerId: rented, image: "busybox" }));
-        expect(pinned.replace).toEqual([{ name: "pin", because: ["offerId"] }]);
-        expect(emu.liveInstances().filter((i) => i.offerId === rented)).toHaveLength(1);
+        expect(pinned).toMatchObject({ replace: [], update: ["pin"] });
+        expect(engine.get("pin")).toMatchObject({ id, outputs: { offerId: rented, rentedOfferId: rented } });
+        expect(emu.liveInstances().filter((i) => i.offerId === rented).map((i) => String(i.id))).toEqual([id]);
+        expect((await engine.up(() => new Instance("pin", { offerId: rented, image: "busybox" }))).same).toEqual(["pin"]);
+
+        const moved = await engine.up(() => new Instance("pin", { offerId: other.id, image: "busybox" }));
+        expect(moved.replace).toEqual([{ name: "pin", because: ["offerId"] }]);
     });
 
     it("check: a bid goes with a bid search, and never above the ceiling", async () => {

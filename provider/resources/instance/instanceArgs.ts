@@ -195,11 +195,20 @@ export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = replaced
  * adds or removes the bid (the bid endpoint changes a bid, it cannot make an instance
  * interruptible or on demand) or when the new bid is above what a bid change takes ($32/hour; a
  * create takes up to $128). A bid unknown during preview may be either: counted as replacing.
+ * Pinning by `offerId` the offer a search rented is no new rental (the instance is on that offer
+ * already): recorded in place, never a destroy and a rent of the same offer.
  */
-export function replacingChanges(olds: { price?: unknown }, news: { price?: unknown }, changed: readonly string[]): string[] {
+export function replacingChanges(
+    olds: { price?: unknown; offerId?: unknown; rentedOfferId?: unknown },
+    news: { price?: unknown; offerId?: unknown },
+    changed: readonly string[],
+): string[] {
     const bidToBid =
         typeof olds.price === "number" && typeof news.price === "number" && !isUnknown(news.price) && news.price <= INSTANCE_LIMITS.bidOnChangeMax;
-    return changed.filter((p) => (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p) || (p === "price" && !bidToBid));
+    const pinsRented = olds.offerId === undefined && olds.rentedOfferId !== undefined && news.offerId === olds.rentedOfferId;
+    return changed.filter(
+        (p) => (p === "offerId" ? !pinsRented : (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p)) || (p === "price" && !bidToBid),
+    );
 }
 
 /**
