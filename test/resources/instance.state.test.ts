@@ -38,6 +38,34 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.liveInstances()).toHaveLength(0);
     });
 
+    // Before: a start or stop that failed partway left state as it was, so a program put back as
+    // before showed no change while the instance stayed as the failed call left it.
+    it("a start whose answers were lost, or a stop whose wait failed, is recorded as asked: putting the program back undoes it", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (desiredState: "running" | "stopped") => () => new Instance("flip", { offerId: offer.id, image: "busybox", desiredState });
+        await engine.up(program("stopped"));
+        const id = Number(engine.get("flip").id);
+
+        // The start takes effect each time; every answer is lost (a gateway's 504), on each of the client's tries.
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostAnswer", status: 504 }, times: 4 });
+        await expect(engine.up(program("running"))).rejects.toThrow(/504/);
+        emu.faults.clear();
+        expect(engine.get("flip")).toMatchObject({ initFailed: true, outputs: { desiredState: "running" } });
+        expect(await engine.up(program("stopped"))).toMatchObject({ update: ["flip"] });
+        expect(emu.instanceView(id)).toMatchObject({ actual_status: "stopped" });
+
+        await engine.up(program("running"));
+        // The stop is taken; every read of the wait after it fails, on each of the client's tries.
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 4 });
+        await expect(engine.up(program("stopped"))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(engine.get("flip")).toMatchObject({ initFailed: true, outputs: { desiredState: "stopped" } });
+        expect(await engine.up(program("running"))).toMatchObject({ update: ["flip"] });
+        expect(emu.instanceView(id)).toMatchObject({ actual_status: "running" });
+        await engine.destroy();
+    });
+
     // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.
     it("an instance that ended on its own is warned about at the refresh that sees it and at each up while it stays so; never once its owner restarted it, nor one stopped on purpose", async () => {
         const { engine, emu } = stack;

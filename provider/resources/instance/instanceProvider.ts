@@ -231,10 +231,15 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 record = await awaitExisting(ctx, vast, instanceId, desired);
             }
         } catch (e) {
-            if (!(e instanceof InstanceNotReadyError)) throw e;
-            // What the wait saw last, so the next `up` knows whether to start it again or wait for it.
-            const seen = e.record ? { ...reportedIn(olds), ...definedOnly(reportedByService(e.record)) } : reportedIn(olds);
-            throw initFailure(e.message, instanceId, instanceOutputs(desired, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
+            // Whatever failed once a start or stop may have been sent (the call's answers lost, the
+            // wait's reads failing, the deadline), state records what was asked and what was seen
+            // last: kept as it was, a program put back as before would show no change while the
+            // instance stayed as the failed call left it (running while state says stopped). The
+            // next `up` then knows whether to ask again or to wait.
+            const last = e instanceof InstanceNotReadyError ? e.record : undefined;
+            const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
+            const message = e instanceof Error ? e.message : String(e);
+            throw initFailure(message, instanceId, instanceOutputs(desired, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
         }
         // The new price shows in `dph_total`: read it back when no wait did.
         if (newBid && !record) record = await vast.instances.show(instanceId);
