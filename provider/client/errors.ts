@@ -320,12 +320,9 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
         );
     }
     if (status === 429) {
-        return new VastRateLimitError(
-            ctx,
-            `${statusText} rate limited${said}`,
-            retryAfterMs(input.retryAfterHeader),
-            rateLimitThresholdMs(serviceMessage),
-        );
+        const waitMs = retryAfterMs(input.retryAfterHeader);
+        const asked = waitMs === undefined ? "" : ` (the service asks to wait ${Math.ceil(waitMs / 1000)} s before trying again)`;
+        return new VastRateLimitError(ctx, `${statusText} rate limited${said}${asked}`, waitMs, rateLimitThresholdMs(serviceMessage));
     }
     if (status >= 500) {
         return new VastServerError(ctx, `${statusText} server error${said}`);

@@ -25,7 +25,8 @@ import {
  * not: sent twice it makes two instances or two hashes, so it fails with `VastOutcomeUnknownError`
  * and the caller first looks for what it may have made (see `lostCreate.ts`).
  * Retries are capped (`maxAttempts`, more for 429s, which only ever cost time) with capped,
- * jittered exponential backoff, and `Retry-After` obeyed when sent.
+ * jittered exponential backoff, and `Retry-After` obeyed when sent (one asking for longer than
+ * `maxRetryAfterMs` fails the call at once: the message says how long the service asks to wait).
  */
 export interface RetryOptions {
     /** Tries in all for server, network and unreadable-answer failures, the first included. */
@@ -34,7 +35,7 @@ export interface RetryOptions {
     rateLimitMaxAttempts: number;
     baseDelayMs: number;
     maxDelayMs: number;
-    /** The longest `Retry-After` obeyed as given; longer hints are cut to this. */
+    /** The longest `Retry-After` waited for; a 429 asking for longer (a quota spent for hours) fails at once, saying so. */
     maxRetryAfterMs: number;
 }
 
@@ -90,8 +91,9 @@ export function decideRetry(error: VastError, attempt: number, idempotent: boole
         if (attempt >= opts.rateLimitMaxAttempts) return { retry: false, error };
         // The pacer already widened this lane's interval; the delay only keeps retries from bunching.
         const hinted = (error as VastRateLimitError).retryAfterMs;
-        const delayMs = hinted !== undefined ? Math.min(hinted, opts.maxRetryAfterMs) : backoffMs(1, opts);
-        return { retry: true, delayMs };
+        // Waiting out hours in a `pulumi up`, twelve times over, only hides the answer.
+        if (hinted !== undefined && hinted > opts.maxRetryAfterMs) return { retry: false, error };
+        return { retry: true, delayMs: hinted ?? backoffMs(1, opts) };
     }
     if (attempt >= opts.maxAttempts) return { retry: false, error };
     return { retry: true, delayMs: backoffMs(attempt, opts) };

@@ -68,6 +68,15 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(second.at - first.at).toBeGreaterThanOrEqual(950);
     });
 
+    it("a 429 whose Retry-After asks for hours (a spent quota) fails at once, saying how long", async () => {
+        emu.clearLog();
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, body: { detail: "search_quota_exceeded" }, headers: { "Retry-After": "7200" } } });
+        const error = await failure(vast.templates.search());
+        expect(error).toBeInstanceOf(VastRateLimitError);
+        expect(error.message).toBe("vastai: search templates failed: HTTP 429 rate limited: search_quota_exceeded (the service asks to wait 7200 s before trying again)");
+        expect(emu.requestsTo("GET", SEARCH)).toHaveLength(1);
+    });
+
     it("500/502/503/504 on a read are retried to success; past the cap, a server error naming the operation", async () => {
         for (const status of [500, 502, 503]) emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status } });
         await vast.templates.search();

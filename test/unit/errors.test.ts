@@ -74,6 +74,7 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
 
     it("keeps Retry-After, in seconds or as a date", () => {
         expect((build(429, "slow", { retryAfterHeader: "3" }) as VastRateLimitError).retryAfterMs).toBe(3000);
+        expect(build(429, { detail: "search_quota_exceeded" }, { retryAfterHeader: "7200" }).message).toContain("search_quota_exceeded (the service asks to wait 7200 s before trying again)");
         expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
         expect(retryAfterMs("soon")).toBeUndefined();
     });

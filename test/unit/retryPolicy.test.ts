@@ -60,6 +60,12 @@ describe("decideRetry: one policy for every call", () => {
         expect(decideRetry(hinted, 1, true, DEFAULT_RETRY)).toEqual({ retry: true, delayMs: 7000 });
     });
 
+    // Before: cut to 120 s and retried twelve times, a quota spent for hours held an `up` for 22 minutes, then failed.
+    it("fails at once when Retry-After asks for longer than it waits", () => {
+        const quota = new VastRateLimitError({ ...ctx, status: 429 }, "429", 3 * 3600_000);
+        expect(decideRetry(quota, 1, true, DEFAULT_RETRY)).toEqual({ retry: false, error: quota });
+    });
+
     it("backs off exponentially, capped, with jitter between half and all of the step", () => {
         const opts = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
         expect(backoffMs(1, opts, () => 1)).toBe(100);
