@@ -304,7 +304,10 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
 
     // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
-    if (status === 401 || status === 403 || code === "auth_error") {
+    // A 403 that says `invalid_args` refuses the request, not the key (create instance: "Offer X is
+    // not your own"): read as invalid arguments below, so a search moves on to another offer.
+    const refusesRequest = status === 403 && code === "invalid_args";
+    if ((status === 401 || status === 403 || code === "auth_error") && !refusesRequest) {
         if (status === 403 && scope) {
             return new VastAuthError(
                 ctx,

@@ -17,6 +17,8 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
     it.each([
         [401, { error: "auth_error", msg: "Invalid user key" }, VastAuthError],
         [403, { error: "permission_denied", msg: "no" }, VastAuthError],
+        // A refusal of the request, not of the key (the vendor's create-instance reference).
+        [403, { success: false, error: "invalid_args", msg: "Offer 4242 is not your own" }, VastInvalidArgsError],
         [404, { error: "auth_error", msg: "Invalid user key" }, VastAuthError],
         [200, { success: false, error: "auth_error", msg: "Invalid user key" }, VastAuthError],
         [404, { success: false, error: "no_such_instance", msg: "gone" }, VastNotFoundError],
