@@ -83,6 +83,18 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(live("console-made")).toHaveLength(1);
     });
 
+    // Before: it said to delete the other, which only its creator can.
+    it("another account's public template with the same content: the create fails naming it as theirs, with no advice to delete it", async () => {
+        const { emu, engine } = stack;
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const fields = { name: "theirs", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: false };
+        const theirs = emu.model.addTemplate(emu.otherUser.id, { ...fields, ...login });
+        const error = await engine.up(() => new Template("mine", { name: "theirs", image: "busybox", private: false })).catch((e) => e);
+        expect(error.message).toContain(`template ${theirs.id}, made by another account, already has exactly this content`);
+        expect(error.message).not.toContain("delete the other");
+        expect(engine.state.size).toBe(0);
+    });
+
     it("two resources with identical content: the second fails, the first keeps its template", async () => {
         const { engine } = stack;
         const error = await engine

@@ -159,10 +159,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
             const { template, existing } = await vast.templates.create(fields);
             if (existing && !(afterLostCreate && createdSince(template, sentAt))) {
+                // Another account's (public) template can be the match too: it cannot be deleted from here.
+                const me = await ctx.currentUserId().catch(() => undefined);
+                const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
                 throw new VastRequestRejectedError(
                     { operation: "create template", target: `"${fields.name}"` },
-                    `template ${template.id} already has exactly this content (the service answered with it, and links it to this account). ` +
-                        "Identical templates are one template on Vast.ai: give this one different content (its name, for one), or delete the other",
+                    `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
+                        `Identical templates are one template on Vast.ai: give this one different content (its name, for one)${others ? "" : ", or delete the other"}`,
                 );
             }
             return template;

@@ -133,8 +133,10 @@ export function createTemplate(ctx: HandlerContext): Answer {
 
     const model = ctx.emu.model;
     if (ctx.emu.options.dedupeTemplates) {
+        // Another account's public template matches too: the live answer has been seen naming a
+        // template whose creator_id was another account's.
         const same = [...model.templates.values()].find(
-            (t) => !t.deleted && t.creator_id === ctx.caller.user.id && sameFields(t.fields, fields),
+            (t) => !t.deleted && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
         );
         // As the live service documents it: success false, with the template it found.
         if (same) return ok({ success: false, msg: `Existing Template Found: ${same.id}. User relationship added.`, template: templateView(same) });
