@@ -229,7 +229,8 @@ describe("the vendor clients' instance runtypes, and what stays refused", () => 
     });
 
     it("types stay strict: a number sent as a string, a switch that is not a boolean", async () => {
-        expect((await create({ image: "busybox", disk: "16" })).json.msg).toBe("disk must be a positive number");
+        expect((await create({ image: "busybox", disk: "16" })).json.msg).toBe("disk must be a number of GB, at least 8");
+        expect((await create({ image: "busybox", disk: 4 })).json.msg).toBe("disk must be a number of GB, at least 8");
         expect((await create({ image: "busybox", force: "yes" })).json.msg).toBe("force must be true or false");
         // The CLI's `--disk_space` is sent as a string; the live service takes it, the emulator does not (README).
         const cliTemplate = await replay(

@@ -134,7 +134,8 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     if (args.length + str("args_str").length + str("onstart").length > LIMITS.commandTotal) {
         return `args + args_str + onstart is longer than ${LIMITS.commandTotal} characters`;
     }
-    if (body.disk !== undefined && (typeof body.disk !== "number" || body.disk <= 0)) return "disk must be a positive number";
+    // The live minimum (docs/live-service.md): 8 GB. `null`, as the vendor CLI sends an unset field, is "not set".
+    if (body.disk != null && (typeof body.disk !== "number" || body.disk < 8)) return "disk must be a number of GB, at least 8";
     // The service's API reference: a bid of 0.001 to 128 $/hour in a create.
     if (body.price !== undefined && (typeof body.price !== "number" || body.price < 0.001 || body.price > 128)) return "price must be a bid of 0.001 to 128 $/hour";
     if (body.target_state !== undefined && body.target_state !== "running" && body.target_state !== "stopped") return 'target_state must be "running" or "stopped"';
