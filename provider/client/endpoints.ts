@@ -18,7 +18,11 @@ export interface Endpoint {
     minIntervalMs: number;
     /** True when a second identical request has no further effect. */
     idempotent: boolean;
-    /** The answer holds a credential (the account's `api_key`, a new key, an instance key): never quote it. */
+    /**
+     * The answer holds a credential (the account's `api_key`, a new key, an instance key) or what a
+     * program may keep secret (an instance's or a template's env and onstart, which a read's
+     * redaction cannot know by value): an unreadable one is never quoted in a message.
+     */
     carriesCredentials?: boolean;
     /**
      * Sent on a connection of its own, never a kept one (connections.ts): a kept connection the
@@ -58,18 +62,18 @@ export interface Endpoint {
 export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines/", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
     currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
-    searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true },
-    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
-    editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false },
+    searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 1900, idempotent: true, carriesCredentials: true },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
+    editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "new_contract" } },
-    showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true },
+    showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
     changeInstanceState: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "change instance state", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     changeBid: { method: "PUT", path: "/api/v0/instances/bid_price/{id}/", operation: "change bid", scope: "instance_write", minIntervalMs: 5500, idempotent: true },
     destroyInstance: { method: "DELETE", path: "/api/v0/instances/{id}/", operation: "destroy instance", scope: "instance_write", minIntervalMs: 3000, idempotent: true },
-    listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 1000, idempotent: true },
+    listInstances: { method: "GET", path: "/api/v1/instances/", operation: "list instances", scope: "instance_read", minIntervalMs: 1000, idempotent: true, carriesCredentials: true },
     searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 2000, idempotent: false, carriesCredentials: true, ownConnection: true },

@@ -223,7 +223,7 @@ export class Transport {
         const readable = (typeof body === "object" && body !== null) || (endpoint.answersText && typeof body === "string");
         if (!readable) {
             // Answers that carry a credential are never quoted, however they are spoiled.
-            const shown = endpoint.carriesCredentials ? "not shown: this answer carries credentials" : JSON.stringify(redact(String(answer.body ?? "")).slice(0, 120));
+            const shown = endpoint.carriesCredentials ? "not shown: this answer may carry credentials or secret env values" : JSON.stringify(redact(String(answer.body ?? "")).slice(0, 120));
             throw new VastUnexpectedResponseError(
                 { ...ctx, status: answer.status },
                 `unexpected answer: HTTP ${answer.status} body is not a JSON object (${shown})`,

@@ -116,7 +116,19 @@ describe("faults: each a typed error or a success after retry", () => {
         emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "malformed" }, times: 4 });
         const error = await failure(vast.templates.search());
         expect(error).toBeInstanceOf(VastUnexpectedResponseError);
-        expect(error.message).toMatch(/search templates failed: unexpected answer: HTTP 200 body is not a JSON object/);
+        expect(error.message).toMatch(/search templates failed: unexpected answer: HTTP 200 body is not a JSON object \(not shown: /);
+    });
+
+    // Before: the first 120 characters were quoted, redacted only of the key and credential fields;
+    // a read's redaction cannot know an env value, which an instance or template record carries.
+    it("an unreadable record is never quoted: it may hold env values the program keeps secret", async () => {
+        const token = "hf_cut_short_in_a_broken_answer_0123";
+        const cut = `{"instances": {"id": 5, "extra_env": [["HF_TOKEN", "${token}"`;
+        emu.faults.add({ method: "GET", path: "/api/v0/instances/5/", fault: { kind: "status", status: 200, text: cut }, times: 4 });
+        const error = await failure(vast.instances.show(5));
+        expect(error).toBeInstanceOf(VastUnexpectedResponseError);
+        expect(error.message).toContain("not shown");
+        expect(error.message).not.toContain(token);
     });
 
     it("a body missing a required field names the path and the field", async () => {

@@ -78,7 +78,7 @@ describe("getCurrentUser against the emulator", () => {
         // Bodies that are not JSON at all: a truncated answer, a gateway page quoting the body.
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 200, text: `{"id": 1001, "api_key": "${accountKey}", "ema` }, times: 4 });
         const truncated = await getCurrentUser().catch((e) => e);
-        expect(truncated.message).toMatch(/not a JSON object \(not shown: this answer carries credentials\)/);
+        expect(truncated.message).toMatch(/not a JSON object \(not shown: this answer may carry credentials or secret env values\)/);
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 502, text: `<pre>upstream said {"api_key": "${accountKey}"}</pre>` } });
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "status", status: 502, text: `<pre>api_key=${accountKey}</pre>` }, times: 5 });
         const gateway = await getCurrentUser().catch((e) => e);
