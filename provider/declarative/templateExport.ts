@@ -63,11 +63,14 @@ function envSecretKey(resource: string, variable: string): string {
 }
 
 /**
- * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`);
- * `resourceName` when the resource is named otherwise than the file. `envSecrets` are the stack
- * secrets the file there already names for env variables: kept, whatever the variable looks like.
+ * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`).
+ * From the file that holds the template already (`existing`): its extension (a `.json` file is
+ * written as JSON, a `.yml` one keeps its name), its `resourceName` when the resource is named
+ * otherwise than the file, and the stack secrets it names for env variables, kept whatever the
+ * variable looks like.
  */
-export function exportTemplate(record: TemplateRecord, name: string, resourceName?: string, envSecrets: Record<string, string> = {}): ExportedTemplate {
+export function exportTemplate(record: TemplateRecord, name: string, existing: Omit<ExistingFile, "base" | "adopt"> = {}): ExportedTemplate {
+    const { resourceName, envSecrets = {}, extension = ".yaml" } = existing;
     const resource = resourceName ?? name;
     const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
     const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
@@ -105,20 +108,28 @@ export function exportTemplate(record: TemplateRecord, name: string, resourceNam
         content.dockerLoginPass = { secret: key };
     }
 
-    const doc = new Document(content);
-    doc.commentBefore = [
-        ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.`,
-        " adopt: the first `pulumi up` takes this template over instead of creating one.",
-        ...(secrets.length > 0 ? [" Not exported; set each as a stack secret before the first `pulumi up`:"] : []),
-        ...secrets.map((s) => `   pulumi config set --secret ${s.key} <${s.holds}>`),
-    ].join("\n");
-    const text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
-    return { templateId: record.id, name, files: [{ name: `${name}.yaml`, text }, ...siblings], secrets, plainCredentials };
+    let text: string;
+    if (extension.toLowerCase() === ".json") {
+        // JSON has no comments: the secrets to set are said by the command only.
+        text = `${JSON.stringify(content, null, 2)}\n`;
+    } else {
+        const doc = new Document(content);
+        doc.commentBefore = [
+            ` Vast.ai template ${record.id}, exported by pulumi-vastai export-templates.`,
+            " adopt: the first `pulumi up` takes this template over instead of creating one.",
+            ...(secrets.length > 0 ? [" Not exported; set each as a stack secret before the first `pulumi up`:"] : []),
+            ...secrets.map((s) => `   pulumi config set --secret ${s.key} <${s.holds}>`),
+        ].join("\n");
+        text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
+    }
+    return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
 }
 
 /** A template file already in the output folder: its base name, and what it says it is. */
 export interface ExistingFile {
     base: string;
+    /** `.yaml`, `.yml` or `.json`. */
+    extension?: string;
     adopt?: number;
     resourceName?: string;
     /** The stack secrets it names for env variables: variable → stack config key. */
@@ -139,7 +150,7 @@ export function exportTemplates(records: readonly TemplateRecord[], existing: re
         .sort((a, b) => a.id - b.id)
         .map((record) => {
             const file = kept.get(record.id);
-            if (file) return exportTemplate(record, file.base, file.resourceName, file.envSecrets);
+            if (file) return exportTemplate(record, file.base, file);
             let name = baseNameFor(record.name ?? "");
             if (taken.has(name)) name = `${name}-${record.id}`;
             taken.add(name);

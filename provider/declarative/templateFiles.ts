@@ -117,7 +117,8 @@ export function existingTemplateFiles(dir: string): ExistingFile[] {
         });
         return {
             base,
-            ...(typeof adopt === "number" && path.extname(entry) === ".yaml" ? { adopt } : {}),
+            extension: path.extname(entry),
+            ...(typeof adopt === "number" ? { adopt } : {}),
             ...(typeof resourceName === "string" ? { resourceName } : {}),
             ...(envSecrets.length > 0 ? { envSecrets: Object.fromEntries(envSecrets) } : {}),
         };

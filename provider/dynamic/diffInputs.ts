@@ -25,13 +25,19 @@ export function changedProperties(olds: object, news: object, properties: readon
     return properties.filter((p) => containsUnknown(after[p]) || !sameValue(before[p], after[p]));
 }
 
+/** What every shim's text names (dynamic/shim.ts): the installed code it loads. */
+const SHIM_LOADS = "pulumi-vastai/runtime";
+
 /**
- * Whether state holds another `__provider` text than the program sends: the host deletes with the
- * text in state, so a resource made by an older version keeps that version's shim until an update
- * writes the new one. Such a diff asks for that update (which changes nothing on the service).
+ * Whether state holds provider code of its own, frozen by a version before the shim, where the
+ * program sends a shim: the host deletes with the text in state, so such a resource keeps that
+ * old code until an update writes the shim. Such a diff asks for that update (which changes
+ * nothing on the service). A shim in state, even an older text, loads the installed code already:
+ * no update, which a preview would show as every output unknown (a template's `hashId`, and every
+ * Instance on it as replaced).
  */
 export function shimChanged(olds: object, news: object): boolean {
     const old = (olds as { __provider?: unknown }).__provider;
     const now = (news as { __provider?: unknown }).__provider;
-    return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now;
+    return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now && !old.includes(SHIM_LOADS);
 }

@@ -66,6 +66,26 @@ describe("money safety, promise by promise", () => {
         expect((await engine.up(program)).same).toEqual(["old-shim"]);
     });
 
+    // Before: any other text in state asked for that update, which a preview shows with every
+    // output unknown: each Instance on the template planned as replaced, then none replaced.
+    it("1b. a shim of another version in state asks for no update: it loads the installed code already", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = () => {
+            const t = new Template("shim-t", { name: "shim-t", image: "busybox" });
+            return [t, new Instance("shim-i", { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program);
+        const entry = engine.get("shim-t");
+        entry.outputs = { ...entry.outputs, __provider: `${entry.outputs.__provider}\n// written by another version` };
+        entry.inputs = { ...entry.inputs, __provider: entry.outputs.__provider };
+        const plan = await engine.preview(program);
+        expect(plan.filter((p) => p.op !== "same")).toEqual([]);
+        expect(await engine.up(program)).toMatchObject({ update: [], replace: [] });
+        await engine.destroy();
+        emu.clearLog(); // the next cases count requests from here
+    });
+
     // Before: a failed lookup call after a lost create failed the create; the instance it had made leaked.
     it("2. a lost create is found again while the lookup's own calls fail: one instance, in state", async () => {
         const { emu, engine } = stack;

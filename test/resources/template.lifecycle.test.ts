@@ -230,6 +230,27 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before: null was sent as it was, which the service reads as "not set": the field kept its
+    // value while state said null, and every refresh then edited the template and replaced its instances.
+    it.each<[string, Partial<TemplateArgs>, string]>([
+        ["jupyterDir", { jupyterDir: "/workspace" }, "jupyter_dir"],
+        ["volumeInfo", { volumeInfo: { mount_path: "/w" } }, "volume_info"],
+    ])("%s set to null clears the field, and a refresh after it finds nothing to change", async (property, first, field) => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = (extra: Partial<TemplateArgs>) => () => {
+            const t = new Template(`null-${property}`, { ...extra, name: `null-${property}`, image: "busybox" } as TemplateArgs);
+            return [t, new Instance(`on-null-${property}`, { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program(first));
+        await engine.up(program({ [property]: null }));
+        const id = Number(engine.get(`null-${property}`).id);
+        expect(emu.model.templates.get(id)?.fields[field]).not.toEqual((first as Record<string, unknown>)[property]);
+        await engine.refresh();
+        expect(await engine.up(program({ [property]: null }))).toMatchObject({ update: [], replace: [] });
+        await engine.destroy();
+    });
+
     it("a delete answered by a not-found about something else keeps the template in state; the next destroy deletes it", async () => {
         const { engine, emu } = stack;
         await engine.up(() => new Template("kept-tpl", { name: "kept-tpl", image: "busybox" }));

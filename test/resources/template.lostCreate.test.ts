@@ -52,6 +52,17 @@ describe("Template: a create whose answer is lost", () => {
         expect(emu.requestsTo("POST", "/api/v0/template/").map((r) => r.status)).toEqual([502, 200]);
     });
 
+    // Before: the look compared the null sent with a record that leaves the field out, found
+    // nothing, and sent the create again: two templates.
+    it("a lost create of a template with a field set to null finds the template it made", async () => {
+        const { emu, engine } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        await engine.up(() => new Template("with-null", { name: "with-null", image: "busybox", jupyterDir: null, volumeInfo: null }));
+        const made = [...emu.model.templates.values()].filter((t) => !t.deleted && t.fields.name === "with-null");
+        expect(made.map((t) => String(t.id))).toEqual([engine.get("with-null").id]);
+        await engine.destroy();
+    });
+
     it("an identical template made earlier is not mistaken for the lost one", async () => {
         const { emu, engine } = stack;
         const older = madeAnHourAgo(emu, "twin");
@@ -93,6 +104,18 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(error.message).toContain(`template ${theirs.id}, made by another account, already has exactly this content`);
         expect(error.message).not.toContain("delete the other");
         expect(engine.state.size).toBe(0);
+    });
+
+    // Before: the second's lost create found the first's template, made moments earlier with the
+    // same name and content, and took it: two resources held one template.
+    it("a lost create never takes the template of another resource of identical content made moments earlier", async () => {
+        const { emu, engine } = stack;
+        await engine.up(() => [new Template("a", { name: "twice", image: "busybox" })]);
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        const error = await engine.up(() => [new Template("a", { name: "twice", image: "busybox" }), new Template("b", { name: "twice", image: "busybox" })]).catch((e) => e);
+        expect(error.message).toMatch(/already has exactly this content/);
+        expect([...engine.state.values()].map((e) => e.name)).toEqual(["a"]);
+        expect(live("twice")).toHaveLength(1);
     });
 
     it("two resources with identical content: the second fails, the first keeps its template", async () => {

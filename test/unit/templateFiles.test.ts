@@ -225,4 +225,25 @@ describe("templates from files", () => {
         const wrong = dirWith({ "t.yaml": "name: t\nimage: busybox\nenv:\n  HF_TOKEN: { file: ./token }\n" });
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
+
+    // Before: only a .yaml file counted as holding its template, so a second export wrote another
+    // file adopting the same id beside a .yml or .json one, and the folder no longer read.
+    it("a template kept in a .yml or .json file is exported into that file, in its format", () => {
+        const record: TemplateRecord = { id: 30005, hash_id: "h", creator_id: 1, name: "PyTorch Trainer", image: "pytorch/pytorch" };
+        for (const [file, text] of [
+            ["trainer.yml", "adopt: 30005\nname: PyTorch Trainer\nimage: pytorch/pytorch\n"],
+            ["trainer.json", '{"adopt": 30005, "name": "PyTorch Trainer", "image": "pytorch/pytorch"}\n'],
+        ]) {
+            const dir = dirWith({ [file]: text });
+            const [exported] = exportTemplates([{ ...record, tag: "2.4" }], existingTemplateFiles(dir));
+            for (const f of exported.files) fs.writeFileSync(path.join(dir, f.name), f.text);
+            expect(fs.readdirSync(dir)).toEqual([file]);
+            expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt, t.args.tag])).toEqual([["trainer", 30005, "2.4"]]);
+        }
+        expect(JSON.parse(exportTemplates([record], [{ base: "trainer", extension: ".json", adopt: 30005 }])[0].files[0].text)).toEqual({
+            adopt: 30005,
+            name: "PyTorch Trainer",
+            image: "pytorch/pytorch",
+        });
+    });
 });

@@ -35,6 +35,7 @@ export const templateArgsSchema = z.strictObject({
     sshDirect: prop(z.boolean().optional(), { wire: "ssh_direct", onChange: "update" }),
     useSsh: prop(z.boolean().optional(), { wire: "use_ssh", onChange: "update" }),
     jupDirect: prop(z.boolean().optional(), { wire: "jup_direct", onChange: "update" }),
+    /** Jupyter's start directory. `null` is read as not set (as the service reads it): the field is cleared. */
     jupyterDir: prop(z.string().nullable().optional(), { wire: "jupyter_dir", onChange: "update" }),
     useJupyterLab: prop(z.boolean().optional(), { wire: "use_jupyter_lab", onChange: "update" }),
     /**
@@ -56,7 +57,7 @@ export const templateArgsSchema = z.strictObject({
     }),
     /** Default true: a template is private unless the program says `private: false` (its env and onstart may hold internal URLs). */
     private: prop(z.boolean().default(true), { wire: "private", onChange: "update" }),
-    /** An interface hint only; it has no effect on instance creation. */
+    /** An interface hint only; it has no effect on instance creation. `null` is read as not set: the field is cleared. */
     volumeInfo: prop(z.record(z.string(), z.unknown()).nullable().optional(), { wire: "volume_info", onChange: "update" }),
     /**
      * The numeric id of a template the account already has, to take over instead of creating one

@@ -30,10 +30,23 @@ type Props = Record<string, any>;
 
 const inputsOf = (props: Props): Props => pickInputs(props, TEMPLATE_PROPERTIES);
 
-/** Defaults and the canonical env map; values unknown during preview are left as they are. */
+/**
+ * Defaults and the canonical env map; values unknown during preview are left as they are. A
+ * `null` (the contract's type allows it for `jupyterDir` and `volumeInfo`) is read as not set, as
+ * the service reads one: so a program that sets it clears the field as if it left it out, rather
+ * than send a null the service ignores while state says null.
+ */
 function normalize(args: Props): TemplateInputs {
-    return canonicalInputs(args, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
+    const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+    return canonicalInputs(given, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
 }
+
+/**
+ * Templates this process made or took over for a resource. A lost create never takes one of them
+ * for its own: with identical content, another resource's template made moments earlier matches
+ * the lost create's name, content and time, and would end up held by both.
+ */
+const heldHere = new Set<number>();
 
 /** Outputs from the inputs and what the service answered; `creatorId` when known (kept from state otherwise). */
 function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined): TemplateOutputs {
@@ -93,7 +106,7 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
         look: async () => {
             const me = await ctx.currentUserId();
             const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
-                .filter((t) => createdSince(t, sentAt) && holds(t, fields))
+                .filter((t) => createdSince(t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
                 .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
             if (candidates.length > 1) ctx.log.warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
@@ -149,6 +162,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const canonical = normalize(inputs);
         if (canonical.adopt !== undefined) {
             const { record, hashId } = await adoptTemplate(ctx, vast, canonical.adopt, canonical);
+            heldHere.add(record.id);
             return { id: String(record.id), outs: outputsOf(canonical, { id: record.id, hash_id: hashId }, record.id, creatorOf(record)) };
         }
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
@@ -158,7 +172,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         // delete it), unless it is the one our own lost create made.
         const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
             const { template, existing } = await vast.templates.create(fields);
-            if (existing && !(afterLostCreate && createdSince(template, sentAt))) {
+            if (existing && !(afterLostCreate && createdSince(template, sentAt) && !heldHere.has(template.id))) {
                 // Another account's (public) template can be the match too: it cannot be deleted from here.
                 const me = await ctx.currentUserId().catch(() => undefined);
                 const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
@@ -182,7 +196,10 @@ export const templateProvider = (ctx: ProviderContext) => ({
                     throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                 }
             }
-            if (record) return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
+            if (record) {
+                heldHere.add(record.id);
+                return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
+            }
         }
     },
 
