@@ -120,6 +120,11 @@ describe("Instance rented by offer search", () => {
         expect(emu.liveInstances().filter((i) => i.offerId === rented).map((i) => String(i.id))).toEqual([id]);
         expect((await engine.up(() => new Instance("pin", { offerId: rented, image: "busybox" }))).same).toEqual(["pin"]);
 
+        // Back to the search (the pin reverted): the search chooses only at create, so nothing is rented.
+        const unpinned = await engine.up(() => new Instance("pin", { offer: byPrice("QT-PIN"), image: "busybox" }));
+        expect(unpinned.replace).toEqual([]);
+        expect(engine.get("pin").id).toBe(id);
+
         const moved = await engine.up(() => new Instance("pin", { offerId: other.id, image: "busybox" }));
         expect(moved.replace).toEqual([{ name: "pin", because: ["offerId"] }]);
     });

@@ -66,6 +66,26 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await engine.destroy();
     });
 
+    // Before: with the failed start recorded as asked, an instance created stopped (no status, as
+    // one that never ran may show) was never sent the start again: the next up waited for it, or
+    // went green with it stopped.
+    it("a start refused before the service acted, on an instance created stopped, is sent again by the next up", async () => {
+        const { engine, emu } = stack;
+        for (const waitForRunning of [true, false]) {
+            const offer = emu.addOffer();
+            const program = (desiredState: "running" | "stopped") => () => new Instance("cs", { offerId: offer.id, image: "busybox", desiredState, waitForRunning });
+            await engine.up(program("stopped"));
+            const id = Number(engine.get("cs").id);
+            emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+            await expect(engine.up(program("running"))).rejects.toThrow(/500/);
+            emu.faults.clear();
+            emu.clearLog();
+            await engine.up(program("running"));
+            expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ state: "running" }]);
+            await engine.destroy();
+        }
+    });
+
     // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.
     it("an instance that ended on its own is warned about at the refresh that sees it and at each up while it stays so; never once its owner restarted it, nor one stopped on purpose", async () => {
         const { engine, emu } = stack;

@@ -196,18 +196,21 @@ export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = replaced
  * interruptible or on demand) or when the new bid is above what a bid change takes ($32/hour; a
  * create takes up to $128). A bid unknown during preview may be either: counted as replacing.
  * Pinning by `offerId` the offer a search rented is no new rental (the instance is on that offer
- * already): recorded in place, never a destroy and a rent of the same offer.
+ * already), nor is going back from that pin to a search (which chooses only at create): both are
+ * recorded in place, never a destroy and a rent.
  */
 export function replacingChanges(
-    olds: { price?: unknown; offerId?: unknown; rentedOfferId?: unknown },
-    news: { price?: unknown; offerId?: unknown },
+    olds: { price?: unknown; offerId?: unknown; offer?: unknown; rentedOfferId?: unknown },
+    news: { price?: unknown; offerId?: unknown; offer?: unknown },
     changed: readonly string[],
 ): string[] {
     const bidToBid =
         typeof olds.price === "number" && typeof news.price === "number" && !isUnknown(news.price) && news.price <= INSTANCE_LIMITS.bidOnChangeMax;
-    const pinsRented = olds.offerId === undefined && olds.rentedOfferId !== undefined && news.offerId === olds.rentedOfferId;
+    const rented = olds.rentedOfferId;
+    const pinsRented = olds.offerId === undefined && rented !== undefined && news.offerId === rented;
+    const unpinsToSearch = rented !== undefined && olds.offerId === rented && news.offerId === undefined && news.offer !== undefined;
     return changed.filter(
-        (p) => (p === "offerId" ? !pinsRented : (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p)) || (p === "price" && !bidToBid),
+        (p) => (p === "offerId" ? !(pinsRented || unpinsToSearch) : (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p)) || (p === "price" && !bidToBid),
     );
 }
 

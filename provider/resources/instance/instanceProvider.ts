@@ -222,9 +222,12 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // Also when a stop asked by an earlier `up` did not finish in time.
                 // (One created stopped may be recorded as never run rather than `stopped`: that is stopped too.)
                 const wasStopped = isStopped({ actual_status: olds.actualStatus, intended_status: olds.intendedStatus }, true);
-                if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired);
-            } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped") {
-                // Also when a start asked by an earlier `up` did not take: it was last seen stopped.
+                // One that never ran (created stopped; a start since that failed) may show no status rather than `stopped`.
+                const neverRan = olds.intendedStatus === "stopped" && (olds.actualStatus == null || olds.actualStatus === "created");
+                if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired, neverRan);
+            } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped" || olds.intendedStatus === "stopped") {
+                // Also when a start asked by an earlier `up` did not take: it was last seen stopped,
+                // or meant to be (one created stopped that never ran shows no status).
                 record = await startInstance(ctx, vast, instanceId, desired);
             } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
                 // An earlier create that ran out of time left it starting: this `up` waits for it again.
