@@ -103,6 +103,9 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(warnings(from)).toEqual([
             expect.stringContaining(`vastai: warning: instance ${instanceId} has ended: exited ("job finished"). It stays on the account, its disk billed, until it is destroyed`),
         ]);
+        // Pinned by offerId: `pulumi up --replace` would make the new one first, on the offer the old one holds.
+        expect(warnings(from)[0]).toContain("give it another offerId (its offer holds it)");
+        expect(warnings(from)[0]).not.toContain("--replace");
         // Nothing in the program changed: the up changes nothing (no restart, no destroy) but says it again.
         from = stack.host.output.length;
         emu.clearLog();

@@ -5,7 +5,7 @@ import { InstanceInputs } from "./instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
 import { PLACEMENT_ENV, instancesPlacedBy, placeInstance, placementToken } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
-import { describeStatus } from "./readiness";
+import { describeStatus, howToRunAnew } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
 import { LostCreateUndecidedError } from "../lostCreate";
 
@@ -182,7 +182,7 @@ export async function awaitExisting(ctx: ProviderContext, vast: VastClient, inst
     if (started.kind === "running") return started.record;
     if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
     throw new InstanceNotReadyError(
-        `vastai: ${what} ${started.reason}; it will not reach running. Replace it (\`pulumi up --replace\`) or remove it`,
+        `vastai: ${what} ${started.reason}; it will not reach running: remove it from the program, or ${howToRunAnew(inputs.offerId !== undefined)}`,
         instanceId,
     );
 }

@@ -120,11 +120,12 @@ async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceI
  */
 async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs): Promise<void> {
     const recorded = { actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg };
-    if (!endedWarning(instanceId, recorded)) return;
+    const pinned = olds.offerId !== undefined;
+    if (!endedWarning(instanceId, recorded, pinned)) return;
     let ended: string | undefined;
     try {
         const record = await sharedInstanceReader(ctx.client()).get(instanceId);
-        ended = record && endedWarning(instanceId, record);
+        ended = record && endedWarning(instanceId, record, pinned);
     } catch {
         return; // a look that failed says nothing either way
     }
@@ -197,7 +198,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const listed = await sharedInstanceReader(vast).get(instanceId);
         const record = listed ?? (await lookAgainIfMissing(ctx.clock, await show(), show));
         if (!record) return goneResult<InstanceOutputs>();
-        const ended = endedWarning(record.id, record);
+        const ended = endedWarning(record.id, record, props.offerId !== undefined);
         if (ended) ctx.log.warn(ended);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };

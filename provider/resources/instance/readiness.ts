@@ -31,12 +31,28 @@ export function startState(record: InstanceRecord): StartState {
  * billed, and the provider never destroys or restarts it unasked (a batch job may have ended by
  * design; a restart would run it again). Undefined for any other instance.
  */
-export function endedWarning(instanceId: number, record: Pick<InstanceRecord, "actual_status" | "intended_status" | "status_msg">): string | undefined {
+export function endedWarning(
+    instanceId: number,
+    record: Pick<InstanceRecord, "actual_status" | "intended_status" | "status_msg">,
+    pinnedOffer: boolean,
+): string | undefined {
     if (record.intended_status === "stopped" || startState(record as InstanceRecord).kind !== "failed") return undefined;
     return (
         `instance ${instanceId} has ended: ${describeStatus(record as InstanceRecord)}. It stays on the account, its disk billed, until it is destroyed: ` +
-        "remove it from the program to destroy it, or replace it to run it again (pulumi up --replace <its URN>)"
+        `remove it from the program to destroy it, or ${howToRunAnew(pinnedOffer)}`
     );
+}
+
+/**
+ * How to have an instance that will not run replaced. `pulumi up --replace` makes the new one
+ * before it deletes the old (the engine asks no diff, so no delete-before-replace): on the offer
+ * the old one still holds, that create is refused. So an instance pinned by `offerId` is told
+ * otherwise.
+ */
+export function howToRunAnew(pinnedOffer: boolean): string {
+    return pinnedOffer
+        ? "give it another offerId (its offer holds it), or remove it from the program for one `up` and add it back, to run a new one"
+        : "replace it to run a new one (pulumi up --replace <its URN>)";
 }
 
 /** How a wait for one instance ended. */
