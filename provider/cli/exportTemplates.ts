@@ -103,7 +103,7 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         io.out("registry passwords and env values that look like credentials are not exported; set each as a stack secret before the first \`pulumi up\`:");
         for (const s of secrets) io.out(`  pulumi config set --secret ${s.key} <${s.holds}>`);
     }
-    const plain = exported.flatMap((t) => t.plainCredentials.map((what) => `  ${t.files[0].name}: ${what} to what looks like a credential`));
+    const plain = exported.flatMap((t) => t.plainCredentials.map((what) => `  ${t.files[0].name}: ${what}`));
     if (plain.length > 0) {
         io.out("warning: written in plain text, and these files are meant for git (move each value into env as a stack secret, { secret: <config key> }, and refer to it as $NAME):");
         for (const line of plain) io.out(line);

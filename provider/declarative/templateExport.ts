@@ -3,7 +3,7 @@ import { sameValue } from "../dynamic/diffInputs";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
 import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
 import { TemplateRecord } from "../schemas/template";
-import { credentialAssignments, looksLikeCredential } from "../env/credentials";
+import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
 
 /**
@@ -28,7 +28,7 @@ export interface ExportedTemplate {
     files: Array<{ name: string; text: string }>;
     /** The stack secrets the file names instead of values (the registry password, credential-looking env values), to be set before the first `up`. */
     secrets: StackSecretToSet[];
-    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN`. */
+    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`. */
     plainCredentials: string[];
 }
 
@@ -93,7 +93,7 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
         }
         // Text the export cannot split into a stack secret: an onstart script, an env flag string it could not read.
         if ((property === "onstart" || property === "env") && typeof value === "string") {
-            plainCredentials.push(...credentialAssignments(value).map((variable) => `${property} sets ${variable}`));
+            plainCredentials.push(...plainCredentialsIn({ [property]: value }).map(describePlainCredential));
         }
         const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
         if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {

@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom, suggestion } from "../dynamic/checkFailures";
-import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { PlainCredential, describePlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { Template } from "../resources/template/template";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { ExistingFile } from "./templateExport";
@@ -259,10 +259,12 @@ function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: Tem
 
 /** What a warning says about a credential in plain text in `file`. */
 function plainCredentialWarning(file: string, found: PlainCredential): string {
-    const instead = `\`${found.name}: { secret: <stack config key> }\` in env (pulumi config set --secret <stack config key> <value>)`;
-    return found.property === "env"
-        ? `${file}: env ${found.name} looks like a credential, in plain text in a file meant for git: name a stack secret instead, ${instead}`
-        : `${file}: onstart sets ${found.name} to what looks like a credential, in plain text in a file meant for git: use $${found.name} in the script and give its value as a stack secret, ${instead}`;
+    const name = "name" in found ? found.name : "<NAME>";
+    return (
+        `${file}: ${describePlainCredential(found)}, in plain text in a file meant for git: ` +
+        `${found.property === "onstart" ? `use $${name} in the script and ` : ""}give its value as a stack secret in env, ` +
+        `\`${name}: { secret: <stack config key> }\` (pulumi config set --secret <stack config key> <value>)`
+    );
 }
 
 /** Where a schema problem is: an unknown key at the key, anything else at its value (or the nearest node there is). */

@@ -3,68 +3,103 @@ import { isUnknown } from "../dynamic/unknowns";
 /**
  * Which environment values look like credentials, for the template files meant for git: the
  * export writes such a value as a stack secret's name instead of the value, and reading a file
- * that holds one in plain text warns. A guess by design, tuned against false alarms on the
- * variables GPU templates commonly set (`TOKENIZERS_PARALLELISM=false`, `OPEN_BUTTON_TOKEN=1`):
- * - a name with a word that names a secret (`HF_TOKEN`, `WANDB_API_KEY`, `DB_PASSWORD`) and not
- *   `PUBLIC` (`PUBLIC_KEY`), when the value is long enough to be one (8 characters) and is neither
- *   a shell reference (`$HF_TOKEN`) nor an absolute path (`KEY_FILE=/root/.ssh/key`);
- * - whatever the name, a value shaped as a well-known token (`hf_…`, `ghp_…`, `sk-…`, `AKIA…`) or
- *   a URL that carries a password (`postgres://user:pass@host`).
+ * that holds one in plain text warns (as does a public template holding one). A guess by design,
+ * tuned against false alarms on the variables GPU templates commonly set
+ * (`TOKENIZERS_PARALLELISM=false`, `OPEN_BUTTON_TOKEN=1`):
+ * - a name with a word that names a secret (`HF_TOKEN`, `WANDB_API_KEY`, `DB_PASSWORD`,
+ *   `NGROK_AUTHTOKEN`) and not `PUBLIC` (`PUBLIC_KEY`), when the value is long enough to be one
+ *   (8 characters) and is neither a shell reference (`$HF_TOKEN`), a path (`/root/.ssh/key`,
+ *   `~/.ssh/key`) nor a public key (`ssh-ed25519 AAAA…`);
+ * - a name with the word `AUTH` whose value is `user:password`;
+ * - whatever the name, a value shaped as a well-known token (`hf_…`, `ghp_…`, `sk-…`, `AKIA…`,
+ *   `tskey-…`) or a URL that carries a password (`postgres://user:pass@host`, `redis://:pass@host`).
+ * Scripts (`onstart`) and flag strings are searched for `NAME=value` assignments and for tokens
+ * of those shapes anywhere (`huggingface-cli login --token hf_…`).
  */
 
 /** Words of a variable's name (split at `_`, `-`, `.` and camelCase humps) that name a secret. */
-const SECRET_WORDS = new Set(["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PWD", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS"]);
+const SECRET_WORDS = new Set([
+    "TOKEN",
+    "AUTHTOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PWD",
+    "KEY",
+    "APIKEY",
+    "AUTHKEY",
+    "ACCESSKEY",
+    "SECRETKEY",
+    "PRIVATEKEY",
+    "CREDENTIAL",
+    "CREDENTIALS",
+]);
 
 /** Shorter values are flags and switches (`1`, `false`, `none`), not credentials. */
 const MIN_CREDENTIAL_LENGTH = 8;
 
-const TOKEN_SHAPES = /^(hf_|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|ASIA)[A-Za-z0-9_-]{12,}$/;
-const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/i;
+const TOKEN_PREFIXES = /(hf_|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|ASIA|tskey-)[A-Za-z0-9_-]{12,}/;
+const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIXES.source}$`);
+const TOKEN_IN_TEXT = new RegExp(`(?:^|[\\s"'=:])${TOKEN_PREFIXES.source}(?=$|[\\s"';@])`, "g");
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:[^\s/@]+@/i;
+const PUBLIC_KEY = /^(ssh-(ed25519|rsa|dss)|ecdsa-sha2-\S+|sk-(ssh|ecdsa)-\S+) AAAA/;
+const USER_AND_PASSWORD = /^[^\s:]+:[^\s:]+$/;
 
 function nameWords(name: string): string[] {
     return name
         .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/([A-Z])([A-Z][a-z])/g, "$1_$2")
         .toUpperCase()
         .split(/[^A-Z0-9]+/);
 }
 
 export function looksLikeCredential(name: string, value: string): boolean {
     const text = value.trim();
-    if (TOKEN_SHAPES.test(text) || URL_WITH_PASSWORD.test(text)) return true;
-    if (text.length < MIN_CREDENTIAL_LENGTH || text.startsWith("$") || text.startsWith("/")) return false;
+    if (TOKEN_SHAPE.test(text) || URL_WITH_PASSWORD.test(text)) return true;
+    if (text.length < MIN_CREDENTIAL_LENGTH || /^[$/~]/.test(text) || PUBLIC_KEY.test(text)) return false;
     const words = nameWords(name);
-    return !words.includes("PUBLIC") && words.some((word) => SECRET_WORDS.has(word));
+    if (words.includes("PUBLIC")) return false;
+    return words.some((word) => SECRET_WORDS.has(word)) || (words.includes("AUTH") && USER_AND_PASSWORD.test(text));
 }
 
-/**
- * The names a script or flag string assigns credential-looking values to in plain text:
- * `export HF_TOKEN=hf_…` in an `onstart`, `-e HF_TOKEN=hf_…` in an `env` flag string.
- */
-export function credentialAssignments(text: string): string[] {
+/** A credential-looking value in plain text: in `env` or `onstart`, as the value of the variable `name`, or a bare `token` (its first characters). */
+export type PlainCredential = { property: "env" | "onstart" } & ({ name: string } | { token: string });
+
+/** The credentials a script or flag string holds: `NAME=value` assignments, and tokens of a known shape anywhere. */
+function credentialsInText(property: PlainCredential["property"], text: string): PlainCredential[] {
     const names = new Set<string>();
-    for (const m of text.matchAll(/(?:^|[\s;])([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;]+)/g)) {
+    const assigned = new Set<string>();
+    for (const m of text.matchAll(/(?:^|[\s;"'])([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g)) {
         const value = m[2].replace(/^(["'])(.*)\1$/, "$2");
-        if (looksLikeCredential(m[1], value)) names.add(m[1]);
+        if (!looksLikeCredential(m[1], value)) continue;
+        names.add(m[1]);
+        assigned.add(value.trim());
     }
-    return [...names];
-}
-
-/** A credential-looking value, where it is: in `env` as the value of `name`, or set by `onstart` as `name`. */
-export interface PlainCredential {
-    property: "env" | "onstart";
-    name: string;
+    const tokens = new Set<string>();
+    for (const m of text.matchAll(TOKEN_IN_TEXT)) {
+        const token = m[0].replace(/^[\s"'=:]/, "");
+        if (!assigned.has(token)) tokens.add(`${token.slice(0, m[1].length)}…`);
+    }
+    return [...[...names].map((name) => ({ property, name })), ...[...tokens].map((token) => ({ property, token }))];
 }
 
 /** The credential-looking values a template's `env` (a map or a flag string) and `onstart` hold in plain text. */
 export function plainCredentials(template: { env?: unknown; onstart?: unknown }): PlainCredential[] {
     const found: PlainCredential[] = [];
     const { env, onstart } = template;
-    if (typeof env === "string") found.push(...credentialAssignments(env).map((name) => ({ property: "env" as const, name })));
+    if (typeof env === "string") found.push(...credentialsInText("env", env));
     else if (env && typeof env === "object") {
         for (const [name, value] of Object.entries(env)) {
             if (typeof value === "string" && !isUnknown(value) && looksLikeCredential(name, value)) found.push({ property: "env", name });
         }
     }
-    if (typeof onstart === "string") found.push(...credentialAssignments(onstart).map((name) => ({ property: "onstart" as const, name })));
+    if (typeof onstart === "string") found.push(...credentialsInText("onstart", onstart));
     return found;
+}
+
+/** `env HF_TOKEN looks like a credential`, `onstart sets WANDB_API_KEY to what looks like a credential`, `onstart holds what looks like a token (hf_…)`. */
+export function describePlainCredential(found: PlainCredential): string {
+    if ("token" in found) return `${found.property} holds what looks like a token (${found.token})`;
+    return found.property === "env" ? `env ${found.name} looks like a credential` : `onstart sets ${found.name} to what looks like a credential`;
 }

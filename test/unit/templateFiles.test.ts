@@ -197,7 +197,7 @@ describe("templates from files", () => {
         expect(text).toContain("#   pulumi config set --secret trainer-env-HF_TOKEN <value of env HF_TOKEN>");
         expect(exported.secrets).toEqual([{ key: "trainer-env-HF_TOKEN", holds: "value of env HF_TOKEN" }]);
         // An onstart script cannot be split: it is written as it is, and said to hold one.
-        expect(exported.plainCredentials).toEqual(["onstart sets WANDB_API_KEY"]);
+        expect(exported.plainCredentials).toEqual(["onstart sets WANDB_API_KEY to what looks like a credential"]);
 
         const dir = dirWith(Object.fromEntries(exported.files.map((f) => [f.name, f.text])));
         const [read] = readTemplateFiles(dir);

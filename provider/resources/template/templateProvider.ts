@@ -1,5 +1,5 @@
 import { canonicalInputs } from "../canonicalInputs";
-import { plainCredentials } from "../../env/credentials";
+import { describePlainCredential, plainCredentials } from "../../env/credentials";
 import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
@@ -139,9 +139,8 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const inputs = normalize(args);
         if (inputs.private === false) {
             for (const found of plainCredentials(inputs)) {
-                const where = found.property === "env" ? `its env ${found.name}` : `its onstart sets ${found.name} to what`;
                 ctx.log.warn(
-                    `template "${inputs.name}" is public (private: false), and ${where} looks like a credential: every Vast.ai user can read a public template's env and onstart. ` +
+                    `template "${inputs.name}" is public (private: false), and its ${describePlainCredential(found)}: every Vast.ai user can read a public template's env and onstart. ` +
                         "Keep the template private, or give the value to each Instance's env instead",
                 );
             }
