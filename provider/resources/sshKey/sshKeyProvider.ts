@@ -32,7 +32,7 @@ const madeHere = new Set<number>();
 async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: string, sentAt: number, before: ReadonlySet<number>): Promise<SshKeyRecord | undefined> {
     return findLostCreate(ctx, {
         what: `SSH key ${keyTarget(publicKey)}`,
-        lookFor: `an SSH key ${keyTarget(publicKey)} added at ${new Date(sentAt).toISOString()} or later`,
+        lookFor: `an SSH key ${keyTarget(publicKey)} that the account did not list just before the create (sent ${new Date(sentAt).toISOString()})`,
         look: async () => (await vast.sshKeys.list()).find((k) => k.public_key.trim() === publicKey && !before.has(k.id) && !madeHere.has(k.id)),
     });
 }
