@@ -29,15 +29,23 @@ export function changedProperties(olds: object, news: object, properties: readon
 const SHIM_LOADS = "pulumi-vastai/runtime";
 
 /**
- * Whether state holds provider code of its own, frozen by a version before the shim, where the
- * program sends a shim: the host deletes with the text in state, so such a resource keeps that
- * old code until an update writes the shim. Such a diff asks for that update (which changes
- * nothing on the service). A shim in state, even an older text, loads the installed code already:
- * no update, which a preview would show as every output unknown (a template's `hashId`, and every
- * Instance on it as replaced).
+ * A shim that defines every method up front, each failing until the installed code is loaded. The
+ * first shims defined `configure` only: when loading failed, the host's cached object had no
+ * `delete`, which it takes for success, so a later delete could drop a running instance.
+ */
+const DEFINES_DELETE = /\bdelete\s*:/;
+
+/**
+ * Whether state holds provider code of its own, frozen by a version before the shim, or one of the
+ * first shims (no `delete` until loaded), where the program sends the current shim: the host
+ * deletes with the text in state, so such a resource keeps that old code until an update writes
+ * the shim. Such a diff asks for that update (which changes nothing on the service). A safe shim
+ * in state, even an older text, loads the installed code already: no update, which a preview
+ * would show as every output unknown (a template's `hashId`, and every Instance on it as replaced).
  */
 export function shimChanged(olds: object, news: object): boolean {
     const old = (olds as { __provider?: unknown }).__provider;
     const now = (news as { __provider?: unknown }).__provider;
-    return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now && !old.includes(SHIM_LOADS);
+    const safeShim = typeof old === "string" && old.includes(SHIM_LOADS) && DEFINES_DELETE.test(old);
+    return typeof old === "string" && typeof now === "string" && !containsUnknown(now) && old !== now && !safeShim;
 }

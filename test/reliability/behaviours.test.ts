@@ -66,6 +66,23 @@ describe("money safety, promise by promise", () => {
         expect((await engine.up(program)).same).toEqual(["old-shim"]);
     });
 
+    // The first shims defined `configure` only (a failed load left no `delete`, which the host takes
+    // for success): state holding one is rewritten too, though it loads the installed code.
+    it("1a. a first-generation shim in state (configure only) gets the current shim by an update", async () => {
+        const { engine } = stack;
+        const program = () => new Template("first-shim", { name: "first-shim", image: "busybox" });
+        await engine.up(program);
+        const entry = engine.get("first-shim");
+        const current = entry.outputs.__provider;
+        const firstShim =
+            'exports.handler = () => { const shim = { configure(req) { const implementation = require("module").createRequire(process.cwd() + "/")("pulumi-vastai/runtime")["template"]; ' +
+            "Object.assign(this, implementation); return implementation.configure(req); } }; return shim; };";
+        entry.outputs = { ...entry.outputs, __provider: firstShim };
+        expect((await engine.up(program)).update).toEqual(["first-shim"]);
+        expect(engine.get("first-shim").outputs.__provider).toBe(current);
+        await engine.destroy();
+    });
+
     // Before: any other text in state asked for that update, which a preview shows with every
     // output unknown: each Instance on the template planned as replaced, then none replaced.
     it("1b. a shim of another version in state asks for no update: it loads the installed code already", async () => {

@@ -251,6 +251,30 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before the read of null as not set, versions stored the null: an upgrade must neither edit
+    // the template (a new hash) nor replace the instances on it.
+    it.each([
+        ["jupyterDir", "jupyter_dir"],
+        ["volumeInfo", "volume_info"],
+    ])("%s: null in state from an earlier version, and in the program: no edit, no instance replaced", async (property, field) => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = (withNull: boolean) => () => {
+            const t = new Template(`legacy-${property}`, { name: `legacy-${property}`, image: "busybox", ...(withNull ? { [property]: null } : {}) } as TemplateArgs);
+            return [t, new Instance(`legacy-i-${property}`, { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program(false));
+        const entry = engine.get(`legacy-${property}`);
+        entry.inputs = { ...entry.inputs, [property]: null };
+        entry.outputs = { ...entry.outputs, [property]: null };
+        emu.model.templates.get(Number(entry.id))!.fields[field] = null;
+        const { hashId } = entry.outputs;
+        await engine.refresh();
+        for (const withNull of [true, false]) expect(await engine.up(program(withNull))).toMatchObject({ update: [], replace: [] });
+        expect(engine.get(`legacy-${property}`).outputs.hashId).toBe(hashId);
+        await engine.destroy();
+    });
+
     it("a delete answered by a not-found about something else keeps the template in state; the next destroy deletes it", async () => {
         const { engine, emu } = stack;
         await engine.up(() => new Template("kept-tpl", { name: "kept-tpl", image: "busybox" }));

@@ -115,13 +115,17 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
 }
 
 /**
- * Earlier versions always stored the registry login fields, as empty strings when unused. Such a
- * value is no setting of the program's: read as absent, so an upgrade shows no change. Unless the
- * program sets that empty string itself (the contract tells callers to send "" when unused): then
- * it is the program's, and the same on both sides.
+ * What state says the program manages, without what earlier versions stored that was no setting
+ * of the program's:
+ * - the registry login fields as empty strings when unused: read as absent, so an upgrade shows
+ *   no change; unless the program sets that empty string itself (the contract tells callers to
+ *   send "" when unused): then it is the program's, and the same on both sides;
+ * - `null` (`jupyterDir`, `volumeInfo`), which the program now means as not set (see `normalize`)
+ *   and the service stores as not set: read as absent, so an upgrade neither edits the template
+ *   nor replaces the instances on it.
  */
-function withoutLegacyLogin(olds: object, news: object): Props {
-    const managed: Props = { ...olds };
+function withoutLegacyBlanks(olds: object, news: object): Props {
+    const managed: Props = Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null));
     const desired = news as Props;
     for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "" && desired[property] !== "") delete managed[property];
     return managed;
@@ -149,7 +153,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
-        const changed = changedProperties(withoutLegacyLogin(olds, news), news, TEMPLATE_CONTENT);
+        const changed = changedProperties(withoutLegacyBlanks(olds, news), news, TEMPLATE_CONTENT);
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
@@ -216,7 +220,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const templateId = Number(olds.templateId ?? id);
         const desired = normalize(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
-        const managed = withoutLegacyLogin(olds, desired);
+        const managed = withoutLegacyBlanks(olds, desired);
         if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
