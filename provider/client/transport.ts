@@ -98,6 +98,8 @@ export class Transport {
     private readonly log?: (line: string) => void;
     #writesSent = 0;
     #writesOnTheWay = 0;
+    /** The service's clock minus this machine's, ms, from the last answer's `Date` header. */
+    #serviceClockOffsetMs: number | undefined;
 
     constructor(options: TransportOptions) {
         if (!options.apiKey) throw new VastConfigError("no API key given to the client");
@@ -127,6 +129,11 @@ export class Transport {
      * fields (another key's `api_key`, a new key's `key`) even in text that is not valid JSON.
      */
     redact = (text: string): string => redactor([this.#apiKey])(text);
+
+    /** See `VastClient.serviceTime`. */
+    serviceTime(localMs: number): number | undefined {
+        return this.#serviceClockOffsetMs === undefined ? undefined : localMs + this.#serviceClockOffsetMs;
+    }
 
     /** See `VastClient.writeMark`. */
     writeMark(): number | undefined {
@@ -206,6 +213,9 @@ export class Transport {
         } catch {
             // Not JSON: 429s come as plain text. Whether that is acceptable is decided by the caller.
         }
+        // HTTP dates are whole seconds: the offset reads up to a second (and the answer's travel) low.
+        const serviceDate = Date.parse(String(response.headers["date"] ?? ""));
+        if (!Number.isNaN(serviceDate)) this.#serviceClockOffsetMs = serviceDate - Date.now();
         const retryAfter = response.headers["retry-after"];
         return { status: response.status, body, retryAfterHeader: typeof retryAfter === "string" ? retryAfter : undefined };
     }

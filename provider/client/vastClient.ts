@@ -35,6 +35,15 @@ export class VastClient {
     }
 
     /**
+     * A moment of this machine's clock (`Date.now()`) on the service's clock, as the `Date` header
+     * of its last answer tells (to within a second or two); undefined before any answer had one.
+     * For comparing the service's timestamps with moments of this machine, whose clock may be off.
+     */
+    serviceTime(localMs: number): number | undefined {
+        return this.#transport.serviceTime(localMs);
+    }
+
+    /**
      * A number that changes whenever this client sends a write (any call but a GET), or undefined
      * while one is on its way. Two equal marks mean no write of this client came between: what a
      * read answered under the first still holds under the second, as far as this client goes.

@@ -77,6 +77,16 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(emu.requestsTo("GET", SEARCH)).toHaveLength(1);
     });
 
+    it("reads the service's clock from its answers' Date header, for comparing the service's timestamps", async () => {
+        const client = clientFor(emu);
+        expect(client.serviceTime(Date.now())).toBeUndefined();
+        const anHourAhead = new Date(Date.now() + 3_600_000).toUTCString();
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 200, body: { success: true, templates: [] }, headers: { Date: anHourAhead } } });
+        await client.templates.search();
+        const now = Date.now();
+        expect(Math.abs(client.serviceTime(now)! - (now + 3_600_000))).toBeLessThan(2_000);
+    });
+
     it("500/502/503/504 on a read are retried to success; past the cap, a server error naming the operation", async () => {
         for (const status of [500, 502, 503]) emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status } });
         await vast.templates.search();

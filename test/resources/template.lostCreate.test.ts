@@ -118,6 +118,19 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(live("twice")).toHaveLength(1);
     });
 
+    // Before: anything made up to 2 minutes before the send (this machine's clock may be off) could
+    // be the lost create's; now the service's clock (its Date header) narrows that to seconds.
+    it("a lost create never takes a template of identical content another stack made moments before", async () => {
+        const { emu, engine } = stack;
+        const fields = { name: "made-by-another-stack", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - 20_000 });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        const error = await engine.up(() => new Template("mine", { name: "made-by-another-stack", image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain(`template ${theirs.id} already has exactly this content`);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("two resources with identical content: the second fails, the first keeps its template", async () => {
         const { engine } = stack;
         const error = await engine

@@ -86,12 +86,24 @@ const TEMPLATE_REPLACED_BY: readonly string[] = replacedBy(templateArgsSchema);
 /** Creates sent for one resource at most; the second only after the first was looked for. */
 const MAX_SENDS = 2;
 
-/** How far before the request a template's creation time may read, for clock skew. */
+/**
+ * How far before the request a template's creation time may read. Against the service's clock, as
+ * its answers' `Date` header gives it: that header's whole seconds, the creation time's own
+ * rounding and the request's travel. Without it, this machine's clock, which may be minutes off.
+ */
+const SERVICE_CLOCK_MARGIN_MS = 5_000;
 const CLOCK_SKEW_MS = 120_000;
 
-/** Whether the template was made by a request sent at `sentAt` (or later), as far as its creation time tells. */
-function createdSince(record: TemplateRecord, sentAt: number): boolean {
-    return record.created_at !== undefined && record.created_at !== null && record.created_at * 1000 >= sentAt - CLOCK_SKEW_MS;
+/**
+ * Whether the template was made by a request sent at `sentAt` (this machine's clock) or later, as
+ * far as its creation time tells. The tighter the window, the less a template of the same content
+ * made just before (by another stack's `up`, in the console) can be taken for the lost one.
+ */
+function createdSince(vast: VastClient, record: TemplateRecord, sentAt: number): boolean {
+    if (record.created_at === undefined || record.created_at === null) return false;
+    const onService = vast.serviceTime(sentAt);
+    const earliest = onService === undefined ? sentAt - CLOCK_SKEW_MS : onService - SERVICE_CLOCK_MARGIN_MS;
+    return record.created_at * 1000 >= earliest;
 }
 
 /**
@@ -106,7 +118,7 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
         look: async () => {
             const me = await ctx.currentUserId();
             const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
-                .filter((t) => createdSince(t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
+                .filter((t) => createdSince(vast, t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
                 .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
             if (candidates.length > 1) ctx.log.warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
@@ -175,7 +187,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         // delete it), unless it is the one our own lost create made.
         const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
             const { template, existing } = await vast.templates.create(fields);
-            if (existing && !(afterLostCreate && createdSince(template, sentAt) && !heldHere.has(template.id))) {
+            if (existing && !(afterLostCreate && createdSince(vast, template, sentAt) && !heldHere.has(template.id))) {
                 // Another account's (public) template can be the match too: it cannot be deleted from here.
                 const me = await ctx.currentUserId().catch(() => undefined);
                 const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
