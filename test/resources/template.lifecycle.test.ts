@@ -275,6 +275,20 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before the read of null as not set, a null sent to clear a field left it on the service while
+    // state said null: the next edit of the template clears it.
+    it("a null in state from an earlier version that failed to clear jupyterDir: the next edit clears it", async () => {
+        const { emu, engine } = stack;
+        const program = (extra: Partial<TemplateArgs>) => () => new Template("legacy-clear", { name: "legacy-clear", image: "busybox", ...extra } as TemplateArgs);
+        await engine.up(program({ jupyterDir: "/work" }));
+        const entry = engine.get("legacy-clear");
+        entry.inputs = { ...entry.inputs, jupyterDir: null };
+        entry.outputs = { ...entry.outputs, jupyterDir: null };
+        expect(await engine.up(program({ jupyterDir: null, desc: "edited" }))).toMatchObject({ update: ["legacy-clear"] });
+        expect(emu.model.templates.get(Number(entry.id))?.fields.jupyter_dir).toBe("");
+        await engine.destroy();
+    });
+
     it("a delete answered by a not-found about something else keeps the template in state; the next destroy deletes it", async () => {
         const { engine, emu } = stack;
         await engine.up(() => new Template("kept-tpl", { name: "kept-tpl", image: "busybox" }));

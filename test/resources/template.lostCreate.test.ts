@@ -124,7 +124,7 @@ describe("Template: the service's \"existing template found\"", () => {
         const { emu, engine } = stack;
         const fields = { name: "made-by-another-stack", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
         const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
-        const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - 20_000 });
+        const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - 60_000 });
         emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
         const error = await engine.up(() => new Template("mine", { name: "made-by-another-stack", image: "busybox" })).catch((e) => e);
         expect(error.message).toContain(`template ${theirs.id} already has exactly this content`);

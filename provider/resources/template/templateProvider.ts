@@ -89,9 +89,11 @@ const MAX_SENDS = 2;
 /**
  * How far before the request a template's creation time may read. Against the service's clock, as
  * its answers' `Date` header gives it: that header's whole seconds, the creation time's own
- * rounding and the request's travel. Without it, this machine's clock, which may be minutes off.
+ * rounding, the request's travel, and room for this machine's clock to step (NTP) or for a front
+ * end's clock to differ from the one that stamps records. Without it, this machine's clock, which
+ * may be minutes off.
  */
-const SERVICE_CLOCK_MARGIN_MS = 5_000;
+const SERVICE_CLOCK_MARGIN_MS = 30_000;
 const CLOCK_SKEW_MS = 120_000;
 
 /**
@@ -236,7 +238,8 @@ export const templateProvider = (ctx: ProviderContext) => ({
         if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
-        const removed = TEMPLATE_CONTENT.filter((p) => managed[p] !== undefined && desired[p] === undefined);
+        // A null an earlier version stored may stand for a value it failed to clear: cleared with the edit.
+        const removed = TEMPLATE_CONTENT.filter((p) => (managed[p] !== undefined || (olds as Props)[p] === null) && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
         const edited = await editTemplate(ctx, vast, templateId, String(olds.hashId), fields, olds.creatorId);
         return { outs: outputsOf(desired, edited, templateId, olds.creatorId) };
