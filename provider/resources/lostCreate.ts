@@ -89,3 +89,23 @@ export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "lo
         }
     }
 }
+
+/** The creates on their way in this process, by what their lookups match on (see `oneCreateAtATime`). */
+const createsByMark = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs creates whose lost answers would be looked for by the same marks (an API key's name; a
+ * template's name and image) one after another in this process. A lost create looks for what
+ * matches its marks and was made since it was sent: a create of the same marks still on its way
+ * (made, its answer not yet back) would be taken for it, and both resources would hold one thing,
+ * which deleting either deletes under the other. Different marks run side by side.
+ */
+export async function oneCreateAtATime<T>(mark: string, create: () => Promise<T>): Promise<T> {
+    const turn = (createsByMark.get(mark) ?? Promise.resolve()).catch(() => undefined).then(create);
+    createsByMark.set(mark, turn);
+    try {
+        return await turn;
+    } finally {
+        if (createsByMark.get(mark) === turn) createsByMark.delete(mark);
+    }
+}

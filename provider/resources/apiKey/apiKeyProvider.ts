@@ -8,7 +8,7 @@ import { replacedBy } from "../../dynamic/properties";
 import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
-import { findLostCreate } from "../lostCreate";
+import { findLostCreate, oneCreateAtATime } from "../lostCreate";
 import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
@@ -26,24 +26,6 @@ const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 const madeHere = new Set<number>();
-
-/**
- * Creates of one key name in this process, one after another. A lost create looks for the key
- * named as asked that is newer than the listing before it: a create of the same name still on its
- * way (made, its answer not yet back) would otherwise be taken for it, and both resources would
- * hold one key, which replacing either would revoke under the other.
- */
-const createsByName = new Map<string, Promise<unknown>>();
-
-async function oneCreatePerName<T>(name: string, create: () => Promise<T>): Promise<T> {
-    const turn = (createsByName.get(name) ?? Promise.resolve()).catch(() => undefined).then(create);
-    createsByName.set(name, turn);
-    try {
-        return await turn;
-    } finally {
-        if (createsByName.get(name) === turn) createsByName.delete(name);
-    }
-}
 
 /**
  * After a create whose answer was lost: the key it may have made, named as asked, not made by
@@ -157,7 +139,8 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
 
     async create(inputs: ApiKeyInputs) {
         const { name } = inputsOf(inputs);
-        return oneCreatePerName(name, () => createKey(ctx, inputs));
+        // One name at a time: a lost create must not take the key a same-named create is still waiting for.
+        return oneCreateAtATime(`API key ${name}`, () => createKey(ctx, inputs));
     },
 
     /**

@@ -9,7 +9,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { replacedBy } from "../../dynamic/properties";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { confirmedRemoval } from "../../client/api/removal";
-import { findLostCreate } from "../lostCreate";
+import { findLostCreate, oneCreateAtATime } from "../lostCreate";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import {
     REGISTRY_LOGIN_ON_CREATE,
@@ -183,41 +183,45 @@ export const templateProvider = (ctx: ProviderContext) => ({
             return { id: String(record.id), outs: outputsOf(canonical, { id: record.id, hash_id: hashId }, record.id, creatorOf(record)) };
         }
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
-        const sentAt = ctx.clock.now();
-        // The service answers identical content with the account's existing template instead of a
-        // new one. That template is not this resource's to manage (deleting the resource would
-        // delete it), unless it is the one our own lost create made.
-        const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
-            const { template, existing } = await vast.templates.create(fields);
-            if (existing && !(afterLostCreate && createdSince(vast, template, sentAt) && !heldHere.has(template.id))) {
-                // Another account's (public) template can be the match too: it cannot be deleted from here.
-                const me = await ctx.currentUserId().catch(() => undefined);
-                const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
-                throw new VastRequestRejectedError(
-                    { operation: "create template", target: `"${fields.name}"` },
-                    `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
-                        `Identical templates are one template on Vast.ai: give this one different content (its name, for one)${others ? "" : ", or delete the other"}`,
-                );
-            }
-            return template;
-        };
-        // A lost answer, to the first send or to the one re-send, is resolved by adopting what it made.
-        for (let send = 1; ; send++) {
-            let record: TemplateRecord | undefined;
-            try {
-                record = await createNew(send > 1);
-            } catch (e) {
-                if (!(e instanceof VastOutcomeUnknownError)) throw e;
-                record = await findLostTemplate(ctx, vast, fields, sentAt);
-                if (!record && send >= MAX_SENDS) {
-                    throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
+        // One name and image at a time in this process (lostCreate.ts): a lost create must not take
+        // the template an identical create is still waiting for.
+        return oneCreateAtATime(`template ${fields.name}\n${fields.image}`, async () => {
+            const sentAt = ctx.clock.now();
+            // The service answers identical content with the account's existing template instead of a
+            // new one. That template is not this resource's to manage (deleting the resource would
+            // delete it), unless it is the one our own lost create made.
+            const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
+                const { template, existing } = await vast.templates.create(fields);
+                if (existing && !(afterLostCreate && createdSince(vast, template, sentAt) && !heldHere.has(template.id))) {
+                    // Another account's (public) template can be the match too: it cannot be deleted from here.
+                    const me = await ctx.currentUserId().catch(() => undefined);
+                    const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
+                    throw new VastRequestRejectedError(
+                        { operation: "create template", target: `"${fields.name}"` },
+                        `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
+                            `Identical templates are one template on Vast.ai: give this one different content (its name, for one)${others ? "" : ", or delete the other"}`,
+                    );
+                }
+                return template;
+            };
+            // A lost answer, to the first send or to the one re-send, is resolved by adopting what it made.
+            for (let send = 1; ; send++) {
+                let record: TemplateRecord | undefined;
+                try {
+                    record = await createNew(send > 1);
+                } catch (e) {
+                    if (!(e instanceof VastOutcomeUnknownError)) throw e;
+                    record = await findLostTemplate(ctx, vast, fields, sentAt);
+                    if (!record && send >= MAX_SENDS) {
+                        throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
+                    }
+                }
+                if (record) {
+                    heldHere.add(record.id);
+                    return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
                 }
             }
-            if (record) {
-                heldHere.add(record.id);
-                return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
-            }
-        }
+        });
     },
 
     async read(id: string, props: Partial<TemplateOutputs> = {}) {
