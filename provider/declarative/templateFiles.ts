@@ -38,7 +38,6 @@ export interface TemplateFile {
     plainCredentials?: PlainCredential[];
 }
 
-
 /** One problem in a template file, where it is. */
 export interface TemplateFileProblem {
     file: string;
