@@ -1,5 +1,6 @@
 import { Instance, InstanceArgs } from "../../provider";
 import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
+import { eventually } from "../../testkit/support/fixtures";
 
 describe("Instance start, stop and bid in place, through Pulumi's dynamic-provider host", () => {
     let stack: TestStack;
@@ -84,6 +85,32 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
             expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ state: "running" }]);
             await engine.destroy();
         }
+    });
+
+    // Before: the status it ended with was dropped, so state still said stopped and every later up
+    // sent the start again (a batch job run again each time), with no word that it had ended.
+    it("an instance that ends on its own right after a start is recorded as ended: the next up sends no start, and warns", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = (desiredState: "running" | "stopped") => () => new Instance("exits", { offerId: offer.id, image: "busybox", desiredState });
+        await engine.up(program("stopped"));
+        const id = Number(engine.get("exits").id);
+        emu.clearLog();
+        const started = engine.up(program("running")).then(() => "ok", (e: Error) => e.message);
+        // As soon as the start arrives: it runs, and ends on its own (a batch job done, or a crash).
+        await eventually(async () => emu.requestsTo("PUT", `/api/v0/instances/${id}/`).length === 1, 10_000, 2);
+        const instance = emu.model.instances.get(id)!;
+        instance.stateChange = undefined;
+        instance.script = { status: "exited", statusMsg: "job finished" };
+        expect(await started).toMatch(/job finished.*it will not reach running/);
+        expect(engine.get("exits")).toMatchObject({ initFailed: true, outputs: { actualStatus: "exited", intendedStatus: "running" } });
+
+        emu.clearLog();
+        const from = stack.host.output.length;
+        await engine.up(program("running"));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`)).toEqual([]);
+        expect(stack.host.output.slice(from)).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${id} has ended: exited ("job finished")`)]));
+        await engine.destroy();
     });
 
     // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.

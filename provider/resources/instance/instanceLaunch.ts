@@ -42,7 +42,7 @@ async function onExisting<T>(instanceId: number, what: string, step: () => Promi
     }
 }
 
-type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed" | "gone"; reason: string };
+type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed"; reason: string; record: InstanceRecord } | { kind: "gone"; reason: string };
 
 /**
  * Waits for the instance through the shared poller. Running, failed for good, or gone are answers;
@@ -56,7 +56,7 @@ async function untilStarted(ctx: ProviderContext, vast: VastClient, instanceId: 
             ctx.log.progress(`${what} is running`);
             return outcome;
         case "failed":
-            return { kind: "failed", reason: outcome.reason };
+            return { kind: "failed", reason: outcome.reason, record: outcome.record };
         case "gone":
             return { kind: "gone", reason: "disappeared while starting (destroyed elsewhere?)" };
         case "timedOut": {
@@ -184,5 +184,8 @@ export async function awaitExisting(ctx: ProviderContext, vast: VastClient, inst
     throw new InstanceNotReadyError(
         `vastai: ${what} ${started.reason}; it will not reach running: remove it from the program, or ${howToRunAnew(inputs.offerId !== undefined)}`,
         instanceId,
+        // What it ended as, for state: the next `up` neither waits for it nor starts it again (a
+        // batch job that ended would run again), and warns that it ended, its disk still billed.
+        started.record,
     );
 }
