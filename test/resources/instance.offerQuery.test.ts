@@ -129,6 +129,19 @@ describe("Instance rented by offer search", () => {
         expect(moved.replace).toEqual([{ name: "pin", because: ["offerId"] }]);
     });
 
+    // Before: check could not see the pin (its olds are inputs), so the guard against a too-high bid
+    // on the same offer never fired; diff replaced delete-first, destroying the instance and its disk.
+    it("pinning the rented offer with a bid above what changes in place is refused, the instance kept", async () => {
+        const { emu, engine } = stack;
+        const [offer] = market("QT-PINBID", [{ price: 0.1 }]);
+        await engine.up(() => new Instance("pin-bid", { offer: { ...byPrice("QT-PINBID"), type: "bid" }, price: 10, image: "busybox" }));
+        const { id } = engine.get("pin-bid");
+        await expect(engine.up(() => new Instance("pin-bid", { offerId: offer.id, price: 40, image: "busybox" }))).rejects.toThrow(
+            /price: a bid is changed in place only up to \$32\/hour/,
+        );
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id).map((i) => String(i.id))).toEqual([id]);
+    });
+
     it("check: a bid goes with a bid search, and never above the ceiling", async () => {
         const { engine } = stack;
         const noBid = await engine.up(() => new Instance("no-bid", { offer: byPrice("X", { type: "bid" }), image: "busybox" })).catch((e) => e);

@@ -44,7 +44,10 @@ export type InstanceVolumeInfo = z.output<typeof volumeInfoArgsSchema>;
  */
 export const instanceArgsSchema = z
     .strictObject({
-        /** The offer (ask) to accept; the create request's path, `PUT /asks/{offerId}/`. Or give `offer`. */
+        /**
+         * The offer (ask) to accept; the create request's path, `PUT /asks/{offerId}/`. Or give `offer`.
+         * Set to the offer the instance is on (`rentedOfferId`), or given up for an `offer` search, it changes nothing.
+         */
         offerId: prop(z.number().int().positive("must be a positive offer id").optional(), { onChange: "replace" }),
         /**
          * Rent by need instead of by offer id: a marketplace search (`filters`, `order`, `type`,

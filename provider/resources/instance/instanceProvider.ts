@@ -159,6 +159,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
         const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
+        // What check refuses for a bid too high to change in place on the same offer, seen here too:
+        // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
+        const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
+        if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
