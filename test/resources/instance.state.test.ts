@@ -89,7 +89,10 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
 
     // Before: the status it ended with was dropped, so state still said stopped and every later up
     // sent the start again (a batch job run again each time), with no word that it had ended.
-    it("an instance that ends on its own right after a start is recorded as ended: the next up sends no start, and warns", async () => {
+    it.each([
+        ["exited", "job finished"],
+        ["loading", "Error: OCI runtime create failed"],
+    ])("an instance that ends on its own right after a start (%s, %s) is recorded as ended: the next up sends no start, waits for nothing, and warns", async (status, statusMsg) => {
         const { emu, engine } = stack;
         const offer = emu.addOffer();
         const program = (desiredState: "running" | "stopped") => () => new Instance("exits", { offerId: offer.id, image: "busybox", desiredState });
@@ -101,15 +104,15 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await eventually(async () => emu.requestsTo("PUT", `/api/v0/instances/${id}/`).length === 1, 10_000, 2);
         const instance = emu.model.instances.get(id)!;
         instance.stateChange = undefined;
-        instance.script = { status: "exited", statusMsg: "job finished" };
-        expect(await started).toMatch(/job finished.*it will not reach running/);
-        expect(engine.get("exits")).toMatchObject({ initFailed: true, outputs: { actualStatus: "exited", intendedStatus: "running" } });
+        instance.script = { status: status as "exited" | "loading", statusMsg };
+        expect(await started).toMatch(/it will not reach running/);
+        expect(engine.get("exits")).toMatchObject({ initFailed: true, outputs: { actualStatus: status, intendedStatus: "running", statusMsg } });
 
         emu.clearLog();
         const from = stack.host.output.length;
         await engine.up(program("running"));
         expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`)).toEqual([]);
-        expect(stack.host.output.slice(from)).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${id} has ended: exited ("job finished")`)]));
+        expect(stack.host.output.slice(from)).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${id} has ended: ${status} (${JSON.stringify(statusMsg)})`)]));
         await engine.destroy();
     });
 

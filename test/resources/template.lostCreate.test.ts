@@ -119,8 +119,8 @@ describe("Template: the service's \"existing template found\"", () => {
     });
 
     // Before: anything made up to 2 minutes before the send (this machine's clock may be off) could
-    // be the lost create's; now the service's clock (its Date header) narrows that to seconds.
-    it("a lost create never takes a template of identical content another stack made moments before", async () => {
+    // be the lost create's; now the service's clock (its Date header) narrows that to 30 s.
+    it("a lost create never takes a template of identical content another stack made a minute before", async () => {
         const { emu, engine } = stack;
         const fields = { name: "made-by-another-stack", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
         const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };

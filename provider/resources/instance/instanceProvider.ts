@@ -22,7 +22,7 @@ import {
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
-import { endedWarning } from "./readiness";
+import { endedWarning, startState } from "./readiness";
 import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
@@ -111,6 +111,11 @@ async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceI
     } catch (e) {
         throw new InstanceNotReadyError(`vastai: instance ${instanceId} was created to be stopped, then: ${(e as Error).message}`, instanceId, record);
     }
+}
+
+/** Whether state's last status already says the instance will not run (an error while starting, exited, …). */
+function endedAsRecorded(olds: InstanceOutputs): boolean {
+    return startState({ actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg } as InstanceRecord).kind === "failed";
 }
 
 /**
@@ -234,7 +239,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // Also when a start asked by an earlier `up` did not take: it was last seen stopped,
                 // or meant to be (one created stopped that never ran shows no status).
                 record = await startInstance(ctx, vast, instanceId, desired);
-            } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus)) {
+            } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus) && !endedAsRecorded(olds)) {
+                // (One whose status message already reports an error will not run: not waited for again; diff warns.)
                 // An earlier create that ran out of time left it starting: this `up` waits for it again.
                 record = await awaitExisting(ctx, vast, instanceId, desired);
             }
