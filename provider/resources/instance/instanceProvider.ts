@@ -113,9 +113,14 @@ async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceI
     }
 }
 
+/** The status state last recorded, in the service's words, for the readiness rules (readiness.ts). */
+function recordedStatus(olds: InstanceOutputs): Pick<InstanceRecord, "actual_status" | "intended_status" | "status_msg"> {
+    return { actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg };
+}
+
 /** Whether state's last status already says the instance will not run (an error while starting, exited, …). */
 function endedAsRecorded(olds: InstanceOutputs): boolean {
-    return startState({ actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg } as InstanceRecord).kind === "failed";
+    return startState(recordedStatus(olds) as InstanceRecord).kind === "failed";
 }
 
 /**
@@ -124,7 +129,7 @@ function endedAsRecorded(olds: InstanceOutputs): boolean {
  * owner may have restarted it since. Never fails the diff, and costs no call for any other instance.
  */
 async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs): Promise<void> {
-    const recorded = { actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg };
+    const recorded = recordedStatus(olds);
     const pinned = olds.offerId !== undefined;
     if (!endedWarning(instanceId, recorded, pinned)) return;
     let ended: string | undefined;
@@ -231,7 +236,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             if (desired.desiredState === "stopped") {
                 // Also when a stop asked by an earlier `up` did not finish in time.
                 // (One created stopped may be recorded as never run rather than `stopped`: that is stopped too.)
-                const wasStopped = isStopped({ actual_status: olds.actualStatus, intended_status: olds.intendedStatus }, true);
+                const wasStopped = isStopped(recordedStatus(olds), true);
                 // One that never ran (created stopped; a start since that failed) may show no status rather than `stopped`.
                 const neverRan = olds.intendedStatus === "stopped" && (olds.actualStatus == null || olds.actualStatus === "created");
                 if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired, neverRan);
