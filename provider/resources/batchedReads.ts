@@ -3,7 +3,7 @@ import { VastClient } from "../client/vastClient";
 /**
  * Reads of one kind in one provider process share their calls. The engine reads many resources at
  * once (a refresh above all), and the service paces each endpoint per key (a template search every
- * 1.9 s), so reading them one by one is what makes a large refresh slow.
+ * 3 s), so reading them one by one is what makes a large refresh slow.
  *
  * Two ways of sharing:
  * - Rounds: every id asked for while a call is on its way waits for the next one, which fetches

@@ -47,7 +47,7 @@ describe("connections", () => {
 
     it("in a paced lane every call opens its own connection; an unpaced one keeps it", async () => {
         emu = await startEmulator();
-        // Template search is paced (1.9 s live, 1.9 ms here); with the pace scaled to nothing, it is not.
+        // Template search is paced (3 s live, 3 ms here); with the pace scaled to nothing, it is not.
         const paced = clientFor(emu, { paceScale: 0.001, pacer: new Pacer() });
         for (let i = 0; i < 3; i++) await paced.templates.search({});
         for (const r of emu.requestsTo("GET", TEMPLATES)) expect(alone(emu, r)).toBe(true);

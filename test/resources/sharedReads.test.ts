@@ -2,7 +2,7 @@ import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../pro
 import { clientFor } from "../../testkit/support/fixtures";
 import { startStack, TestStack } from "../../testkit/support/stack";
 
-// Each template search is paced at 1.9 s per key on the live service, an instance read at 2 s: a refresh
+// Each template search is paced at 3 s per key on the live service, an instance read at 2 s: a refresh
 // that read them one by one would take five minutes for a hundred templates.
 describe("refreshing many resources", () => {
     let stack: TestStack;

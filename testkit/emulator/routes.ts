@@ -42,7 +42,7 @@ export const ROUTES: Array<Route | PublicRoute> = [
     { name: "gpu-names", method: "GET", pattern: path("/api/v0/gpu_names/unique"), public: true, intervalMs: 500, handler: catalog.gpuNames },
     { name: "machines", method: "GET", pattern: path("/api/v0/machines"), scope: "machine_read", intervalMs: 2500, handler: account.listMachines },
     { name: "current-user", method: "GET", pattern: path("/api/v0/users/current"), scope: "user_read", intervalMs: 2000, handler: account.currentUser },
-    { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 1900, handler: templates.searchTemplates },
+    { name: "template-search", method: "GET", pattern: path("/api/v0/template"), scope: "user_read", intervalMs: 3000, handler: templates.searchTemplates },
     { name: "template-create", method: "POST", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 1900, handler: templates.createTemplate },
     { name: "template-edit", method: "PUT", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 1900, handler: templates.editTemplate },
     { name: "template-delete", method: "DELETE", pattern: path("/api/v0/template"), scope: "user_write", intervalMs: 2000, handler: templates.deleteTemplate },

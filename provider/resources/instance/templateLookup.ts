@@ -4,7 +4,7 @@ import { TemplateRecord } from "../../schemas/template";
 /**
  * The template an instance starts from, found by `hash_id`. A hash names fixed content (an edit
  * makes a new one), so a lookup is kept for the life of the provider process: twenty instances
- * from one template cost one search, not twenty at the search endpoint's 1.9 s interval.
+ * from one template cost one search, not twenty at the search endpoint's 3 s interval.
  */
 const lookups = new WeakMap<VastClient, Map<string, Promise<TemplateRecord | undefined>>>();
 
