@@ -90,6 +90,9 @@ describe("Template: the service's \"existing template found\"", () => {
 
         const error = await engine.up(() => new Template("console-made", { name: "console-made", image: "busybox" })).catch((e) => e);
         expect(error.message).toMatch(new RegExp(`template ${older.id} already has exactly this content`));
+        // Not "delete the other": a delete only unlinks it, and identical content would bring it back.
+        expect(error.message).toContain(`set adopt: ${older.id} to manage it here`);
+        expect(error.message).not.toMatch(/delete the other/);
         expect(engine.state.size).toBe(0);
         expect(live("console-made")).toHaveLength(1);
     });

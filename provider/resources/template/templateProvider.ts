@@ -199,7 +199,11 @@ export const templateProvider = (ctx: ProviderContext) => ({
                     throw new VastRequestRejectedError(
                         { operation: "create template", target: `"${fields.name}"` },
                         `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
-                            `Identical templates are one template on Vast.ai: give this one different content (its name, for one)${others ? "" : ", or delete the other"}`,
+                            `Identical templates are one template on Vast.ai: give this one different content (its name, for one)` +
+                            // A delete only unlinks a template from the account, so identical content can
+                            // also bring back one this account deleted, say by an earlier destroy: deleting
+                            // it again would not help, adopting it would.
+                            (others ? "" : `; or, if no other resource manages it (a template this account deleted comes back this way), set adopt: ${template.id} to manage it here`),
                     );
                 }
                 return template;
