@@ -78,3 +78,15 @@ export function checkFailuresFrom(
     }
     return failures;
 }
+
+/**
+ * Failures as the engine is to get them. The engine prints a failure's property with that
+ * property's value from the program's inputs ("property 'env' value … has a problem"), whatever
+ * the provider says: a failure about a property that may hold a credential names it in its reason
+ * instead, and the engine prints no value. Paths inside a property (`env.HF_TOKEN`) are not looked
+ * up by the engine, so they stay as they are.
+ */
+export function unquotedFailures(failures: readonly CheckFailure[], unquotable: readonly string[]): CheckFailure[] {
+    const named = (f: CheckFailure) => (f.reason.startsWith(`${f.property} `) ? f.reason : `${f.property}: ${f.reason}`);
+    return failures.map((f) => (unquotable.includes(f.property) ? { property: "", reason: named(f) } : f));
+}

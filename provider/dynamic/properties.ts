@@ -18,6 +18,12 @@ export interface PropertyMeta {
     readonly onChange: OnChange;
     /** Encrypted in state, even when the program gives it as plain text. */
     readonly secret?: boolean;
+    /**
+     * May hold a credential without being secret (env, scripts, args; a private key pasted for a
+     * public one): a check failure names it in its reason, not as its property, because the engine
+     * prints a failing property's value beside the failure (see `unquotedFailures`). Secret properties are treated so too.
+     */
+    readonly mayHoldCredentials?: boolean;
 }
 
 /** zod 4 metadata: a registry of its own, so the metadata is typed and apart from `.meta()`'s. */
@@ -67,6 +73,11 @@ export function replacedBy<S extends PropertySchema>(schema: S): PropertyOf<S>[]
 /** The input properties whose change updates the resource in place. */
 export function updatedInPlace<S extends PropertySchema>(schema: S): PropertyOf<S>[] {
     return declarationsOf(schema).filter((d) => d.onChange === "update").map((d) => d.name);
+}
+
+/** The input properties whose value a check failure must not have printed: secret ones, and those that may hold a credential. */
+export function unquotableOf<S extends PropertySchema>(schema: S): PropertyOf<S>[] {
+    return declarationsOf(schema).filter((d) => d.secret === true || d.mayHoldCredentials === true).map((d) => d.name);
 }
 
 /** The secret input properties. */

@@ -79,6 +79,16 @@ function tokenize(text: string): string[] {
     return tokens;
 }
 
+/**
+ * A word of a flag string as a message shows it: a flag by its name, anything else by its place
+ * only, since a stray word is most often part of a value with spaces (a password, a token) that
+ * lost its quotes.
+ */
+function shownWord(word: string, index: number): string {
+    const flagName = /^--?[A-Za-z][A-Za-z0-9-]*/.exec(word)?.[0];
+    return flagName ? JSON.stringify(flagName) : `at word ${index + 1} (not shown: it may be part of a value; quote a value that holds spaces)`;
+}
+
 /** Reads a flag string. Anything that is not `-e NAME=value`, `-p ports`, `-v`, `-n` or `-h` is an error, never dropped. */
 export function parseEnvFlags(flags: string): EnvMap {
     const tokens = tokenize(flags);
@@ -87,7 +97,7 @@ export function parseEnvFlags(flags: string): EnvMap {
         const flag = tokens[i];
         const arg = tokens[i + 1];
         if (flag !== "-e" && flag !== "-p" && !isOtherFlag(flag)) {
-            throw new EnvFlagError(`unsupported env flag ${JSON.stringify(flag)}: expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname`);
+            throw new EnvFlagError(`unsupported env flag ${shownWord(flag, i)}: expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname`);
         }
         if (arg === undefined) throw new EnvFlagError(`${flag} at the end of the env flags has no value`);
         if (isOtherFlag(flag)) {
@@ -97,7 +107,14 @@ export function parseEnvFlags(flags: string): EnvMap {
         } else if (flag === "-e") {
             const eq = arg.indexOf("=");
             const name = eq > 0 ? arg.slice(0, eq) : "";
-            if (!VAR_NAME.test(name)) throw new EnvFlagError(`-e ${JSON.stringify(arg)} is not NAME=value`);
+            if (!VAR_NAME.test(name)) {
+                // Only the name is quoted: what follows "=" is a value, and may be a secret one.
+                throw new EnvFlagError(
+                    eq > 0
+                        ? `-e ${JSON.stringify(name)}=… is not NAME=value: a name has no spaces and does not start with "-"`
+                        : `-e at word ${i + 2} is not NAME=value (its text is not shown: it may be a value)`,
+                );
+            }
             env[name] = arg.slice(eq + 1);
         } else {
             const port = canonicalPort(arg);

@@ -3,16 +3,38 @@
  * resource kind. Loaded once per provider process, so all of them share one configuration,
  * client and pacer (see providerContext.ts).
  */
+import * as pulumi from "@pulumi/pulumi";
+import { CheckFailure, unquotedFailures } from "../dynamic/checkFailures";
+import { PropertySchema, unquotableOf } from "../dynamic/properties";
+import { apiKeyArgsSchema } from "../resources/apiKey/apiKeyArgs";
 import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
+import { instanceArgsSchema } from "../resources/instance/instanceArgs";
 import { instanceProvider } from "../resources/instance/instanceProvider";
+import { sshKeyArgsSchema } from "../resources/sshKey/sshKeyArgs";
 import { sshKeyProvider } from "../resources/sshKey/sshKeyProvider";
+import { templateArgsSchema } from "../resources/template/templateArgs";
 import { templateProvider } from "../resources/template/templateProvider";
 import { configure, processContext } from "./providerContext";
 
-export const template = { configure, ...templateProvider(processContext) };
-export const instance = { configure, ...instanceProvider(processContext) };
-export const apiKey = { configure, ...apiKeyProvider(processContext) };
-export const sshKey = { configure, ...sshKeyProvider(processContext) };
+type Checks = { check(olds: any, news: any): Promise<pulumi.dynamic.CheckResult<any>> };
+
+/** A kind's implementation as the engine meets it: its check failures never have a credential printed (`unquotedFailures`). */
+function forTheEngine<P extends Checks>(provider: P, schema: PropertySchema): P {
+    const unquotable = unquotableOf(schema);
+    return {
+        ...provider,
+        async check(olds: unknown, news: unknown) {
+            const checked = await provider.check(olds, news);
+            const failures: CheckFailure[] | undefined = checked.failures;
+            return failures && failures.length > 0 ? { ...checked, failures: unquotedFailures(failures, unquotable) } : checked;
+        },
+    };
+}
+
+export const template = { configure, ...forTheEngine(templateProvider(processContext), templateArgsSchema) };
+export const instance = { configure, ...forTheEngine(instanceProvider(processContext), instanceArgsSchema) };
+export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext), apiKeyArgsSchema) };
+export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), sshKeyArgsSchema) };
 
 const KINDS = { template, instance, apiKey, sshKey };
 const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;

@@ -104,7 +104,7 @@ describe("onstart through Pulumi's dynamic-provider host", () => {
         const { result } = await checked({ offerId: 1, image: "ubuntu:22.04", onstart: noise }, "too-long");
         expect(result.failures).toEqual([
             {
-                property: "onstart",
+                property: "",
                 reason: expect.stringMatching(
                     new RegExp(`^onstart is ${noise.length} characters; compressed and encoded it is still \\d+, and the service's limits are onstart may be at most 4048; args \\+ argsStr \\+ onstart may be at most 4096 together`),
                 ),
@@ -117,7 +117,7 @@ describe("onstart through Pulumi's dynamic-provider host", () => {
             "too-long-together",
         );
         expect(withArgs.failures).toEqual([
-            { property: "onstart", reason: expect.stringMatching(/args \+ argsStr \+ onstart may be at most 4096 together \(args and argsStr take 1500\)/) },
+            { property: "", reason: expect.stringMatching(/args \+ argsStr \+ onstart may be at most 4096 together \(args and argsStr take 1500\)/) },
         ]);
     });
 });

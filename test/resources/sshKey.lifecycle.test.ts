@@ -58,18 +58,20 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         await expect(host.delete(created.id, urn, read.properties)).resolves.toBeUndefined();
     });
 
-    it("refuses what is not an OpenSSH public key in check, naming the property", async () => {
+    // Named in the reason, not as the failing property: the engine prints that property's value beside
+    // the failure, and a private key pasted here must not reach the terminal or the CI log.
+    it("refuses what is not an OpenSSH public key in check, naming the property in the reason", async () => {
         const { host } = stack;
         const reg = await programRegistration({ publicKey: LAPTOP }, "bad");
         const urn = host.urn(reg.type, reg.name);
         const check = (inputs: Record<string, unknown>) => host.check(urn, {}, { ...reg.inputs, ...inputs });
 
-        expect((await check({ publicKey: "" })).failures).toEqual([{ property: "publicKey", reason: expect.stringMatching(/must be an OpenSSH public key/) }]);
+        expect((await check({ publicKey: "" })).failures).toEqual([{ property: "", reason: expect.stringMatching(/^publicKey: must be an OpenSSH public key/) }]);
         expect((await check({ publicKey: "AAAAC3NzaC1lZDI1NTE5 me@laptop" })).failures).toEqual([
-            { property: "publicKey", reason: expect.stringMatching(/must be an OpenSSH public key/) },
+            { property: "", reason: expect.stringMatching(/^publicKey: must be an OpenSSH public key/) },
         ]);
         expect((await check({ publicKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----" })).failures).toEqual([
-            { property: "publicKey", reason: expect.stringMatching(/this is a private key/) },
+            { property: "", reason: expect.stringMatching(/^publicKey: this is a private key/) },
         ]);
         for (const good of [
             "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 user@host",

@@ -1,5 +1,7 @@
 import { Template } from "../../provider";
 import { UNKNOWN } from "../../provider/dynamic/unknowns";
+import { unquotableOf } from "../../provider/dynamic/properties";
+import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { Registration, registerAsProgram } from "../../testkit/host/programMocks";
 
@@ -71,10 +73,18 @@ describe("Template check: bad input fails with the property's path", () => {
         expect(Object.keys(WRONG).sort()).toEqual([...TEMPLATE_PROPERTIES].sort());
     });
 
+    // A property that may hold a credential is named in the reason instead: the engine prints the
+    // failing property's value (unquotedFailures).
+    const unquotable = unquotableOf(templateArgsSchema);
     it.each(Object.entries(WRONG))("a wrong type for %s fails at that property", async (property, { value, reason }) => {
         const { failures } = await check({ ...valid, [property]: value });
         expect(failures).toHaveLength(1);
-        expect(failures[0].property).toBe(property);
+        if (unquotable.includes(property as never)) {
+            expect(failures[0].property).toBe("");
+            expect(failures[0].reason).toMatch(new RegExp(`^${property}: `));
+        } else {
+            expect(failures[0].property).toBe(property);
+        }
         expect(failures[0].reason).toMatch(reason);
     });
 
@@ -115,8 +125,16 @@ describe("Template check: bad input fails with the property's path", () => {
     it("an unparseable env flag string fails instead of being dropped", async () => {
         const { failures } = await check({ ...valid, env: "-e A=1 --privileged" });
         expect(failures).toEqual([
-            { property: "env", reason: 'unsupported env flag "--privileged": expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname' },
+            { property: "", reason: 'env: unsupported env flag "--privileged": expected -e NAME=value, -p host:container, -v volume, -n network or -h hostname' },
         ]);
+    });
+
+    // The engine prints a failing property's value beside the failure: env is named in the reason
+    // instead, and the reason quotes no value, so a password that lost its quotes is not printed.
+    it("a bad env flag string fails without any of its values reaching the engine's message", async () => {
+        const { failures } = await check({ ...valid, env: "-e DB_PASSWORD=correct horse battery" });
+        expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^env: unsupported env flag at word 3/) }]);
+        expect(JSON.stringify(failures)).not.toMatch(/correct|horse|battery/);
     });
 
     it("computed outputs cannot be given", async () => {

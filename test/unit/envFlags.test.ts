@@ -50,15 +50,32 @@ describe("env: flag string ⇄ canonical map", () => {
         ["-x /data:/data", /unsupported env flag "-x"/],
         ['-v "/my data:/data"', /-v "\/my data:\/data" is not a volume/],
         ["-n My_Net", /-n "My_Net" is not a network name/],
-        ["-e NOVALUE", /-e "NOVALUE" is not NAME=value/],
+        ["-e NOVALUE", /-e at word 2 is not NAME=value \(its text is not shown/],
         ["-e A=1 -e", /-e at the end of the env flags has no value/],
         ["-p 80:eighty", /-p "80:eighty" is not a port mapping/],
         ["-p 99999:1", /is not a port mapping/],
         ['-e A="unterminated', /unterminated " quote/],
-        ["A=1", /unsupported env flag "A=1"/],
+        ["A=1", /unsupported env flag at word 1 \(not shown/],
     ])("refuses %j instead of dropping it", (flags, message) => {
         expect(() => parseEnvFlags(flags)).toThrow(EnvFlagError);
         expect(() => parseEnvFlags(flags)).toThrow(message);
+    });
+
+    // A value that lost its quotes is refused without being shown: it may be a password or a token.
+    it.each([
+        ["-e DB_PASSWORD=correct horse battery", /unsupported env flag at word 3/, "horse"],
+        ["-e 'HF TOKEN=hf_abcdefghijklmnop'", /-e "HF TOKEN"=… is not NAME=value/, "hf_abcdefghijklmnop"],
+        ["-e hf_abcdefghijklmnop", /-e at word 2 is not NAME=value/, "hf_abcdefghijklmnop"],
+        ["-e A=1 --shm-size=1g", /unsupported env flag "--shm-size"/, "1g"],
+    ])("refuses %j without quoting any value", (flags, message, hidden) => {
+        let error: Error | undefined;
+        try {
+            parseEnvFlags(flags);
+        } catch (e) {
+            error = e as Error;
+        }
+        expect(error?.message).toMatch(message);
+        expect(error?.message).not.toContain(hidden);
     });
 
     it("keeps -v, -n and -h as the vendor CLI reads them, both ways, and as the service reads them back", () => {

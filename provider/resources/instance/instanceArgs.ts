@@ -68,11 +68,11 @@ export const instanceArgsSchema = z
          * (`-e NAME=value -p 8080:8080`), kept as the canonical map; `-v`, `-n` and `-h` as a Template's
          * env takes them. Merged over the template's env, this map winning.
          */
-        env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace" }),
+        env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace", mayHoldCredentials: true }),
         /** Run at start. Longer than 4048 characters, it is sent compressed (see the README); state keeps the script as given. */
-        onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace" }),
-        args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace" }),
-        argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "replace" }),
+        onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace", mayHoldCredentials: true }),
+        args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace", mayHoldCredentials: true }),
+        argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "replace", mayHoldCredentials: true }),
         /**
          * How the instance is reached: `ssh_direct` or `ssh_proxy` (SSH straight to the machine, or
          * through Vast's proxy), `jupyter_direct` or `jupyter_proxy` (Jupyter, and SSH beside it),

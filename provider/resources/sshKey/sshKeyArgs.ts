@@ -21,8 +21,9 @@ const publicKeySchema = z
  * text replaces it. The text is trimmed, so a `.pub` file read with its final newline is the same key.
  */
 export const sshKeyArgsSchema = z.strictObject({
+    // Not secret, but a private key pasted here by mistake must not be printed with a check failure.
     /** The public key, as in `~/.ssh/id_ed25519.pub`. Not secret. */
-    publicKey: prop(publicKeySchema, { wire: "ssh_key", onChange: "replace" }),
+    publicKey: prop(publicKeySchema, { wire: "ssh_key", onChange: "replace", mayHoldCredentials: true }),
 });
 
 /** An SSH key's arguments in a Pulumi program. */

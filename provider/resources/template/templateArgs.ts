@@ -20,18 +20,18 @@ export const templateArgsSchema = z.strictObject({
     /** Default `latest`. */
     tag: prop(z.string().min(1, "must not be empty").default("latest"), { wire: "tag", onChange: "update" }),
     desc: prop(z.string().optional(), { wire: "desc", onChange: "update" }),
-    readme: prop(z.string().optional(), { wire: "readme", onChange: "update" }),
+    readme: prop(z.string().optional(), { wire: "readme", onChange: "update", mayHoldCredentials: true }),
     /**
      * Environment and ports: the flag string (`-e NAME=value -p 8080:8080`) or a map
      * (`{ NAME: "value", "-p 8080:8080": "1" }`). Kept as the canonical map either way. A volume
      * `-v /data:/data`, a network `-n name` and a hostname `-h name` too, as the vendor CLI reads
      * them (map keys `"-v /data:/data": "1"`, `"-n name": "1"`, `"-h": "name"`).
      */
-    env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update" }),
-    onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update" }),
+    env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update", mayHoldCredentials: true }),
+    onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update", mayHoldCredentials: true }),
     /** `ssh`, `jupyter` or `args`; default `args`. */
     runtype: prop(z.enum(RUNTYPES).default("args"), { wire: "runtype", onChange: "update" }),
-    argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "update" }),
+    argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "update", mayHoldCredentials: true }),
     sshDirect: prop(z.boolean().optional(), { wire: "ssh_direct", onChange: "update" }),
     useSsh: prop(z.boolean().optional(), { wire: "use_ssh", onChange: "update" }),
     jupDirect: prop(z.boolean().optional(), { wire: "jup_direct", onChange: "update" }),
