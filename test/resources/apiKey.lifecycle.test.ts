@@ -165,6 +165,20 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before: "run `pulumi up` again" only, and a key the service made after the looks stayed live,
+    // its secret lost, outside state, while the next up made another.
+    it("a lost create whose key is not found in time says which key to revoke should it appear", async () => {
+        const { emu, engine } = stack;
+        const listed = await clientFor(emu).account.listApiKeys();
+        const before = Math.max(0, ...listed.map((k) => k.id));
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "timeout", acted: false } });
+        const error = await engine.up(() => new ApiKey("unseen", { name: "unseen-key", permissions: apiKeyPermissions("user_read") })).catch((e) => e);
+        expect(error.message).toContain(`No key named "unseen-key" was found afterwards, but the service may still make it`);
+        expect(error.message).toContain(`an API key named "unseen-key" with an id above ${before}`);
+        expect(error.message).toMatch(/revoke it there \(its secret is lost\)/);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("a lost create is told from a same-named key the account had before it, though the listing shows no creation times", async () => {
         const { emu, engine } = stack;
         // Made by hand a moment earlier, same name: the listing cannot date it (as the live one cannot).

@@ -40,7 +40,7 @@ const madeHere = new Set<number>();
 async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string, permissions: Permissions, sentAt: number, before: number): Promise<ApiKeyRecord | undefined> {
     const found = await findLostCreate(ctx, {
         what: `API key "${name}"`,
-        lookFor: `an API key named "${name}" made at ${new Date(sentAt).toISOString()} or later`,
+        lookFor: lostKeyDescription(name, sentAt, before),
         look: async () => {
             // What the listing does not show (permissions) cannot rule a key out.
             const candidates = (await vast.account.listApiKeys()).filter(
@@ -57,6 +57,11 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string,
         );
     }
     return found?.[0];
+}
+
+/** The key a lost create may have made, as a person would look for it in the console. */
+function lostKeyDescription(name: string, sentAt: number, before: number): string {
+    return `an API key named "${name}" with an id above ${before} (made at ${new Date(sentAt).toISOString()} or later)`;
 }
 
 /** True or false when the listing shows permissions; undefined when it cannot tell. */
@@ -81,7 +86,15 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
     } catch (e) {
         if (e instanceof VastOutcomeUnknownError) {
             const lost = await findLostKey(ctx, vast, name, permissions, sentAt, before);
-            if (!lost) throw new Error(`${e.message}. No key named "${name}" was found afterwards; run \`pulumi up\` again`, { cause: e });
+            if (!lost) {
+                // The service may still make it after the looks: the next `up` would make another.
+                throw new Error(
+                    `${e.message}. No key named "${name}" was found afterwards, but the service may still make it: if the Vast.ai console ` +
+                        `shows ${lostKeyDescription(name, sentAt, before)}, it is the one this create made; revoke it there (its secret is lost). ` +
+                        "Then run `pulumi up` again",
+                    { cause: e },
+                );
+            }
             // It exists, so it goes into state; its secret was in the lost answer only, so the
             // next `pulumi up` replaces it (a new key, then this one revoked).
             madeHere.add(lost.id);
