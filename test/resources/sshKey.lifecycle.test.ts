@@ -97,6 +97,16 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         emu.model.sshKeys.delete(existing.id);
     });
 
+    // Before: the second was told to remove the first's key in the console, taking it from the SshKey that holds it.
+    it("two SshKeys of one text in one program: the second is told to keep one SshKey, not to remove the first's key", async () => {
+        const { engine } = stack;
+        const error = await engine.up(() => [new SshKey("first", { publicKey: LAPTOP }), new SshKey("second", { publicKey: `${LAPTOP}\n` })]).catch((e) => e);
+        const held = engine.get("first") ?? engine.get("second");
+        expect(error.message).toContain(`another SshKey of this program holds this key text already (SSH key ${held.id})`);
+        expect(error.message).not.toContain("Remove SSH key");
+        await engine.destroy();
+    });
+
     // Before: a key made by a lost create was matched by its creation time against this machine's
     // clock, so a service clock minutes behind left the key on the account and out of state.
     it("a lost create is found whatever the service's clock says; a listing that fails before the create sends nothing", async () => {

@@ -39,6 +39,13 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: st
 
 /** A key that cannot be added because the account has its text already: which one, and what to do (an import cannot reach a dynamic resource). */
 function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
+    // Removing it would take it from the SshKey that holds it; two resources cannot hold one text.
+    if (madeHere.has(existing.id)) {
+        return new Error(
+            `vastai: add SSH key ${keyTarget(publicKey)} failed: another SshKey of this program holds this key text already (SSH key ${existing.id}), ` +
+                "and the account holds a key text once: keep one SshKey for it",
+        );
+    }
     return new Error(
         `vastai: add SSH key ${keyTarget(publicKey)} failed: the account has this key already, as SSH key ${existing.id}, and holds a key text once. ` +
             `Remove SSH key ${existing.id} in the Vast.ai console (or \`vastai delete ssh-key ${existing.id}\`) and run \`pulumi up\` again, ` +
