@@ -111,6 +111,13 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
             { property: "key", reason: "key is set by the service and cannot be given" },
         ]);
         expect((await check({ nmae: "x" })).failures).toEqual([{ property: "nmae", reason: 'unknown property "nmae"; did you mean "name"?' }]);
+        // Before: any shape passed, and only the service refused it, after a green preview.
+        expect((await check({ permissions: { api: { user_read: { "api.user.show": { constraints: "x" } } } } })).failures).toEqual([
+            { property: "permissions.api.user_read.api.user.show.constraints", reason: expect.stringMatching(/must be an object of parameters, e.g. \{ id: \{ eq: 1227 \} \}/) },
+        ]);
+        expect((await check({ permissions: { api: { user_read: "all" } } })).failures).toEqual([
+            { property: "permissions.api.user_read", reason: expect.stringMatching(/must be an object of endpoint rules/) },
+        ]);
     });
 
     it("during preview, an unknown name or permissions passes check, and diff says the key may be replaced", async () => {
