@@ -1,5 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
+import { parse } from "yaml";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 
 /** What package.json, LICENSE and README.md say about the package agree with each other and with the SDK. */
@@ -21,6 +22,17 @@ describe("package facts", () => {
         const sdkMinor = sdk.version.split(".").slice(0, 2).join(".");
         expect(readme).toContain(`\`@pulumi/pulumi\` ${sdkMinor} itself declares \`node ${sdk.engines.node}\``);
         expect(manifest.peerDependencies["@pulumi/pulumi"]).toMatch(new RegExp(`^>=${sdkMinor.replace(".", "\\.")}\\.`));
+    });
+
+    // Before: maxPricePerHour was declared "type: number", which Pulumi's project schema has not,
+    // so `pulumi up` on the README's quickstart stack stopped before the program ran.
+    it("Pulumi.yaml declares config only with the types Pulumi's project schema allows", () => {
+        const project = parse(read("Pulumi.yaml")) as { config?: Record<string, unknown> };
+        const allowed = ["string", "integer", "boolean", "array"];
+        for (const [key, declared] of Object.entries(project.config ?? {})) {
+            if (typeof declared !== "object" || declared === null) continue; // a plain value: allowed as it is
+            expect({ key, type: (declared as { type?: unknown }).type }).toEqual({ key, type: expect.stringMatching(new RegExp(`^(${allowed.join("|")})$`)) });
+        }
     });
 
     it("ships the build: types for node10 programs, exports for the rest, and prepare builds both", () => {
