@@ -1,13 +1,13 @@
 // `pulumi up` in the repository root runs this program (see Pulumi.yaml).
 //   pulumi config set --secret vastai:apiKey <key>
-//   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"
+//   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"   # unless the account holds it already
 import * as pulumi from "@pulumi/pulumi";
 import { quickstart } from "./program";
 
 const config = new pulumi.Config();
 const { resources, ssh } = quickstart({
     imageTag: config.require("imageTag"),
-    sshPublicKey: config.require("sshPublicKey"),
+    sshPublicKey: config.get("sshPublicKey"),
     maxPricePerHour: config.getNumber("maxPricePerHour"),
 });
 

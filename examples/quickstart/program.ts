@@ -3,8 +3,12 @@ import * as vast from "pulumi-vastai";
 
 export interface QuickstartSettings {
     imageTag: string;
-    /** Your public key (the text of `~/.ssh/id_ed25519.pub`): registered before the instance starts. */
-    sshPublicKey: string;
+    /**
+     * Your public key (the text of `~/.ssh/id_ed25519.pub`): registered before the instance starts.
+     * Leave it out when the account holds it already: the service puts the account's keys on every
+     * instance, and an SshKey of a text the account holds fails (it would remove the key on destroy).
+     */
+    sshPublicKey?: string;
     /** The most the GPU may cost, USD/hour. */
     maxPricePerHour?: number;
 }
@@ -27,7 +31,7 @@ export function quickstart(settings: QuickstartSettings) {
         onstart: "pip install -q transformers datasets",
     });
     // The key goes on the account before the instance starts, so the instance has it from the first boot.
-    const laptop = new vast.SshKey("laptop", { publicKey: settings.sshPublicKey });
+    const laptop = settings.sshPublicKey ? new vast.SshKey("laptop", { publicKey: settings.sshPublicKey }) : undefined;
     const gpu = new vast.Instance(
         "gpu",
         {
@@ -42,8 +46,8 @@ export function quickstart(settings: QuickstartSettings) {
             label: "quickstart",
             readyTimeoutSeconds: 1200,
         },
-        { dependsOn: [laptop] },
+        { dependsOn: laptop ? [laptop] : [] },
     );
     const ssh = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
-    return { resources: { trainer, laptop, gpu }, ssh };
+    return { resources: { trainer, ...(laptop ? { laptop } : {}), gpu }, ssh };
 }
