@@ -91,7 +91,7 @@ describe("README property tables", () => {
     it("reads the doc comments of the schema", () => {
         const docs = docsOf(RESOURCES[0].file, "templateArgsSchema");
         expect(docs.image).toBe("Container image path, without the tag.");
-        expect(docs.name).toBe("");
+        expect(docs.name).toBe("The name shown in the console; also what a lost create is looked for by.");
         expect(Object.keys(docs)).toEqual(declarationsOf(templateArgsSchema).map((d) => d.name));
     });
 });

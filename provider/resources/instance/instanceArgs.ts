@@ -71,7 +71,9 @@ export const instanceArgsSchema = z
         env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace", mayHoldCredentials: true }),
         /** Run at start. Longer than 4048 characters, it is sent compressed (see the README); state keeps the script as given. */
         onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace", mayHoldCredentials: true }),
+        /** Arguments for the image's entrypoint, one list item each (with runtype `args`); `argsStr` gives them as one string. */
         args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace", mayHoldCredentials: true }),
+        /** The command, or the entrypoint's arguments, as one string (with runtype `args`); over the template's. */
         argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "replace", mayHoldCredentials: true }),
         /**
          * How the instance is reached: `ssh_direct` or `ssh_proxy` (SSH straight to the machine, or

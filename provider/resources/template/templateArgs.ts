@@ -14,12 +14,15 @@ import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
  * vendor console makes templates, so nothing becomes public by omission.
  */
 export const templateArgsSchema = z.strictObject({
+    /** The name shown in the console; also what a lost create is looked for by. */
     name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "update" }),
     /** Container image path, without the tag. */
     image: prop(z.string().min(1, "must not be empty"), { wire: "image", onChange: "update" }),
     /** Default `latest`. */
     tag: prop(z.string().min(1, "must not be empty").default("latest"), { wire: "tag", onChange: "update" }),
+    /** A short description, shown with the template. */
     desc: prop(z.string().optional(), { wire: "desc", onChange: "update" }),
+    /** Longer documentation text (Markdown). */
     readme: prop(z.string().optional(), { wire: "readme", onChange: "update", mayHoldCredentials: true }),
     /**
      * Environment and ports: the flag string (`-e NAME=value -p 8080:8080`) or a map
@@ -28,25 +31,34 @@ export const templateArgsSchema = z.strictObject({
      * them (map keys `"-v /data:/data": "1"`, `"-n name": "1"`, `"-h": "name"`).
      */
     env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update", mayHoldCredentials: true }),
+    /** Shell commands run when an instance of the template starts. */
     onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update", mayHoldCredentials: true }),
     /** `ssh`, `jupyter` or `args`; default `args`. */
     runtype: prop(z.enum(RUNTYPES).default("args"), { wire: "runtype", onChange: "update" }),
+    /** With runtype `args`: replaces the image's command, or is passed to its entrypoint as arguments. */
     argsStr: prop(z.string().optional(), { wire: "args_str", onChange: "update", mayHoldCredentials: true }),
+    /** SSH straight to the machine rather than through Vast's proxy (recommended with runtype `ssh`). */
     sshDirect: prop(z.boolean().optional(), { wire: "ssh_direct", onChange: "update" }),
+    /** SSH access enabled. */
     useSsh: prop(z.boolean().optional(), { wire: "use_ssh", onChange: "update" }),
+    /** Jupyter straight to the machine rather than through Vast's proxy. */
     jupDirect: prop(z.boolean().optional(), { wire: "jup_direct", onChange: "update" }),
     /** Jupyter's start directory. `null` is read as not set (as the service reads it): the field is cleared. */
     jupyterDir: prop(z.string().nullable().optional(), { wire: "jupyter_dir", onChange: "update" }),
+    /** JupyterLab instead of Jupyter Notebook. */
     useJupyterLab: prop(z.boolean().optional(), { wire: "use_jupyter_lab", onChange: "update" }),
     /**
      * Private registry. Login fields the program does not set are never sent on an edit, so a
      * password set in the console survives (a create sends them as empty strings, as the contract asks).
      */
     dockerLoginRepo: prop(z.string().optional(), { wire: "docker_login_repo", onChange: "update" }),
+    /** Registry user name. */
     dockerLoginUser: prop(z.string().optional(), { wire: "docker_login_user", onChange: "update" }),
     /** Registry token; kept secret in state even when given as plain text. */
     dockerLoginPass: prop(z.string().optional(), { wire: "docker_login_pass", onChange: "update", secret: true }),
+    /** A link to the image's documentation. */
     href: prop(z.string().optional(), { wire: "href", onChange: "update" }),
+    /** The image's repository identifier. */
     repo: prop(z.string().optional(), { wire: "repo", onChange: "update" }),
     /** Default machine search filters, `{ field: { op: value } }`. */
     extraFilters: prop(extraFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
