@@ -17,9 +17,12 @@ export class TemplateFilterBuilder {
         return new TemplateFieldFilter(field, this.conditions);
     }
 
-    /** The plain `{field: {op: value}}` object, a copy. */
+    /**
+     * The plain `{field: {op: value}}` object, a copy. An undefined value is kept, not dropped as a
+     * JSON copy would drop it, so the search's check names it (`.eq(me?.id)` before `me` was set).
+     */
     build(): TemplateFilters {
-        return JSON.parse(JSON.stringify(this.conditions)) as TemplateFilters;
+        return structuredClone(this.conditions);
     }
 }
 

@@ -168,6 +168,16 @@ describe("searchOffers against the emulator's marketplace", () => {
         expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);
     });
 
+    it("refuses a condition with no defined operator, and an empty in or notin, naming the field; nothing is sent", async () => {
+        const error = await searchOffers({ filters: { gpu_name: { eq: undefined } } }).catch((e) => e);
+        expect(error).toBeInstanceOf(VastInvalidArgsError);
+        expect(error.message).toMatch(/filters\.gpu_name\.eq: expected a string, got undefined/);
+        await expect(searchOffers({ filters: { num_gpus: { gte: undefined, lte: undefined } } })).rejects.toThrow(/filters\.num_gpus\.gte: expected a number/);
+        await expect(searchOffers({ filters: { gpu_name: { in: [] } } })).rejects.toThrow(/filters\.gpu_name\.in: expected at least one value/);
+        await expect(searchOffers({ filters: { geolocation: { notin: [] } } })).rejects.toThrow(/filters\.geolocation\.notin: expected at least one value/);
+        expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);
+    });
+
     it("needs the misc permission, and says so", async () => {
         const reader = emu.createKey({ api: { user_read: {} } });
         const error = await searchOffers({}, { apiKey: reader.key }).catch((e) => e);

@@ -123,4 +123,28 @@ describe("searchTemplates against the emulator", () => {
         await expect(searchTemplates({ creator: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creator/);
         expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
     });
+
+    it("refuses a condition whose operators are all undefined: JSON would send {} and match every template", async () => {
+        // `me?.id` before the account was read: the search must not widen to everyone's templates.
+        const unset: number | undefined = undefined;
+        const error = await searchTemplates({ creator_id: { eq: unset } }).catch((e) => e);
+        expect(error).toBeInstanceOf(VastInvalidArgsError);
+        expect(error.message).toMatch(/creator_id\.eq: expected a number, got undefined/);
+        await expect(searchTemplates({ name: { in: undefined, notin: undefined } })).rejects.toThrow(/name\.in: expected an array, got undefined/);
+        await expect(searchTemplates(templateFilters().where("ssh_direct").eq(undefined as unknown as boolean))).rejects.toThrow(
+            /ssh_direct\.eq: expected a boolean, got undefined/,
+        );
+        await expect(searchTemplates({ id: {} })).rejects.toThrow(/id: expected at least one operator/);
+        expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
+
+        // Beside a defined operator, an undefined one is only not given.
+        const found = await searchTemplates({ creator_id: { eq: emu.demoUser.id }, name: { eq: "alpha", neq: undefined } });
+        expect(found.map((t) => t.name)).toEqual(["alpha"]);
+    });
+
+    it("refuses an empty in or notin list, naming the field; nothing is sent", async () => {
+        await expect(searchTemplates({ id: { in: [] } })).rejects.toThrow(/id\.in: expected at least one value/);
+        await expect(searchTemplates({ name: { notin: [] } })).rejects.toThrow(/name\.notin: expected at least one value/);
+        expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
+    });
 });
