@@ -93,6 +93,19 @@ describe("searchOffers against the emulator's marketplace", () => {
         expect(labels(unverified)).toEqual(["RTX 4090 x1 $0.28"]);
     });
 
+    it("a filter set to undefined is not given: the default on that field stays", async () => {
+        const found = await searchOffers({ filters: { verified: undefined, rentable: undefined, gpu_name: undefined } });
+        expect(sentQuery()).toEqual({
+            verified: { eq: true },
+            rentable: { eq: true },
+            external: { eq: false },
+            rented: { eq: false },
+            order: [["score", "desc"]],
+            type: "on-demand",
+        });
+        expect(labels(found)).toEqual(WITHIN_DEFAULTS);
+    });
+
     it.each(CASES)("%s", async (_label, filters, expected) => {
         const found = await searchOffers({ filters });
         expect(sentQuery()).toMatchObject(filters);
