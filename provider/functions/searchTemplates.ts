@@ -1,7 +1,7 @@
 import { TemplateRecord } from "../schemas/template";
 import { TemplateFilters } from "../schemas/templateFilters";
 import { FunctionOptions, programClient } from "./programClient";
-import { TemplateFilterBuilder } from "./templateFilterBuilder";
+import type { TemplateFilterBuilder } from "./templateFilterBuilder";
 
 /**
  * Templates matching every condition (docs/service-contract.md §4.3), as the service returns them, in its field
@@ -16,6 +16,16 @@ export async function searchTemplates(
     filters: TemplateFilters | TemplateFilterBuilder = {},
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
-    const conditions = filters instanceof TemplateFilterBuilder ? filters.build() : filters;
-    return programClient(options).templates.search(conditions);
+    return programClient(options).templates.search(conditionsOf(filters));
+}
+
+/**
+ * The conditions of a builder, or the object as it is. A builder is anything with `build()`, not
+ * an `instanceof` match: one made by a second copy of this package (two versions in
+ * node_modules) is another class, and was checked as a filters object, failing on `conditions`.
+ * `TemplateFilters` has no `build` field, so nothing else is taken for one.
+ */
+function conditionsOf(filters: TemplateFilters | TemplateFilterBuilder): TemplateFilters {
+    const builder = filters as { build?: unknown } | null;
+    return typeof builder?.build === "function" ? (filters as TemplateFilterBuilder).build() : (filters as TemplateFilters);
 }

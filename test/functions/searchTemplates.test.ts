@@ -1,4 +1,4 @@
-import { TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
+import { TemplateFilterBuilder, TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, startEmulator } from "../../testkit/support/fixtures";
@@ -101,7 +101,19 @@ describe("searchTemplates against the emulator", () => {
         const narrower = base.where("tag").eq("latest");
         expect(base.build()).toEqual({ recommended: { eq: true } });
         expect(narrower.build()).toEqual({ recommended: { eq: true }, tag: { eq: "latest" } });
-        expect(() => base.where("recommended").eq(false)).toThrow("template filter recommended.eq is already set");
+        expect(() => base.where("recommended").eq(false)).toThrow(VastInvalidArgsError);
+        expect(() => base.where("recommended").eq(false)).toThrow(/^vastai: build template filters failed: recommended\.eq is already set/);
+    });
+
+    it("takes a builder from another copy of the package (a second install in node_modules) as a builder", async () => {
+        let copy!: typeof import("../../provider/functions/templateFilterBuilder");
+        jest.isolateModules(() => {
+            copy = require("../../provider/functions/templateFilterBuilder");
+        });
+        const foreign = copy.templateFilters().where("creator_id").eq(emu.demoUser.id).where("name").eq("bravo");
+        expect(foreign).not.toBeInstanceOf(TemplateFilterBuilder);
+        const found = await searchTemplates(foreign as unknown as TemplateFilterBuilder);
+        expect(found.map((t) => t.id)).toEqual([ids.bravo]);
     });
 
     it("results are typed records and include other users' public templates, as the service's are", async () => {
