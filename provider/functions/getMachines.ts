@@ -1,4 +1,6 @@
+import * as pulumi from "@pulumi/pulumi";
 import { Machine, machineFromRecord } from "./machine";
+import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 
 export interface GetMachinesArgs {
@@ -18,4 +20,13 @@ export async function getMachines(args: GetMachinesArgs = {}, options?: Function
     const userId = args.userId ?? (await vast.account.currentUser()).id;
     const records = await vast.account.machines(userId);
     return records.map(machineFromRecord);
+}
+
+/**
+ * `getMachines` as an Output, its arguments and options Inputs.
+ *
+ *     const machines = vast.getMachinesOutput({ userId: vast.getCurrentUserOutput().id });
+ */
+export function getMachinesOutput(args?: DeepInput<GetMachinesArgs>, options?: FunctionOutputOptions): pulumi.Output<Machine[]> {
+    return outputForm(getMachines, args, options);
 }

@@ -1,5 +1,7 @@
+import * as pulumi from "@pulumi/pulumi";
 import { TemplateRecord } from "../schemas/template";
 import { TemplateFilters } from "../schemas/templateFilters";
+import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 import type { TemplateFilterBuilder } from "./templateFilterBuilder";
 
@@ -17,6 +19,20 @@ export async function searchTemplates(
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
     return programClient(options).templates.search(conditionsOf(filters));
+}
+
+/**
+ * `searchTemplates` as an Output, the filters and options Inputs at any depth; a builder's values
+ * are plain, so it is built first.
+ *
+ *     const mine = vast.searchTemplatesOutput({ creator_id: { eq: vast.getCurrentUserOutput().id } });
+ */
+export function searchTemplatesOutput(
+    filters: DeepInput<TemplateFilters> | TemplateFilterBuilder = {},
+    options?: FunctionOutputOptions,
+): pulumi.Output<TemplateRecord[]> {
+    // Built here: `pulumi.output` copies an object's own fields, and a builder's copy has no `build`.
+    return outputForm(searchTemplates, conditionsOf(filters as TemplateFilters | TemplateFilterBuilder), options);
 }
 
 /**
