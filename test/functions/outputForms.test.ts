@@ -92,6 +92,9 @@ describe("the functions' Output forms against the emulator", () => {
     });
 
     it("check what their inputs resolve to as the plain functions do, naming the field; nothing is sent", async () => {
+        const negative = await settle(getMachinesOutput({ userId: pulumi.output(-1) })).catch((e) => e);
+        expect(negative).toBeInstanceOf(VastInvalidArgsError);
+        expect(negative.message).toMatch(/userId: expected a positive integer \(an account id\), got -1/);
         const empty = await settle(searchOffersOutput({ filters: { gpu_name: { in: pulumi.output([] as string[]) } } })).catch((e) => e);
         expect(empty).toBeInstanceOf(VastInvalidArgsError);
         expect(empty.message).toMatch(/filters\.gpu_name\.in: expected at least one value/);
