@@ -12,7 +12,7 @@ import { FunctionOptions, programClient } from "./programClient";
  *     export const accountId = me.id;
  */
 export async function getCurrentUser(options?: FunctionOptions): Promise<CurrentUser> {
-    return programClient(options).account.currentUser();
+    return programClient("getCurrentUser", options).account.currentUser();
 }
 
 /**

@@ -32,7 +32,7 @@ const getMachinesArgsSchema = z.strictObject(
  */
 export async function getMachines(args: GetMachinesArgs = {}, options?: FunctionOptions): Promise<Machine[]> {
     const checked = checkFunctionArgs("getMachines", "arguments", getMachinesArgsSchema, args);
-    const vast = programClient(options);
+    const vast = programClient("getMachines", options);
     const userId = checked.userId ?? (await vast.account.currentUser()).id;
     const records = await vast.account.machines(userId);
     return records.map(machineFromRecord);

@@ -19,7 +19,7 @@ export type { OfferSearch } from "../client/api/offers";
  *     });
  */
 export async function searchOffers(search: OfferSearch = {}, options?: FunctionOptions): Promise<OfferRecord[]> {
-    return programClient(options).offers.search(offerQuery(search));
+    return programClient("searchOffers", options).offers.search(offerQuery(search));
 }
 
 /**

@@ -18,7 +18,7 @@ export async function searchTemplates(
     filters: TemplateFilters | TemplateFilterBuilder = {},
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
-    return programClient(options).templates.search(conditionsOf(filters));
+    return programClient("searchTemplates", options).templates.search(conditionsOf(filters));
 }
 
 /**
