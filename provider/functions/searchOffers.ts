@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OfferSearch, offerQuery } from "../client/api/offers";
 import { OfferRecord } from "../schemas/offer";
+import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 
@@ -19,6 +20,7 @@ export type { OfferSearch } from "../client/api/offers";
  *     });
  */
 export async function searchOffers(search: OfferSearch = {}, options?: FunctionOptions): Promise<OfferRecord[]> {
+    refuseOutputs("searchOffers", "search", search);
     return programClient("searchOffers", options).offers.search(offerQuery(search));
 }
 

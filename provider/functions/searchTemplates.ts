@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TemplateRecord } from "../schemas/template";
 import { TemplateFilters } from "../schemas/templateFilters";
+import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 import type { TemplateFilterBuilder } from "./templateFilterBuilder";
@@ -18,6 +19,7 @@ export async function searchTemplates(
     filters: TemplateFilters | TemplateFilterBuilder = {},
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
+    refuseOutputs("searchTemplates", "filters", filters);
     return programClient("searchTemplates", options).templates.search(conditionsOf(filters));
 }
 

@@ -60,7 +60,7 @@ describe("getCurrentUser against the emulator", () => {
         const fromConfig = pulumi.secret(emu.createKey().key);
         const asOutput = await getCurrentUser({ apiKey: fromConfig as unknown as string }).catch((e) => e);
         expect(asOutput).toBeInstanceOf(VastInvalidArgsError);
-        expect(asOutput.message).toMatch(/apiKey: expected a string, got an Output/);
+        expect(asOutput.message).toMatch(/apiKey: expected a plain value, got an Output/);
         expect(asOutput.message).toMatch(/\.apply\(/);
         expect(asOutput.message).toMatch(/getCurrentUserOutput/);
 
@@ -71,9 +71,10 @@ describe("getCurrentUser against the emulator", () => {
 
         await expect(getCurrentUser({ apiKey: 42 } as unknown as FunctionOptions)).rejects.toThrow(/apiKey: expected a string, got 42/);
         await expect(getCurrentUser({ apiKey: " " })).rejects.toThrow(/apiKey: expected a key, got an empty string/);
-        await expect(getCurrentUser({ baseUrl: pulumi.output(emu.url) } as unknown as FunctionOptions)).rejects.toThrow(/baseUrl: expected a string, got an Output/);
+        await expect(getCurrentUser({ baseUrl: pulumi.output(emu.url) } as unknown as FunctionOptions)).rejects.toThrow(/baseUrl: expected a plain value, got an Output/);
         await expect(getCurrentUser({ log: "yes" } as unknown as FunctionOptions)).rejects.toThrow(/log: expected a function/);
         await expect(getCurrentUser("key" as unknown as FunctionOptions)).rejects.toThrow(/options: expected an object/);
+        await expect(getCurrentUser(pulumi.output({ apiKey: "k" }) as unknown as FunctionOptions)).rejects.toThrow(/options: expected a plain value, got an Output/);
         expect(emu.requests).toHaveLength(0);
     });
 

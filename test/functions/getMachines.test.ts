@@ -149,7 +149,9 @@ describe("getMachines against the emulator", () => {
             [5, /arguments: expected an object like \{ userId \}, got 5/],
             [null, /arguments: expected an object like \{ userId \}, got null/],
             // An id from getCurrentUserOutput: the plain function cannot wait for it, and says what can.
-            [{ userId: pulumi.output(5) }, /userId: expected a positive integer \(an account id\), got an Output \(.*\.apply\(\.\.\.\), or use getMachinesOutput/],
+            [{ userId: pulumi.output(5) }, /userId: expected a plain value, got an Output \(.*\.apply\(\.\.\.\), or use getMachinesOutput/],
+            [pulumi.output({ userId: 5 }), /arguments: expected a plain value, got an Output/],
+            [{ userId: Promise.resolve(5) }, /userId: expected a plain value, got a Promise \(await it first, or use getMachinesOutput/],
         ];
         for (const [args, message] of refusals) {
             const error = await getMachines(args as GetMachinesArgs).catch((e) => e);

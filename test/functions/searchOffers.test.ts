@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { OfferFilters, OfferQuery, OfferRecord, OfferSearch, VastAuthError, VastInvalidArgsError, searchOffers } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
@@ -188,6 +189,10 @@ describe("searchOffers against the emulator's marketplace", () => {
         await expect(searchOffers({ filters: { num_gpus: { gte: undefined, lte: undefined } } })).rejects.toThrow(/filters\.num_gpus\.gte: expected a number/);
         await expect(searchOffers({ filters: { gpu_name: { in: [] } } })).rejects.toThrow(/filters\.gpu_name\.in: expected at least one value/);
         await expect(searchOffers({ filters: { geolocation: { notin: [] } } })).rejects.toThrow(/filters\.geolocation\.notin: expected at least one value/);
+        // An Output, from config or another resource: the plain function cannot wait for it.
+        await expect(searchOffers({ filters: { gpu_name: { in: ["RTX 4090", pulumi.output("H100 SXM")] } } } as unknown as OfferSearch)).rejects.toThrow(
+            /filters\.gpu_name\.in\.1: expected a plain value, got an Output \(.*or use searchOffersOutput/,
+        );
         expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);
     });
 

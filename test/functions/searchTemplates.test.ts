@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { TemplateFilterBuilder, TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../../testkit/emulator/server";
@@ -133,6 +134,9 @@ describe("searchTemplates against the emulator", () => {
         expect(error.message).toMatch(/name\.in: .*expected array/);
         await expect(searchTemplates({ id: { eq: 1.5 } })).rejects.toThrow(/id\.eq: .*int/);
         await expect(searchTemplates({ creator: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creator/);
+        await expect(searchTemplates({ creator_id: { eq: pulumi.output(emu.demoUser.id) } } as unknown as TemplateFilters)).rejects.toThrow(
+            /creator_id\.eq: expected a plain value, got an Output \(.*or use searchTemplatesOutput/,
+        );
         expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
     });
 
