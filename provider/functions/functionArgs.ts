@@ -49,7 +49,7 @@ export function refuseOutputs(functionName: string, what: string, value: unknown
         : `await it first, or use ${functionName}Output, which takes Inputs`;
     throw new VastInvalidArgsError(
         { operation: functionName },
-        `invalid ${what} (nothing sent): ${where}: expected a plain value, got ${describeValue(found.value)} (${instead})`,
+        `invalid ${what} (not sent): ${where}: expected a plain value, got ${describeValue(found.value)} (${instead})`,
     );
 }
 
@@ -70,5 +70,5 @@ export function checkFunctionArgs<S extends z.ZodObject>(functionName: string, w
         }
         return [`${path || what}: ${issue.message}`];
     });
-    throw new VastInvalidArgsError({ operation: functionName }, `invalid ${what} (nothing sent): ${problems.join("; ")}`);
+    throw new VastInvalidArgsError({ operation: functionName }, `invalid ${what} (not sent): ${problems.join("; ")}`);
 }

@@ -156,7 +156,7 @@ describe("getMachines against the emulator", () => {
         for (const [args, message] of refusals) {
             const error = await getMachines(args as GetMachinesArgs).catch((e) => e);
             expect(error).toBeInstanceOf(VastInvalidArgsError);
-            expect(error.message).toMatch(/^vastai: getMachines failed: invalid arguments \(nothing sent\): /);
+            expect(error.message).toMatch(/^vastai: getMachines failed: invalid arguments \(not sent\): /);
             expect(error.message).toMatch(message);
         }
         expect(emu.requests).toHaveLength(0);
