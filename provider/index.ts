@@ -24,14 +24,15 @@ export type { TemplateFile, TemplateFileProblem, TemplatesFromFilesOptions } fro
 
 // Functions for a program
 export type { FunctionOptions } from "./functions/programClient";
-export { getCurrentUser } from "./functions/getCurrentUser";
-export { getMachines } from "./functions/getMachines";
+export type { FunctionOutputOptions, DeepInput } from "./functions/outputForm";
+export { getCurrentUser, getCurrentUserOutput } from "./functions/getCurrentUser";
+export { getMachines, getMachinesOutput } from "./functions/getMachines";
 export type { GetMachinesArgs } from "./functions/getMachines";
 export type { Machine } from "./functions/machine";
 export type { GpuOccupancyCode } from "./functions/gpuOccupancy";
-export { searchTemplates } from "./functions/searchTemplates";
+export { searchTemplates, searchTemplatesOutput } from "./functions/searchTemplates";
 export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
-export { searchOffers, offerQuery } from "./functions/searchOffers";
+export { searchOffers, searchOffersOutput, offerQuery } from "./functions/searchOffers";
 export type { OfferSearch } from "./functions/searchOffers";
 
 // The client, and the types of what it sends and receives

@@ -1,4 +1,6 @@
+import * as pulumi from "@pulumi/pulumi";
 import { CurrentUser } from "../schemas/user";
+import { FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 
 /**
@@ -10,5 +12,16 @@ import { FunctionOptions, programClient } from "./programClient";
  *     export const accountId = me.id;
  */
 export async function getCurrentUser(options?: FunctionOptions): Promise<CurrentUser> {
-    return programClient(options).account.currentUser();
+    return programClient("getCurrentUser", options).account.currentUser();
+}
+
+/**
+ * `getCurrentUser` as an Output, its options Inputs: a key from `config.requireSecret` is waited
+ * for, and the result is secret then.
+ *
+ *     const me = vast.getCurrentUserOutput({ apiKey: config.requireSecret("readerKey") });
+ *     export const accountId = me.id;
+ */
+export function getCurrentUserOutput(options?: FunctionOutputOptions): pulumi.Output<CurrentUser> {
+    return outputForm((_args: undefined, resolved) => getCurrentUser(resolved), undefined, options);
 }

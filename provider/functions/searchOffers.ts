@@ -1,5 +1,8 @@
+import * as pulumi from "@pulumi/pulumi";
 import { OfferSearch, offerQuery } from "../client/api/offers";
 import { OfferRecord } from "../schemas/offer";
+import { refuseOutputs } from "./functionArgs";
+import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 
 export { OFFER_SEARCH_DEFAULTS, offerQuery } from "../client/api/offers";
@@ -17,5 +20,15 @@ export type { OfferSearch } from "../client/api/offers";
  *     });
  */
 export async function searchOffers(search: OfferSearch = {}, options?: FunctionOptions): Promise<OfferRecord[]> {
-    return programClient(options).offers.search(offerQuery(search));
+    refuseOutputs("searchOffers", "search", search);
+    return programClient("searchOffers", options).offers.search(offerQuery(search));
+}
+
+/**
+ * `searchOffers` as an Output, the search and options Inputs at any depth.
+ *
+ *     const offers = vast.searchOffersOutput({ filters: { gpu_name: { eq: config.require("gpu") } }, limit: 1 });
+ */
+export function searchOffersOutput(search?: DeepInput<OfferSearch>, options?: FunctionOutputOptions): pulumi.Output<OfferRecord[]> {
+    return outputForm(searchOffers, search, options);
 }

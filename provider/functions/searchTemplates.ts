@@ -1,7 +1,10 @@
+import * as pulumi from "@pulumi/pulumi";
 import { TemplateRecord } from "../schemas/template";
 import { TemplateFilters } from "../schemas/templateFilters";
+import { refuseOutputs } from "./functionArgs";
+import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
-import { TemplateFilterBuilder } from "./templateFilterBuilder";
+import type { TemplateFilterBuilder } from "./templateFilterBuilder";
 
 /**
  * Templates matching every condition (docs/service-contract.md §4.3), as the service returns them, in its field
@@ -16,6 +19,31 @@ export async function searchTemplates(
     filters: TemplateFilters | TemplateFilterBuilder = {},
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
-    const conditions = filters instanceof TemplateFilterBuilder ? filters.build() : filters;
-    return programClient(options).templates.search(conditions);
+    refuseOutputs("searchTemplates", "filters", filters);
+    return programClient("searchTemplates", options).templates.search(conditionsOf(filters));
+}
+
+/**
+ * `searchTemplates` as an Output, the filters and options Inputs at any depth; a builder's values
+ * are plain, so it is built first.
+ *
+ *     const mine = vast.searchTemplatesOutput({ creator_id: { eq: vast.getCurrentUserOutput().id } });
+ */
+export function searchTemplatesOutput(
+    filters: DeepInput<TemplateFilters> | TemplateFilterBuilder = {},
+    options?: FunctionOutputOptions,
+): pulumi.Output<TemplateRecord[]> {
+    // Built here: `pulumi.output` copies an object's own fields, and a builder's copy has no `build`.
+    return outputForm(searchTemplates, conditionsOf(filters as TemplateFilters | TemplateFilterBuilder), options);
+}
+
+/**
+ * The conditions of a builder, or the object as it is. A builder is anything with `build()`, not
+ * an `instanceof` match: one made by a second copy of this package (two versions in
+ * node_modules) is another class, and was checked as a filters object, failing on `conditions`.
+ * `TemplateFilters` has no `build` field, so nothing else is taken for one.
+ */
+function conditionsOf(filters: TemplateFilters | TemplateFilterBuilder): TemplateFilters {
+    const builder = filters as { build?: unknown } | null;
+    return typeof builder?.build === "function" ? (filters as TemplateFilterBuilder).build() : (filters as TemplateFilters);
 }

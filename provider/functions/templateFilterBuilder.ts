@@ -1,3 +1,4 @@
+import { VastInvalidArgsError } from "../client/errors";
 import { FilterOperator, TemplateFilterField, TemplateFilterValue, TemplateFilters } from "../schemas/templateFilters";
 
 /**
@@ -17,9 +18,12 @@ export class TemplateFilterBuilder {
         return new TemplateFieldFilter(field, this.conditions);
     }
 
-    /** The plain `{field: {op: value}}` object, a copy. */
+    /**
+     * The plain `{field: {op: value}}` object, a copy. An undefined value is kept, not dropped as a
+     * JSON copy would drop it, so the search's check names it (`.eq(me?.id)` before `me` was set).
+     */
     build(): TemplateFilters {
-        return JSON.parse(JSON.stringify(this.conditions)) as TemplateFilters;
+        return structuredClone(this.conditions);
     }
 }
 
@@ -60,7 +64,12 @@ export class TemplateFieldFilter<F extends TemplateFilterField> extends Template
     /** A second value for the same operator would silently replace the first: refused instead. */
     private with(operator: FilterOperator, value: unknown): TemplateFieldFilter<F> {
         const current: Record<string, unknown> = { ...this.conditions[this.field] };
-        if (operator in current) throw new Error(`template filter ${this.field}.${operator} is already set`);
+        if (operator in current) {
+            throw new VastInvalidArgsError(
+                { operation: "build template filters" },
+                `${this.field}.${operator} is already set; an operator takes one value (a second would replace the first)`,
+            );
+        }
         return new TemplateFieldFilter(this.field, { ...this.conditions, [this.field]: { ...current, [operator]: value } });
     }
 }

@@ -42,9 +42,22 @@ function valueSchema(kind: FieldKind): z.ZodType {
     }
 }
 
-/** One field's condition: `{ gte: 8, lt: 64 }`, `{ in: ["a", "b"] }`, at least one operator. */
+/** What an operator of a field of this kind takes, in words: "a number", "an array". */
+function expected(kind: FieldKind, operator: FilterOperator): string {
+    if (operator === "in" || operator === "notin") return "an array";
+    return kind === "int" || kind === "float" ? "a number" : kind === "bool" ? "a boolean" : "a string";
+}
+
+/**
+ * One field's condition: `{ gte: 8, lt: 64 }`, `{ in: ["a", "b"] }`, with at least one operator
+ * holding a value. JSON drops an undefined value, so `{ eq: undefined }` would go out as `{}`, a
+ * condition that holds for every record: `creator_id: { eq: me?.id }` read before `me` was set
+ * would search everyone's templates. An empty `in` matches nothing and an empty `notin` excludes
+ * nothing, neither what a caller meant; both are refused too.
+ */
 function conditionSchema(kind: FieldKind) {
     const value = valueSchema(kind);
+    const list = z.array(value).min(1, { message: "expected at least one value (an empty list is refused: it would match nothing or exclude nothing)" });
     return z
         .strictObject({
             eq: value.optional(),
@@ -53,10 +66,20 @@ function conditionSchema(kind: FieldKind) {
             lte: value.optional(),
             gt: value.optional(),
             gte: value.optional(),
-            in: z.array(value).optional(),
-            notin: z.array(value).optional(),
+            in: list.optional(),
+            notin: list.optional(),
         })
-        .refine((c) => Object.keys(c).length > 0, { message: "expected at least one operator" });
+        .superRefine((condition, ctx) => {
+            const given = Object.entries(condition);
+            if (given.some(([, v]) => v !== undefined)) return;
+            if (given.length === 0) {
+                ctx.addIssue({ code: "custom", message: "expected at least one operator" });
+                return;
+            }
+            for (const [operator] of given) {
+                ctx.addIssue({ code: "custom", path: [operator], message: `expected ${expected(kind, operator as FilterOperator)}, got undefined` });
+            }
+        });
 }
 
 type ConditionSchema = ReturnType<typeof conditionSchema>;

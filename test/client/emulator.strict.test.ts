@@ -281,5 +281,20 @@ describe("the emulator: fault machinery and strictness", () => {
             expect((await call(emu, "PUT", asks(offer.id), { template_hash_id: template.hash_id })).status).toBe(200);
             expect((await call(emu, "PUT", asks(emu.addOffer().id), { image: "busybox", runtype: "ssh" })).status).toBe(200);
         });
+
+        it("a condition with no operator ({field: {}}) is a 400 naming the field, in every search; it matched everything", async () => {
+            const q = (filters: unknown) => encodeURIComponent(JSON.stringify(filters));
+            const searches: Array<[string, string]> = [
+                [`${TEMPLATE}?select_filters=${q({ creator_id: {} })}`, "creator_id"],
+                [`/api/v0/bundles/?q=${q({ gpu_name: {} })}`, "gpu_name"],
+                [`/api/v1/instances/?select_filters=${q({ label: {} })}`, "label"],
+            ];
+            for (const [path, field] of searches) {
+                const refused = await call(emu, "GET", path);
+                expect(refused.status).toBe(400);
+                expect(JSON.parse(refused.text)).toMatchObject({ success: false, error: "invalid_args", msg: `filter on ${field} has no operator` });
+            }
+            expect((await call(emu, "GET", `${TEMPLATE}?select_filters=${q({ creator_id: { eq: emu.demoUser.id } })}`)).status).toBe(200);
+        });
     });
 });

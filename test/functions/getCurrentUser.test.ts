@@ -1,4 +1,5 @@
-import { VastAuthError, VastConfigError, getCurrentUser } from "../../provider";
+import * as pulumi from "@pulumi/pulumi";
+import { FunctionOptions, VastAuthError, VastConfigError, VastInvalidArgsError, getCurrentUser } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
@@ -52,6 +53,29 @@ describe("getCurrentUser against the emulator", () => {
         // An explicit base URL wins too; a key for another account is that account.
         setting = programSetting({ config: { "vastai:apiKey": emu.otherUser.apiKey, "vastai:baseUrl": "https://console.vast.ai" } });
         expect((await getCurrentUser({ baseUrl: emu.url })).id).toBe(emu.otherUser.id);
+    });
+
+    it("refuses options that are not what they seem, before any request: an Output for apiKey, a misspelt key", async () => {
+        setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
+        const fromConfig = pulumi.secret(emu.createKey().key);
+        const asOutput = await getCurrentUser({ apiKey: fromConfig as unknown as string }).catch((e) => e);
+        expect(asOutput).toBeInstanceOf(VastInvalidArgsError);
+        expect(asOutput.message).toMatch(/apiKey: expected a plain value, got an Output/);
+        expect(asOutput.message).toMatch(/\.apply\(/);
+        expect(asOutput.message).toMatch(/getCurrentUserOutput/);
+
+        // Lower-case k: the stack's key was used instead, without a word.
+        const misspelt = await getCurrentUser({ apikey: emu.createKey().key } as FunctionOptions).catch((e) => e);
+        expect(misspelt).toBeInstanceOf(VastInvalidArgsError);
+        expect(misspelt.message).toMatch(/apikey: unknown property; did you mean "apiKey"\?/);
+
+        await expect(getCurrentUser({ apiKey: 42 } as unknown as FunctionOptions)).rejects.toThrow(/apiKey: expected a string, got 42/);
+        await expect(getCurrentUser({ apiKey: " " })).rejects.toThrow(/apiKey: expected a key, got an empty string/);
+        await expect(getCurrentUser({ baseUrl: pulumi.output(emu.url) } as unknown as FunctionOptions)).rejects.toThrow(/baseUrl: expected a plain value, got an Output/);
+        await expect(getCurrentUser({ log: "yes" } as unknown as FunctionOptions)).rejects.toThrow(/log: expected a function/);
+        await expect(getCurrentUser("key" as unknown as FunctionOptions)).rejects.toThrow(/options: expected an object/);
+        await expect(getCurrentUser(pulumi.output({ apiKey: "k" }) as unknown as FunctionOptions)).rejects.toThrow(/options: expected a plain value, got an Output/);
+        expect(emu.requests).toHaveLength(0);
     });
 
     it("says how to set a missing key, before any request", async () => {

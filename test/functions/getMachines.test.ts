@@ -1,4 +1,5 @@
-import { getMachines } from "../../provider";
+import * as pulumi from "@pulumi/pulumi";
+import { GetMachinesArgs, VastInvalidArgsError, getMachines } from "../../provider";
 import { parseGpuOccupancy } from "../../provider/functions/gpuOccupancy";
 import { BYTES_PER_GIB } from "../../provider/functions/machine";
 import { machineRecordSchema } from "../../provider/schemas/machine";
@@ -135,5 +136,31 @@ describe("getMachines against the emulator", () => {
         expect(emu.requestsTo("GET", "/api/v0/machines")[0].query).toEqual({ user_id: String(emu.demoUser.id) });
         expect(mine.length).toBeGreaterThanOrEqual(2);
         expect(await getMachines({ userId: emu.otherUser.id })).toEqual([]);
+    });
+
+    it("checks its arguments before any call: a userId that is not a positive integer, an unknown key, a bare number", async () => {
+        const refusals: Array<[unknown, RegExp]> = [
+            [{ userId: "abc" }, /userId: expected a positive integer \(an account id\)/],
+            [{ userId: "1001" }, /userId: expected a positive integer/],
+            [{ userId: NaN }, /userId: expected a positive integer/],
+            [{ userId: 0 }, /userId: expected a positive integer/],
+            [{ userId: 1.5 }, /userId: expected a positive integer/],
+            [{ userID: 5 }, /userID: unknown property; did you mean "userId"\?/],
+            [5, /arguments: expected an object like \{ userId \}, got 5/],
+            [null, /arguments: expected an object like \{ userId \}, got null/],
+            // An id from getCurrentUserOutput: the plain function cannot wait for it, and says what can.
+            [{ userId: pulumi.output(5) }, /userId: expected a plain value, got an Output \(.*\.apply\(\.\.\.\), or use getMachinesOutput/],
+            [pulumi.output({ userId: 5 }), /arguments: expected a plain value, got an Output/],
+            [{ userId: Promise.resolve(5) }, /userId: expected a plain value, got a Promise \(await it first, or use getMachinesOutput/],
+        ];
+        for (const [args, message] of refusals) {
+            const error = await getMachines(args as GetMachinesArgs).catch((e) => e);
+            expect(error).toBeInstanceOf(VastInvalidArgsError);
+            expect(error.message).toMatch(/^vastai: getMachines failed: invalid arguments \(not sent\): /);
+            expect(error.message).toMatch(message);
+        }
+        expect(emu.requests).toHaveLength(0);
+        // Left out, or undefined, is the key's own account.
+        expect((await getMachines({ userId: undefined })).length).toBeGreaterThanOrEqual(2);
     });
 });

@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { OfferFilters, OfferQuery, OfferRecord, OfferSearch, VastAuthError, VastInvalidArgsError, searchOffers } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
@@ -93,6 +94,19 @@ describe("searchOffers against the emulator's marketplace", () => {
         expect(labels(unverified)).toEqual(["RTX 4090 x1 $0.28"]);
     });
 
+    it("a filter set to undefined is not given: the default on that field stays", async () => {
+        const found = await searchOffers({ filters: { verified: undefined, rentable: undefined, gpu_name: undefined } });
+        expect(sentQuery()).toEqual({
+            verified: { eq: true },
+            rentable: { eq: true },
+            external: { eq: false },
+            rented: { eq: false },
+            order: [["score", "desc"]],
+            type: "on-demand",
+        });
+        expect(labels(found)).toEqual(WITHIN_DEFAULTS);
+    });
+
     it.each(CASES)("%s", async (_label, filters, expected) => {
         const found = await searchOffers({ filters });
         expect(sentQuery()).toMatchObject(filters);
@@ -165,6 +179,20 @@ describe("searchOffers against the emulator's marketplace", () => {
         await expect(searchOffers({ filters: { num_gpus: { eq: 1.5 } } })).rejects.toThrow(/num_gpus\.eq: .*int/);
         await expect(searchOffers({ type: "spot" } as unknown as OfferSearch)).rejects.toThrow(/type/);
         await expect(searchOffers({ order: [["price", "asc"]] } as unknown as OfferSearch)).rejects.toThrow(/order/);
+        expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);
+    });
+
+    it("refuses a condition with no defined operator, and an empty in or notin, naming the field; nothing is sent", async () => {
+        const error = await searchOffers({ filters: { gpu_name: { eq: undefined } } }).catch((e) => e);
+        expect(error).toBeInstanceOf(VastInvalidArgsError);
+        expect(error.message).toMatch(/filters\.gpu_name\.eq: expected a string, got undefined/);
+        await expect(searchOffers({ filters: { num_gpus: { gte: undefined, lte: undefined } } })).rejects.toThrow(/filters\.num_gpus\.gte: expected a number/);
+        await expect(searchOffers({ filters: { gpu_name: { in: [] } } })).rejects.toThrow(/filters\.gpu_name\.in: expected at least one value/);
+        await expect(searchOffers({ filters: { geolocation: { notin: [] } } })).rejects.toThrow(/filters\.geolocation\.notin: expected at least one value/);
+        // An Output, from config or another resource: the plain function cannot wait for it.
+        await expect(searchOffers({ filters: { gpu_name: { in: ["RTX 4090", pulumi.output("H100 SXM")] } } } as unknown as OfferSearch)).rejects.toThrow(
+            /filters\.gpu_name\.in\.1: expected a plain value, got an Output \(.*or use searchOffersOutput/,
+        );
         expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);
     });
 

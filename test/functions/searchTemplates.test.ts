@@ -1,4 +1,5 @@
-import { TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
+import * as pulumi from "@pulumi/pulumi";
+import { TemplateFilterBuilder, TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, startEmulator } from "../../testkit/support/fixtures";
@@ -101,7 +102,19 @@ describe("searchTemplates against the emulator", () => {
         const narrower = base.where("tag").eq("latest");
         expect(base.build()).toEqual({ recommended: { eq: true } });
         expect(narrower.build()).toEqual({ recommended: { eq: true }, tag: { eq: "latest" } });
-        expect(() => base.where("recommended").eq(false)).toThrow("template filter recommended.eq is already set");
+        expect(() => base.where("recommended").eq(false)).toThrow(VastInvalidArgsError);
+        expect(() => base.where("recommended").eq(false)).toThrow(/^vastai: build template filters failed: recommended\.eq is already set/);
+    });
+
+    it("takes a builder from another copy of the package (a second install in node_modules) as a builder", async () => {
+        let copy!: typeof import("../../provider/functions/templateFilterBuilder");
+        jest.isolateModules(() => {
+            copy = require("../../provider/functions/templateFilterBuilder");
+        });
+        const foreign = copy.templateFilters().where("creator_id").eq(emu.demoUser.id).where("name").eq("bravo");
+        expect(foreign).not.toBeInstanceOf(TemplateFilterBuilder);
+        const found = await searchTemplates(foreign as unknown as TemplateFilterBuilder);
+        expect(found.map((t) => t.id)).toEqual([ids.bravo]);
     });
 
     it("results are typed records and include other users' public templates, as the service's are", async () => {
@@ -121,6 +134,33 @@ describe("searchTemplates against the emulator", () => {
         expect(error.message).toMatch(/name\.in: .*expected array/);
         await expect(searchTemplates({ id: { eq: 1.5 } })).rejects.toThrow(/id\.eq: .*int/);
         await expect(searchTemplates({ creator: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creator/);
+        await expect(searchTemplates({ creator_id: { eq: pulumi.output(emu.demoUser.id) } } as unknown as TemplateFilters)).rejects.toThrow(
+            /creator_id\.eq: expected a plain value, got an Output \(.*or use searchTemplatesOutput/,
+        );
+        expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
+    });
+
+    it("refuses a condition whose operators are all undefined: JSON would send {} and match every template", async () => {
+        // `me?.id` before the account was read: the search must not widen to everyone's templates.
+        const unset: number | undefined = undefined;
+        const error = await searchTemplates({ creator_id: { eq: unset } }).catch((e) => e);
+        expect(error).toBeInstanceOf(VastInvalidArgsError);
+        expect(error.message).toMatch(/creator_id\.eq: expected a number, got undefined/);
+        await expect(searchTemplates({ name: { in: undefined, notin: undefined } })).rejects.toThrow(/name\.in: expected an array, got undefined/);
+        await expect(searchTemplates(templateFilters().where("ssh_direct").eq(undefined as unknown as boolean))).rejects.toThrow(
+            /ssh_direct\.eq: expected a boolean, got undefined/,
+        );
+        await expect(searchTemplates({ id: {} })).rejects.toThrow(/id: expected at least one operator/);
+        expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
+
+        // Beside a defined operator, an undefined one is only not given.
+        const found = await searchTemplates({ creator_id: { eq: emu.demoUser.id }, name: { eq: "alpha", neq: undefined } });
+        expect(found.map((t) => t.name)).toEqual(["alpha"]);
+    });
+
+    it("refuses an empty in or notin list, naming the field; nothing is sent", async () => {
+        await expect(searchTemplates({ id: { in: [] } })).rejects.toThrow(/id\.in: expected at least one value/);
+        await expect(searchTemplates({ name: { notin: [] } })).rejects.toThrow(/name\.notin: expected at least one value/);
         expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
     });
 });

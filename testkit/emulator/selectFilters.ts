@@ -31,6 +31,9 @@ export function validateFilters(filters: unknown, fieldTypes: Record<string, Fie
         if (!condition || typeof condition !== "object" || Array.isArray(condition)) {
             return `filter on ${field} must be an object of operators`;
         }
+        // Refused, not read as "no condition": `{}` held for every record, so a client that sent it
+        // by mistake (an undefined value JSON dropped) saw every record here and no error.
+        if (Object.keys(condition).length === 0) return `filter on ${field} has no operator`;
         for (const [op, value] of Object.entries(condition)) {
             if (!OPERATORS.has(op)) return `unknown operator ${op} on ${field}`;
             if (op === "in" || op === "notin") {

@@ -27,8 +27,9 @@ export interface OfferSearch {
     type?: RentalType;
     /**
      * The vendor CLI's defaults: only verified, rentable offers not yet rented, not from external
-     * markets. A filter of the caller's on one of those fields wins over its default; `false` drops
-     * them all (the CLI's `--no-default`).
+     * markets. A filter of the caller's on one of those fields wins over its default (one set to
+     * undefined is not given, and the default stays); `false` drops them all (the CLI's
+     * `--no-default`).
      */
     defaults?: boolean;
 }
@@ -51,6 +52,15 @@ export const offerSearchSchema = z.strictObject({
 });
 
 /**
+ * The caller's conditions, a field set to undefined left out: it is not given, so the default on
+ * that field stays. Spread as it is, `{ verified: undefined }` replaced the default with a value
+ * JSON then drops, and unverified offers came back.
+ */
+function givenFilters(filters: OfferFilters = {}): OfferFilters {
+    return Object.fromEntries(Object.entries(filters).filter(([, condition]) => condition !== undefined)) as OfferFilters;
+}
+
+/**
  * The bundles query for `search`: the caller's conditions over the defaults, the order, limit and
  * type. Checked first, so a filter of the wrong type fails here, naming it, and nothing is sent.
  */
@@ -59,7 +69,7 @@ export function offerQuery(search: OfferSearch = {}): OfferQuery {
     const useDefaults = checked.defaults ?? true;
     return {
         ...(useDefaults ? OFFER_SEARCH_DEFAULTS : {}),
-        ...(checked.filters as OfferFilters),
+        ...givenFilters(checked.filters as OfferFilters),
         order: checked.order ?? (useDefaults ? DEFAULT_ORDER : undefined),
         limit: checked.limit,
         type: checked.type ?? "on-demand",
