@@ -3,7 +3,7 @@ import * as path from "path";
 import { CONFIG_KEYS, ENV_VARS, resolveConfig } from "../config/providerConfig";
 import { newClient } from "../config/newClient";
 import { ExportedTemplate, exportTemplates } from "../declarative/templateExport";
-import { existingTemplateFiles } from "../declarative/templateFiles";
+import { existingTemplateFiles } from "../declarative/existingTemplateFiles";
 import { accountTemplates } from "../resources/template/templateOwnership";
 
 /**

@@ -4,10 +4,11 @@ import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "..
 import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { ExistingFile } from "./existingTemplateFiles";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
 
 /**
- * The writing half of the template file format (`templateFiles.ts` reads it): a service record
+ * The writing half of the template file format (`templateFileReader.ts` reads it): a service record
  * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
  * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
  * defaults and empty values left out. The registry password is never written (the service does
@@ -123,17 +124,6 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
         text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
     }
     return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
-}
-
-/** A template file already in the output folder: its base name, and what it says it is. */
-export interface ExistingFile {
-    base: string;
-    /** `.yaml`, `.yml` or `.json`. */
-    extension?: string;
-    adopt?: number;
-    resourceName?: string;
-    /** The stack secrets it names for env variables: variable → stack config key. */
-    envSecrets?: Record<string, string>;
 }
 
 /**

@@ -2,7 +2,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { exportTemplates } from "../../provider/declarative/templateExport";
-import { TemplateFileError, TemplateFileProblem, existingTemplateFiles, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { existingTemplateFiles } from "../../provider/declarative/existingTemplateFiles";
+import { TemplateFileError, TemplateFileProblem } from "../../provider/declarative/templateFileReader";
+import { readTemplateFiles } from "../../provider/declarative/templateFiles";
 import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
