@@ -2,8 +2,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { CONFIG_KEYS, ENV_VARS, resolveConfig } from "../config/providerConfig";
 import { newClient } from "../config/newClient";
-import { ExportedTemplate, exportTemplates } from "../declarative/templateExport";
-import { existingTemplateFiles } from "../declarative/existingTemplateFiles";
+import { ExistingFile, existingTemplateFiles } from "../declarative/existingTemplateFiles";
+import { ExportPlan, ExportedTemplate, exportTemplates } from "../declarative/templateExport";
+import { TemplateFileError } from "../declarative/templateFileReader";
 import { accountTemplates } from "../resources/template/templateOwnership";
 
 /**
@@ -67,8 +68,21 @@ function changedFiles(out: string, exported: ExportedTemplate[]): string[] {
     );
 }
 
+/** The template files already in the folder; one that does not read stops the export before anything is written. */
+function filesIn(out: string): ExistingFile[] {
+    try {
+        return existingTemplateFiles(out);
+    } catch (e) {
+        if (!(e instanceof TemplateFileError)) throw e;
+        throw new ExportRefused(
+            `these files do not read, so the export cannot tell which template each holds; nothing was written (fix them, a merge conflict left in for one, and run it again):\n  ${e.message.replace(/^vastai: /, "").split("\n").join("\n  ")}`,
+        );
+    }
+}
+
 /** Runs the export; every file is checked before any is written, so a refusal writes nothing. */
-export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportedTemplate[]> {
+export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportPlan> {
+    const existing = filesIn(options.out);
     const keyFromFile = apiKeyFrom(options);
     if (!keyFromFile && !io.env[ENV_VARS.apiKey]?.trim()) {
         throw new ExportRefused(`no API key: set ${ENV_VARS.apiKey}, or use --api-key-file <path> (keys: https://cloud.vast.ai/manage-keys/)`);
@@ -85,10 +99,11 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
     // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
     const incomplete = records.filter((r) => !r.name || !r.image);
     for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
-    const exported = exportTemplates(
+    const plan = exportTemplates(
         records.filter((r) => !incomplete.includes(r)),
-        existingTemplateFiles(options.out),
+        existing,
     );
+    const { exported } = plan;
     const changed = changedFiles(options.out, exported);
     if (changed.length > 0 && !options.force) {
         throw new ExportRefused(`these files exist with other content; nothing was written (use --force to overwrite them):\n  ${changed.join("\n  ")}`);
@@ -108,5 +123,11 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         io.out("warning: written in plain text, and these files are meant for git (move each value into env as a stack secret, { secret: <config key> }, and refer to it as $NAME):");
         for (const line of plain) io.out(line);
     }
-    return exported;
+    for (const t of plan.inFileWithoutAdopt) {
+        io.out(
+            `template ${t.templateId} ("${t.templateName}") not exported: ${t.file} gives its name and has no adopt, so it may hold it already (made by \`pulumi up\`); ` +
+                `if it is that template, add \`adopt: ${t.templateId}\` to ${t.file}, and a later export keeps it there; if not, rename one of the two and export again`,
+        );
+    }
+    return plan;
 }

@@ -126,24 +126,45 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
     return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
 }
 
+/** What an export writes, and the templates it leaves out. */
+export interface ExportPlan {
+    exported: ExportedTemplate[];
+    /**
+     * Templates not written because a file without `adopt` gives their name: it may hold the
+     * template already (made by `pulumi up`), and a second file adopting it would make a second
+     * resource for one template, whose removal later would delete it under the first.
+     */
+    inFileWithoutAdopt: Array<{ templateId: number; templateName: string; file: string }>;
+}
+
 /**
  * Every record's files, in id order. A template that already has a file (one whose `adopt` is its
  * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
- * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. Other
+ * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. A
+ * template whose name a file without `adopt` gives is left to that file (see `ExportPlan`). Other
  * names are made unique: a second template of the same name, or one whose name a file already
  * has, gets its id added.
  */
-export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportedTemplate[] {
+export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportPlan {
     const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
+    const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
     const taken = new Set(existing.map((f) => f.base));
-    return [...records]
-        .sort((a, b) => a.id - b.id)
-        .map((record) => {
-            const file = kept.get(record.id);
-            if (file) return exportTemplate(record, file.base, file);
-            let name = baseNameFor(record.name ?? "");
-            if (taken.has(name)) name = `${name}-${record.id}`;
-            taken.add(name);
-            return exportTemplate(record, name);
-        });
+    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [] };
+    for (const record of [...records].sort((a, b) => a.id - b.id)) {
+        const file = kept.get(record.id);
+        if (file) {
+            plan.exported.push(exportTemplate(record, file.base, file));
+            continue;
+        }
+        const sameName = withoutAdopt.find((f) => f.templateName === record.name);
+        if (sameName) {
+            plan.inFileWithoutAdopt.push({ templateId: record.id, templateName: record.name ?? "", file: `${sameName.base}${sameName.extension ?? ""}` });
+            continue;
+        }
+        let name = baseNameFor(record.name ?? "");
+        if (taken.has(name)) name = `${name}-${record.id}`;
+        taken.add(name);
+        plan.exported.push(exportTemplate(record, name));
+    }
+    return plan;
 }

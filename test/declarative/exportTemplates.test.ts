@@ -136,6 +136,32 @@ describe("export-templates", () => {
         }
     });
 
+    it("a template a file without adopt may hold already is not written again; the command says to add adopt if it is that one", async () => {
+        const out = freshDir();
+        fs.mkdirSync(out, { recursive: true });
+        const made = "name: shared notebook\nimage: jupyter/base-notebook\nruntype: jupyter\n";
+        fs.writeFileSync(path.join(out, "notebook.yaml"), made);
+        const notebook = [...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!;
+        const result = await cli(["export-templates", "--out", out], env);
+        expect(result.code).toBe(0);
+        expect(fs.readdirSync(out).sort()).toEqual(["notebook.yaml", "private-inference.yaml"]);
+        expect(fs.readFileSync(path.join(out, "notebook.yaml"), "utf8")).toBe(made);
+        expect(result.stdout).toContain(`template ${notebook.id} ("shared notebook") not exported: notebook.yaml gives its name and has no adopt`);
+        expect(result.stdout).toContain(`add \`adopt: ${notebook.id}\` to notebook.yaml`);
+    });
+
+    it("a file that does not read (a merge conflict left in) stops the export before anything is written", async () => {
+        const out = freshDir();
+        fs.mkdirSync(out, { recursive: true });
+        const conflicted = "<<<<<<< HEAD\nadopt: 1\n=======\nadopt: 2\n>>>>>>> theirs\nname: x\nimage: y\n";
+        fs.writeFileSync(path.join(out, "x.yaml"), conflicted);
+        const refused = await cli(["export-templates", "--out", out], env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("these files do not read, so the export cannot tell which template each holds; nothing was written");
+        expect(refused.stderr).toContain(`${path.join(out, "x.yaml")}:1:1: `);
+        expect(fs.readdirSync(out)).toEqual(["x.yaml"]);
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);

@@ -131,7 +131,7 @@ describe("templates from files", () => {
             docker_login_user: "acme-bot",
             extra_filters: {},
         };
-        const [exported, second] = exportTemplates([record, { ...record, id: 30006 }]);
+        const { exported: [exported, second] } = exportTemplates([record, { ...record, id: 30006 }]);
         expect([exported.name, second.name]).toEqual(["pytorch-trainer-v2", "pytorch-trainer-v2-30006"]);
         expect(exported.files.map((f) => f.name)).toEqual(["pytorch-trainer-v2.yaml", "pytorch-trainer-v2.onstart.sh"]);
         expect(exported.files[0].text).toBe(
@@ -193,7 +193,7 @@ describe("templates from files", () => {
             env: `-e HF_TOKEN=${token} -e TOKENIZERS_PARALLELISM=false -e RUN_NAME=nightly-sweep -p 8888:8888`,
             onstart: "export WANDB_API_KEY=0123456789abcdef0123\npython train.py",
         };
-        const [exported] = exportTemplates([record]);
+        const { exported: [exported] } = exportTemplates([record]);
         const text = exported.files.map((f) => f.text).join("\n");
         expect(text).not.toContain(token);
         expect(text).toContain("#   pulumi config set --secret trainer-env-HF_TOKEN <value of env HF_TOKEN>");
@@ -212,7 +212,7 @@ describe("templates from files", () => {
             path.join(dir, "trainer.yaml"),
             exported.files[0].text.replace("RUN_NAME: nightly-sweep", "RUN_NAME: { secret: run-name }").replace("trainer-env-HF_TOKEN\n", "hf-token\n"),
         );
-        const [again] = exportTemplates([record], existingTemplateFiles(dir));
+        const { exported: [again] } = exportTemplates([record], existingTemplateFiles(dir));
         expect(again.secrets).toEqual([{ key: "hf-token", holds: "value of env HF_TOKEN" }, { key: "run-name", holds: "value of env RUN_NAME" }]);
         expect(again.files[0].text).not.toContain("nightly-sweep");
     });
@@ -237,12 +237,12 @@ describe("templates from files", () => {
             ["trainer.json", '{"adopt": 30005, "name": "PyTorch Trainer", "image": "pytorch/pytorch"}\n'],
         ]) {
             const dir = dirWith({ [file]: text });
-            const [exported] = exportTemplates([{ ...record, tag: "2.4" }], existingTemplateFiles(dir));
+            const { exported: [exported] } = exportTemplates([{ ...record, tag: "2.4" }], existingTemplateFiles(dir));
             for (const f of exported.files) fs.writeFileSync(path.join(dir, f.name), f.text);
             expect(fs.readdirSync(dir)).toEqual([file]);
             expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt, t.args.tag])).toEqual([["trainer", 30005, "2.4"]]);
         }
-        expect(JSON.parse(exportTemplates([record], [{ base: "trainer", extension: ".json", adopt: 30005 }])[0].files[0].text)).toEqual({
+        expect(JSON.parse(exportTemplates([record], [{ base: "trainer", extension: ".json", adopt: 30005 }]).exported[0].files[0].text)).toEqual({
             adopt: 30005,
             name: "PyTorch Trainer",
             image: "pytorch/pytorch",

@@ -1,0 +1,58 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { existingTemplateFiles } from "../../provider/declarative/existingTemplateFiles";
+import { ExportPlan, exportTemplates } from "../../provider/declarative/templateExport";
+import { TemplateFileError } from "../../provider/declarative/templateFileReader";
+import { readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { TemplateRecord } from "../../provider/schemas/template";
+
+/**
+ * The export against the folder it writes into: which template goes to which file, and that the
+ * folder it leaves reads back (readTemplateFiles) with each template in one file only.
+ */
+
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function dirWith(files: Record<string, string>): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "template-export-"));
+    made.push(dir);
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    return dir;
+}
+
+const record = (id: number, name: string, extra: Partial<TemplateRecord> = {}): TemplateRecord => ({ id, hash_id: `h${id}`, creator_id: 1, name, image: "pytorch/pytorch", ...extra });
+
+/** Writes what the export planned into `dir`, as the command does. */
+function write(dir: string, plan: ExportPlan): void {
+    for (const t of plan.exported) for (const f of t.files) fs.writeFileSync(path.join(dir, f.name), f.text);
+}
+
+describe("export into a folder that has template files", () => {
+    // Before: only `adopt` linked a template to its file, so a file that made its template with
+    // `pulumi up` got a second file beside it adopting the same template: a second resource for
+    // one template, and removing that file later deleted the template under the first.
+    it("a template whose name a file without adopt gives is left to that file, and said so", () => {
+        const dir = dirWith({ "trainer.yaml": "name: PyTorch Trainer\nimage: pytorch/pytorch\n" });
+        const plan = exportTemplates([record(7, "PyTorch Trainer"), record(8, "Other")], existingTemplateFiles(dir));
+        expect(plan.exported.map((t) => t.templateId)).toEqual([8]);
+        expect(plan.inFileWithoutAdopt).toEqual([{ templateId: 7, templateName: "PyTorch Trainer", file: "trainer.yaml" }]);
+        write(dir, plan);
+        expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["other", 8], ["trainer", undefined]]);
+    });
+
+    // Before: a file that did not parse counted with no adopt, so the export wrote a second file
+    // adopting the template it held.
+    it("a file that does not read (a merge conflict left in) stops the export, naming it", () => {
+        const dir = dirWith({ "trainer.yaml": "name: PyTorch Trainer\n<<<<<<< HEAD\nadopt: 7\n=======\nadopt: 8\n>>>>>>> theirs\nimage: pytorch/pytorch\n", "ok.yaml": "name: ok\nimage: busybox\n" });
+        let error: unknown;
+        try {
+            existingTemplateFiles(dir);
+        } catch (e) {
+            error = e;
+        }
+        expect(error).toBeInstanceOf(TemplateFileError);
+        expect((error as TemplateFileError).problems).toEqual([{ file: path.join(dir, "trainer.yaml"), line: 2, column: 1, reason: expect.any(String) }]);
+    });
+});
