@@ -143,12 +143,13 @@ export interface ExportPlan {
  * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. A
  * template whose name a file without `adopt` gives is left to that file (see `ExportPlan`). Other
  * names are made unique: a second template of the same name, or one whose name a file already
- * has, gets its id added.
+ * has or makes its resource name, gets its id added.
  */
 export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportPlan {
     const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
     const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
-    const taken = new Set(existing.map((f) => f.base));
+    // A new file's base name is its resource name too: it may be neither a file's name nor a resource name a file sets.
+    const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]));
     const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [] };
     for (const record of [...records].sort((a, b) => a.id - b.id)) {
         const file = kept.get(record.id);

@@ -55,4 +55,14 @@ describe("export into a folder that has template files", () => {
         expect(error).toBeInstanceOf(TemplateFileError);
         expect((error as TemplateFileError).problems).toEqual([{ file: path.join(dir, "trainer.yaml"), line: 2, column: 1, reason: expect.any(String) }]);
     });
+
+    // Before: only files' base names were taken, so a template named as another file's
+    // resourceName got a file making the same resource, and the folder no longer read.
+    it("a new file's name is not a resource name another file sets", () => {
+        const dir = dirWith({ "pytorch.yaml": "resourceName: trainer\nname: PyTorch\nimage: pytorch/pytorch\nadopt: 5\n" });
+        const plan = exportTemplates([record(5, "PyTorch"), record(9, "Trainer")], existingTemplateFiles(dir));
+        expect(plan.exported.map((t) => t.files[0].name)).toEqual(["pytorch.yaml", "trainer-9.yaml"]);
+        write(dir, plan);
+        expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["trainer", 5], ["trainer-9", 9]]);
+    });
 });
