@@ -126,6 +126,17 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
     return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
 }
 
+/**
+ * `name`, else `name-<id>`, else `name-<id>-2`, ...: the first that is not `taken` (lower case:
+ * macOS and Windows file names ignore case), which it then is.
+ */
+function freeName(name: string, id: number, taken: Set<string>): string {
+    let free = name;
+    for (let n = 1; taken.has(free.toLowerCase()); n++) free = n === 1 ? `${name}-${id}` : `${name}-${id}-${n}`;
+    taken.add(free.toLowerCase());
+    return free;
+}
+
 /** What an export writes, and the templates it leaves out. */
 export interface ExportPlan {
     exported: ExportedTemplate[];
@@ -142,14 +153,15 @@ export interface ExportPlan {
  * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
  * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. A
  * template whose name a file without `adopt` gives is left to that file (see `ExportPlan`). Other
- * names are made unique: a second template of the same name, or one whose name a file already
- * has or makes its resource name, gets its id added.
+ * names are made unique, whatever their case: a second template of the same name, or one whose
+ * name a file already has or makes its resource name, gets its id added (and a count, if that is
+ * taken too).
  */
 export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportPlan {
     const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
     const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
     // A new file's base name is its resource name too: it may be neither a file's name nor a resource name a file sets.
-    const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]));
+    const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]).map((n) => n.toLowerCase()));
     const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [] };
     for (const record of [...records].sort((a, b) => a.id - b.id)) {
         const file = kept.get(record.id);
@@ -162,10 +174,7 @@ export function exportTemplates(records: readonly TemplateRecord[], existing: re
             plan.inFileWithoutAdopt.push({ templateId: record.id, templateName: record.name ?? "", file: `${sameName.base}${sameName.extension ?? ""}` });
             continue;
         }
-        let name = baseNameFor(record.name ?? "");
-        if (taken.has(name)) name = `${name}-${record.id}`;
-        taken.add(name);
-        plan.exported.push(exportTemplate(record, name));
+        plan.exported.push(exportTemplate(record, freeName(baseNameFor(record.name ?? ""), record.id, taken)));
     }
     return plan;
 }

@@ -65,4 +65,15 @@ describe("export into a folder that has template files", () => {
         write(dir, plan);
         expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["trainer", 5], ["trainer-9", 9]]);
     });
+
+    // Before: the id was added once and never checked again: "x-6" (template 3) and the second
+    // "x" (template 6) both got x-6.yaml, and one template's file was lost.
+    it("a name made unique is checked again, and names differing in case only are the same name", () => {
+        const plan = exportTemplates([record(3, "x-6"), record(5, "x"), record(6, "x")]);
+        expect(plan.exported.map((t) => t.files[0].name)).toEqual(["x-6.yaml", "x.yaml", "x-6-2.yaml"]);
+        const dir = dirWith({ "Trainer.yaml": "name: Old\nimage: busybox\nadopt: 1\n" });
+        expect(exportTemplates([record(2, "trainer")], existingTemplateFiles(dir)).exported[0].files[0].name).toBe("trainer-2.yaml");
+        write(dir, exportTemplates([record(3, "x-6"), record(5, "x"), record(6, "x")], existingTemplateFiles(dir)));
+        expect(readTemplateFiles(dir).map((t) => t.args.adopt as number).sort((a, b) => a - b)).toEqual([1, 3, 5, 6]);
+    });
 });
