@@ -15,6 +15,8 @@ export interface ExistingFile {
     templateName?: string;
     /** The stack secrets it names for env variables: variable → stack config key. */
     envSecrets?: Record<string, string>;
+    /** The stack secret it names for the registry password; none when it names none. */
+    dockerLoginPassSecret?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export function existingTemplateFiles(dir: string): ExistingFile[] {
         // The first of its problems is enough to say the file does not read; a conflict gives one a line.
         problems.push(...doc.syntaxProblems.slice(0, 1));
         const content = doc.content;
-        const { adopt, resourceName, name, env } = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+        const { adopt, resourceName, name, env, dockerLoginPass } = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
         const envSecrets = Object.entries(env && typeof env === "object" ? env : {}).flatMap(([variable, value]) => {
             const key = secretRef(value);
             return key ? [[variable, key] as const] : [];
@@ -52,6 +54,7 @@ export function existingTemplateFiles(dir: string): ExistingFile[] {
             ...(typeof resourceName === "string" ? { resourceName } : {}),
             ...(typeof name === "string" ? { templateName: name } : {}),
             ...(envSecrets.length > 0 ? { envSecrets: Object.fromEntries(envSecrets) } : {}),
+            ...(secretRef(dockerLoginPass) ? { dockerLoginPassSecret: secretRef(dockerLoginPass) } : {}),
         };
     });
     if (problems.length > 0) throw new TemplateFileError(problems);

@@ -67,11 +67,13 @@ function envSecretKey(resource: string, variable: string): string {
  * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`).
  * From the file that holds the template already (`existing`): its extension (a `.json` file is
  * written as JSON, a `.yml` one keeps its name), its `resourceName` when the resource is named
- * otherwise than the file, and the stack secrets it names for env variables, kept whatever the
- * variable looks like.
+ * otherwise than the file, the stack secrets it names for env variables, kept whatever the
+ * variable looks like, and its choice for the registry password: the stack secret it names, or
+ * none (the program's `secrets` option gives it, or the service keeps the one set in the console).
+ * A new file names `<resource>-dockerLoginPass` for a template that logs in to a registry.
  */
-export function exportTemplate(record: TemplateRecord, name: string, existing: Omit<ExistingFile, "base" | "adopt"> = {}): ExportedTemplate {
-    const { resourceName, envSecrets = {}, extension = ".yaml" } = existing;
+export function exportTemplate(record: TemplateRecord, name: string, existing?: Omit<ExistingFile, "base" | "adopt">): ExportedTemplate {
+    const { resourceName, envSecrets = {}, extension = ".yaml" } = existing ?? {};
     const resource = resourceName ?? name;
     const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
     const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
@@ -103,10 +105,11 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
             content[property] = { file: `./${fileName}` };
         } else content[property] = value;
     }
-    if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
-        const key = `${resource}-dockerLoginPass`;
-        secrets.unshift({ key, holds: "registry token" });
-        content.dockerLoginPass = { secret: key };
+    const logsIn = typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "";
+    const passKey = existing ? existing.dockerLoginPassSecret : logsIn ? `${resource}-dockerLoginPass` : undefined;
+    if (passKey !== undefined) {
+        secrets.unshift({ key: passKey, holds: "registry token" });
+        content.dockerLoginPass = { secret: passKey };
     }
 
     let text: string;

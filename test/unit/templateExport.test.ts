@@ -76,4 +76,27 @@ describe("export into a folder that has template files", () => {
         write(dir, exportTemplates([record(3, "x-6"), record(5, "x"), record(6, "x")], existingTemplateFiles(dir)));
         expect(readTemplateFiles(dir).map((t) => t.args.adopt as number).sort((a, b) => a - b)).toEqual([1, 3, 5, 6]);
     });
+
+    // Before: the file's choice for the registry password was not carried: `dockerLoginPass: {
+    // secret: registryToken }` was rewritten to `<name>-dockerLoginPass` (and `up` then failed on
+    // that missing config key), and a file without it, whose program passes the password with the
+    // `secrets` option, gained one (and templatesFromFiles then refused the two).
+    it("re-export keeps the registry password where the file has it: the stack secret it names, or none", () => {
+        const login = { docker_login_repo: "ghcr.io", docker_login_user: "acme-bot" };
+        const named = dirWith({ "inference.yaml": "adopt: 5\nname: Inference\nimage: pytorch/pytorch\ndockerLoginRepo: ghcr.io\ndockerLoginUser: acme-bot\ndockerLoginPass: { secret: registryToken }\n" });
+        const again = exportTemplates([record(5, "Inference", login)], existingTemplateFiles(named));
+        expect(again.exported[0].secrets).toEqual([{ key: "registryToken", holds: "registry token" }]);
+        write(named, again);
+        expect(readTemplateFiles(named)[0].dockerLoginPassSecret).toBe("registryToken");
+
+        const byProgram = dirWith({ "inference.yaml": "adopt: 5\nname: Inference\nimage: pytorch/pytorch\ndockerLoginRepo: ghcr.io\ndockerLoginUser: acme-bot\n" });
+        const kept = exportTemplates([record(5, "Inference", { ...login, tag: "2.0" })], existingTemplateFiles(byProgram));
+        expect(kept.exported[0].secrets).toEqual([]);
+        write(byProgram, kept);
+        expect(readTemplateFiles(byProgram)[0]).toMatchObject({ args: { tag: "2.0", dockerLoginUser: "acme-bot" } });
+        expect(readTemplateFiles(byProgram)[0].dockerLoginPassSecret).toBeUndefined();
+
+        // A new file names one, for the command to say to set.
+        expect(exportTemplates([record(5, "Inference", login)]).exported[0].secrets).toEqual([{ key: "inference-dockerLoginPass", holds: "registry token" }]);
+    });
 });
