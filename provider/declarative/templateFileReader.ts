@@ -89,6 +89,7 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     readSiblingTexts(file, args, at, problems);
     const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
     const envSecrets = takeEnvSecrets(args, at, problems);
+    problems.push(...publishedSecrets(args, envSecrets, at));
     const parsed = safeParse(templateArgsSchema, args);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -177,6 +178,21 @@ function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: Tem
     }
     args.env = values;
     return Object.keys(secrets).length > 0 ? secrets : undefined;
+}
+
+/**
+ * A stack secret in the env of a public template would be published: every Vast.ai user can read
+ * a public template's env. Refused, since nothing private may become public.
+ */
+function publishedSecrets(args: Record<string, unknown>, envSecrets: Record<string, string> | undefined, at: Locate): TemplateFileProblem[] {
+    if (args.private !== false || !envSecrets) return [];
+    return Object.keys(envSecrets).map((variable) =>
+        at(
+            ["env", variable],
+            "names a stack secret, and the template is public (private: false): every Vast.ai user can read a public template's env. " +
+                "Keep the template private, or give the value to each Instance's env instead",
+        ),
+    );
 }
 
 /** Where a schema problem is: an unknown key at the key, anything else at its value (or the nearest node there is). */

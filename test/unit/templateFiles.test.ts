@@ -228,6 +228,15 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
 
+    // Before: accepted, and the first `up` published the stack secret's value to every Vast.ai user.
+    it("a stack secret in the env of a public template is refused, naming the file and the variable", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: false\nenv:\n  HF_HOME: /hf\n  HF_TOKEN: { secret: t-hf }\n" });
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "t.yaml"), line: 6, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/^names a stack secret, and the template is public \(private: false\)/) },
+        ]);
+        expect(readTemplateFiles(dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: true\nenv:\n  HF_TOKEN: { secret: t-hf }\n" }))[0].envSecrets).toEqual({ HF_TOKEN: "t-hf" });
+    });
+
     // Before: only a .yaml file counted as holding its template, so a second export wrote another
     // file adopting the same id beside a .yml or .json one, and the folder no longer read.
     it("a template kept in a .yml or .json file is exported into that file, in its format", () => {
