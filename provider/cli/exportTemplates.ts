@@ -120,7 +120,10 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
     }
     const plain = exported.flatMap((t) => t.plainCredentials.map((what) => `  ${t.files[0].name}: ${what}`));
     if (plain.length > 0) {
-        io.out("warning: written in plain text, and these files are meant for git (move each value into env as a stack secret, { secret: <config key> }, and refer to it as $NAME):");
+        io.out(
+            "warning: written in plain text, and these files are meant for git. Only env can name a stack secret ({ secret: <config key> }): " +
+                "move each value there, refer to it as $NAME in onstart, have the container read it from its environment instead of argsStr, and take it out of other texts:",
+        );
         for (const line of plain) io.out(line);
     }
     for (const t of plan.inFileWithoutAdopt) {

@@ -29,7 +29,7 @@ export interface ExportedTemplate {
     files: Array<{ name: string; text: string }>;
     /** The stack secrets the file names instead of values (the registry password, credential-looking env values), to be set before the first `up`. */
     secrets: StackSecretToSet[];
-    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`. */
+    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`, `argsStr passes --api-key what looks like a credential`. */
     plainCredentials: string[];
 }
 
@@ -94,8 +94,9 @@ export function exportTemplate(record: TemplateRecord, name: string, existing?: 
             );
             continue;
         }
-        // Text the export cannot split into a stack secret: an onstart script, an env flag string it could not read.
-        if ((property === "onstart" || property === "env") && typeof value === "string") {
+        // Text the export cannot split into a stack secret (a script, argsStr, a readme, an env flag
+        // string it could not read) is written as it is; the command warns about what it holds.
+        if (typeof value === "string") {
             plainCredentials.push(...plainCredentialsIn({ [property]: value }).map(describePlainCredential));
         }
         const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);

@@ -51,14 +51,24 @@ function sharedValueProblems(files: TemplateFile[]): TemplateFileProblem[] {
     return problems;
 }
 
-/** What a warning says about a credential in plain text in `file`. */
+/**
+ * What a warning says about a credential in plain text in `file`, and where its value can go
+ * instead: only `env` can name a stack secret. A script can read it from there as $NAME; argsStr
+ * cannot be promised to (whether the service expands $NAME there is not documented), and other
+ * texts (readme, desc) are shown to whoever sees the template.
+ */
 function plainCredentialWarning(file: string, found: PlainCredential): string {
     const name = "name" in found ? found.name : "<NAME>";
-    return (
-        `${file}: ${describePlainCredential(found)}, in plain text in a file meant for git: ` +
-        `${found.property === "onstart" ? `use $${name} in the script and ` : ""}give its value as a stack secret in env, ` +
-        `\`${name}: { secret: <stack config key> }\` (pulumi config set --secret <stack config key> <value>)`
-    );
+    const asSecret = `give its value as a stack secret in env, \`${name}: { secret: <stack config key> }\` (pulumi config set --secret <stack config key> <value>)`;
+    const instead =
+        found.property === "env"
+            ? asSecret
+            : found.property === "onstart"
+              ? `use $${name} in the script and ${asSecret}`
+              : found.property === "argsStr"
+                ? `argsStr cannot name a stack secret: ${asSecret}, and have the container read it from its environment`
+                : `${found.property} cannot name a stack secret: take the value out of it`;
+    return `${file}: ${describePlainCredential(found)}, in plain text in a file meant for git: ${instead}`;
 }
 
 export interface TemplatesFromFilesOptions {

@@ -135,17 +135,24 @@ describe("templates in git: export, adopt, edit, remove", () => {
         await engine.run([{ destroy: true }]);
     });
 
-    it("a credential written into a file is used as written, with a warning that names the file and the variable, never its value", async () => {
+    it("a credential written into a file is used as written, with a warning that names the file and the variable or option, never its value", async () => {
         const { engine } = stack;
         const plain = fs.mkdtempSync(path.join(os.tmpdir(), "templates-plain-"));
         const wandbKey = "0123456789abcdef0123456789abcdef";
-        fs.writeFileSync(path.join(plain, "notebook.yaml"), `name: notebook\nimage: jupyter/base-notebook\nenv:\n  WANDB_API_KEY: "${wandbKey}"\n  TOKENIZERS_PARALLELISM: "false"\n`);
+        fs.writeFileSync(
+            path.join(plain, "notebook.yaml"),
+            `name: notebook\nimage: jupyter/base-notebook\nenv:\n  WANDB_API_KEY: "${wandbKey}"\n  TOKENIZERS_PARALLELISM: "false"\nargsStr: --api-key ${wandbKey}\n`,
+        );
         const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
         try {
             const [up] = await engine.run([{ up: () => templatesFromFiles(plain) }]);
             expect(up.create).toEqual(["notebook"]);
             const warnings = warn.mock.calls.map((c) => String(c[0]));
-            expect(warnings).toEqual([expect.stringContaining(`${path.join(plain, "notebook.yaml")}: env WANDB_API_KEY looks like a credential, in plain text in a file meant for git`)]);
+            expect(warnings).toEqual([
+                expect.stringContaining(`${path.join(plain, "notebook.yaml")}: env WANDB_API_KEY looks like a credential, in plain text in a file meant for git`),
+                // Before: argsStr was never searched.
+                expect.stringContaining(`${path.join(plain, "notebook.yaml")}: argsStr passes --api-key what looks like a credential, in plain text in a file meant for git: argsStr cannot name a stack secret`),
+            ]);
             expect(warnings.join("\n")).not.toContain(wandbKey);
         } finally {
             warn.mockRestore();

@@ -99,4 +99,17 @@ describe("export into a folder that has template files", () => {
         // A new file names one, for the command to say to set.
         expect(exportTemplates([record(5, "Inference", login)]).exported[0].secrets).toEqual([{ key: "inference-dockerLoginPass", holds: "registry token" }]);
     });
+
+    // Before: only onstart and an env flag string were searched, so `args_str: --api-key sk-…`
+    // was written into a file meant for git without a word.
+    it("a credential in argsStr, readme or desc is written as it is (only env can name a stack secret), and reported", () => {
+        const plan = exportTemplates([
+            record(4, "server", { args_str: "--api-key sk-0123456789abcdefghij --hf-token hf_AbCdEfGhIjKlMnOpQrStUv --port 8000", readme: "Token: ghp_0123456789abcdefghij" }),
+        ]);
+        expect(plan.exported[0].plainCredentials).toEqual([
+            "readme holds what looks like a token (ghp_…)",
+            "argsStr passes --api-key what looks like a credential",
+            "argsStr passes --hf-token what looks like a credential",
+        ]);
+    });
 });

@@ -228,6 +228,18 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
 
+    // Before: only env and onstart were searched.
+    it("a credential written into any text property is reported: argsStr, readme, desc", () => {
+        const dir = dirWith({
+            "s.yaml": 'name: s\nimage: busybox\nargsStr: "--api-key sk-0123456789abcdefghij --hf-token hf_AbCdEfGhIjKlMnOpQrStUv"\ndesc: uses ghp_0123456789abcdefghij\n',
+        });
+        expect(readTemplateFiles(dir)[0].plainCredentials).toEqual([
+            { property: "argsStr", flag: "--api-key" },
+            { property: "argsStr", flag: "--hf-token" },
+            { property: "desc", token: "ghp_…" },
+        ]);
+    });
+
     // Before: accepted, and the first `up` published the stack secret's value to every Vast.ai user.
     it("a stack secret in the env of a public template is refused, naming the file and the variable", () => {
         const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: false\nenv:\n  HF_HOME: /hf\n  HF_TOKEN: { secret: t-hf }\n" });

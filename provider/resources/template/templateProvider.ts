@@ -158,7 +158,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         if (inputs.private === false) {
             for (const found of plainCredentials(inputs)) {
                 ctx.log.warn(
-                    `template "${inputs.name}" is public (private: false), and its ${describePlainCredential(found)}: every Vast.ai user can read a public template's env and onstart. ` +
+                    `template "${inputs.name}" is public (private: false), and its ${describePlainCredential(found)}: every Vast.ai user can read a public template's fields. ` +
                         "Keep the template private, or give the value to each Instance's env instead",
                 );
             }
