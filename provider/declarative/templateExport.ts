@@ -6,6 +6,7 @@ import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { ExistingFile } from "./existingTemplateFiles";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
+import { asCheckedIn } from "./templateFileReader";
 
 /**
  * The writing half of the template file format (`templateFileReader.ts` reads it): a service record
@@ -100,7 +101,8 @@ export function exportTemplate(record: TemplateRecord, name: string, existing?: 
             plainCredentials.push(...plainCredentialsIn({ [property]: value }).map(describePlainCredential));
         }
         const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
-        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {
+        // A text that a file beside would not give back (CR line ends, a BOM: see asCheckedIn) stays inline.
+        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES && asCheckedIn(value) === value) {
             const fileName = `${name}.${SIBLING_EXTENSION[sibling]}`;
             siblings.push({ name: fileName, text: value });
             content[property] = { file: `./${fileName}` };

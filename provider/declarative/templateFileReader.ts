@@ -122,7 +122,7 @@ function takeResourceName(file: string, args: Record<string, unknown>, at: Locat
     return String(given);
 }
 
-/** `onstart: { file: ./x.sh }` (and `readme`) replaced by the text of that file, relative to the template file. */
+/** `onstart: { file: ./x.sh }` (and `readme`) replaced by the text of that file, relative to the template file, with LF line ends. */
 function readSiblingTexts(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): void {
     for (const property of SIBLING_FILE_PROPERTIES) {
         const value = args[property];
@@ -135,11 +135,21 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, at: Locat
             continue;
         }
         try {
-            args[property] = fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8");
+            args[property] = asCheckedIn(fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
         } catch {
             problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
     }
+}
+
+/**
+ * A text file's content as it was committed: git's autocrlf on Windows checks `*.sh` out with CRLF
+ * line ends, and some editors write a UTF-8 BOM. Sent as they are, they edit the template on the
+ * first `up` after such a checkout (replacing every instance on it), and bash fails at
+ * `set -euo pipefail\r`. A text whose own lines end in CR is written inline by the export instead.
+ */
+export function asCheckedIn(text: string): string {
+    return text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
 }
 
 /** The stack secret a file names for the registry password; a password written into the file is refused. */

@@ -84,6 +84,11 @@ describe("templates in git: export, adopt, edit, remove", () => {
         }
         expect(io.lines).toContain("  pulumi config set --secret pytorch-trainer-env-HF_TOKEN <value of env HF_TOKEN>");
 
+        // Checked out on Windows with git's autocrlf, by an editor that adds a BOM: still the same script.
+        // Before: sent as it was, it edited the template on adoption, and bash failed at `set -euo pipefail\r`.
+        const script = path.join(dir, "pytorch-trainer.onstart.sh");
+        fs.writeFileSync(script, `\uFEFF${LONG_ONSTART.replace(/\n/g, "\r\n")}`);
+
         emu.clearLog();
         const [adopted] = await engine.run([{ up: () => templatesFromFiles(dir) }]);
         // New to the stack, so the engine calls them creates; on the service nothing was made or edited.

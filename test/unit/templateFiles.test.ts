@@ -228,6 +228,21 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
 
+    // Before: read as they were, so the first `up` after a Windows checkout edited the template.
+    it("a file beside the template file is read with LF line ends and without a BOM", () => {
+        const dir = dirWith({
+            "t.yaml": "name: t\r\nimage: busybox\r\nonstart: { file: ./t.onstart.sh }\r\nreadme: { file: ./t.readme.md }\r\n",
+            "t.onstart.sh": "\uFEFF#!/bin/bash\r\nset -euo pipefail\r\necho hi\r\n",
+            "t.readme.md": "# T\r\n\r\nText.\r\n",
+        });
+        expect(readTemplateFiles(dir)[0].args).toEqual({ name: "t", image: "busybox", onstart: "#!/bin/bash\nset -euo pipefail\necho hi\n", readme: "# T\n\nText.\n" });
+        // A text whose lines end in CRLF on the service stays inline, so it reads back as it is.
+        const onstart = "echo 1\r\necho 2\r\necho 3\r\necho 4\r\n";
+        const { exported: [exported] } = exportTemplates([{ id: 9, hash_id: "h", creator_id: 1, name: "crlf", image: "busybox", onstart }]);
+        expect(exported.files.map((f) => f.name)).toEqual(["crlf.yaml"]);
+        expect(readTemplateFiles(dirWith({ "crlf.yaml": exported.files[0].text }))[0].args.onstart).toBe(onstart);
+    });
+
     // Before: only env and onstart were searched.
     it("a credential written into any text property is reported: argsStr, readme, desc", () => {
         const dir = dirWith({
