@@ -68,14 +68,31 @@ const KNOWN_KEYS: readonly string[] = [...TEMPLATE_PROPERTIES, ...FILE_KEYS];
 /** Where a problem is: the file, and the line and column of the property's value. */
 type Locate = (property: string[], reason: string) => TemplateFileProblem;
 
-/** One file: its template, or every problem found in it. */
-export function readTemplateFile(file: string): { template: TemplateFile } | { problems: TemplateFileProblem[] } {
-    let doc: TemplateFileDocument;
+export type TemplateFileRead = { template: TemplateFile } | { problems: TemplateFileProblem[] };
+
+/**
+ * The text of a file a template file names (`{ file: ./x.sh }`), by that reference as the file
+ * gives it; throws when there is none.
+ */
+export type SiblingReader = (ref: string) => string;
+
+/** One file on disk: its template, or every problem found in it. */
+export function readTemplateFile(file: string): TemplateFileRead {
+    let text: string;
     try {
-        doc = parseTemplateFile(file, fs.readFileSync(file, "utf8"));
+        text = fs.readFileSync(file, "utf8");
     } catch (e) {
         return { problems: [{ file, reason: e instanceof Error ? e.message : String(e) }] };
     }
+    return readTemplateText(file, text, (ref) => fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
+}
+
+/**
+ * One file's text, named `file`, its sibling files read by `readSibling`: the one reader of the
+ * format, for the files in a folder and for what the export is about to write.
+ */
+export function readTemplateText(file: string, text: string, readSibling: SiblingReader): TemplateFileRead {
+    const doc = parseTemplateFile(file, text);
     if (doc.syntaxProblems.length > 0) return { problems: doc.syntaxProblems };
     const content = doc.content;
     if (!content || typeof content !== "object" || Array.isArray(content)) {
@@ -86,7 +103,7 @@ export function readTemplateFile(file: string): { template: TemplateFile } | { p
     // What the file says beyond the template's properties is taken out first; the rest is `TemplateArgs`.
     const args: Record<string, unknown> = { ...(content as Record<string, unknown>) };
     const name = takeResourceName(file, args, at, problems);
-    readSiblingTexts(file, args, at, problems);
+    readSiblingTexts(file, args, readSibling, at, problems);
     const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
     const envSecrets = takeEnvSecrets(args, at, problems);
     problems.push(...publishedSecrets(args, envSecrets, at));
@@ -123,7 +140,7 @@ function takeResourceName(file: string, args: Record<string, unknown>, at: Locat
 }
 
 /** `onstart: { file: ./x.sh }` (and `readme`) replaced by the text of that file, relative to the template file, with LF line ends. */
-function readSiblingTexts(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): void {
+function readSiblingTexts(file: string, args: Record<string, unknown>, readSibling: SiblingReader, at: Locate, problems: TemplateFileProblem[]): void {
     for (const property of SIBLING_FILE_PROPERTIES) {
         const value = args[property];
         if (value === undefined || typeof value === "string") continue;
@@ -135,7 +152,7 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, at: Locat
             continue;
         }
         try {
-            args[property] = asCheckedIn(fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
+            args[property] = asCheckedIn(readSibling(ref));
         } catch {
             problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
