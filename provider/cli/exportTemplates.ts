@@ -22,7 +22,9 @@ template (long onstart and readme texts beside it, as <name>.onstart.sh and <nam
 each with its id as \`adopt\`, so the first \`pulumi up\` takes the templates over instead of
 creating new ones. Other users' public templates are not exported. Registry passwords, and env
 values that look like credentials (HF_TOKEN, WANDB_API_KEY, hf_..., a URL with a password), are
-never written: each file names the stack secret to set instead.
+never written: each file names the stack secret to set instead. Each file is read back before it
+is written; a template whose file would not give it back as it is (an env flag the files cannot
+hold, a disk size of 0, another runtype) is not written, and the command exits 1.
 
 Options:
   --out <dir>             folder to write to (made if missing)
@@ -44,6 +46,8 @@ export interface ExportOptions {
 export interface Io {
     env: NodeJS.ProcessEnv;
     out(line: string): void;
+    /** What was not done: a template not exported. */
+    err(line: string): void;
 }
 
 /** A refusal the person can act on: printed without a stack trace, exit code 1. */
@@ -80,7 +84,11 @@ function filesIn(out: string): ExistingFile[] {
     }
 }
 
-/** Runs the export; every file is checked before any is written, so a refusal writes nothing. */
+/**
+ * Runs the export; every file is checked before any is written, so a refusal writes nothing. A
+ * template whose file would not give it back is left out and said on `err`; the rest are written
+ * (the command then exits 1).
+ */
 export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportPlan> {
     const existing = filesIn(options.out);
     const keyFromFile = apiKeyFrom(options);
@@ -96,13 +104,7 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         if (missing.length > 0) throw new ExportRefused(`the account has no template ${missing.join(", ")} of its own (another user's public template cannot be exported)`);
         records = records.filter((r) => options.ids.includes(r.id));
     }
-    // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
-    const incomplete = records.filter((r) => !r.name || !r.image);
-    for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
-    const plan = exportTemplates(
-        records.filter((r) => !incomplete.includes(r)),
-        existing,
-    );
+    const plan = exportTemplates(records, existing);
     const { exported } = plan;
     const changed = changedFiles(options.out, exported);
     if (changed.length > 0 && !options.force) {
@@ -130,6 +132,16 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         io.out(
             `template ${t.templateId} ("${t.templateName}") not exported: ${t.file} gives its name and has no adopt, so it may hold it already (made by \`pulumi up\`); ` +
                 `if it is that template, add \`adopt: ${t.templateId}\` to ${t.file}, and a later export keeps it there; if not, rename one of the two and export again`,
+        );
+    }
+    for (const t of plan.cannotRoundTrip) {
+        io.err(`template ${t.templateId} ("${t.templateName}") not exported: its file would not give it back as it is:`);
+        for (const problem of t.problems) io.err(`  ${problem}`);
+    }
+    if (plan.cannotRoundTrip.length > 0) {
+        io.err(
+            `${plan.cannotRoundTrip.length} template${plan.cannotRoundTrip.length === 1 ? "" : "s"} not exported: change what is named above in the console and export again, ` +
+                "or write the file by hand, knowing its first `pulumi up` edits the template (a new hashId, which replaces the instances on it)",
         );
     }
     return plan;

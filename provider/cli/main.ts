@@ -3,7 +3,7 @@ import { EXPORT_USAGE, ExportOptions, Io, exportTemplatesCommand } from "./expor
 
 /**
  * The `pulumi-vastai` command (package.json `bin`). One command for now: `export-templates`.
- * Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
+ * Exit codes: 0 done, 1 refused or failed (or a template not exported), 2 a usage mistake.
  */
 
 const USAGE = `Usage: pulumi-vastai <command> [options]
@@ -45,7 +45,7 @@ function parseExportArgs(args: string[]): ExportOptions | "help" {
 }
 
 /** Runs the command line `argv` (without `node` and the script); the exit code. */
-export async function main(argv: string[], io: Io & { err(line: string): void }): Promise<number> {
+export async function main(argv: string[], io: Io): Promise<number> {
     const [command, ...rest] = argv;
     try {
         if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -58,8 +58,8 @@ export async function main(argv: string[], io: Io & { err(line: string): void })
             io.out(EXPORT_USAGE);
             return 0;
         }
-        await exportTemplatesCommand(options, io);
-        return 0;
+        const plan = await exportTemplatesCommand(options, io);
+        return plan.cannotRoundTrip.length > 0 ? 1 : 0;
     } catch (e) {
         if (e instanceof UsageError) {
             io.err(`pulumi-vastai: ${e.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);

@@ -5,6 +5,7 @@ import { clearedValue, inputsFromRecord } from "../resources/template/templateMa
 import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { ExistingFile } from "./existingTemplateFiles";
+import { roundTripProblems } from "./exportRoundTrip";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
 import { asCheckedIn } from "./templateFileReader";
 
@@ -152,35 +153,42 @@ export interface ExportPlan {
      * resource for one template, whose removal later would delete it under the first.
      */
     inFileWithoutAdopt: Array<{ templateId: number; templateName: string; file: string }>;
+    /** Templates not written because their file would not give them back (exportRoundTrip.ts), each with why. */
+    cannotRoundTrip: Array<{ templateId: number; templateName: string; problems: string[] }>;
 }
 
 /**
  * Every record's files, in id order. A template that already has a file (one whose `adopt` is its
  * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
  * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. A
- * template whose name a file without `adopt` gives is left to that file (see `ExportPlan`). Other
- * names are made unique, whatever their case: a second template of the same name, or one whose
- * name a file already has or makes its resource name, gets its id added (and a count, if that is
- * taken too).
+ * template whose name a file without `adopt` gives is left to that file, and one whose file would
+ * not give it back is not written (see `ExportPlan`). Other names are made unique, whatever their
+ * case: a second template of the same name, or one whose name a file already has or makes its
+ * resource name, gets its id added (and a count, if that is taken too).
  */
 export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportPlan {
     const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
     const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
     // A new file's base name is its resource name too: it may be neither a file's name nor a resource name a file sets.
     const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]).map((n) => n.toLowerCase()));
-    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [] };
+    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [], cannotRoundTrip: [] };
     for (const record of [...records].sort((a, b) => a.id - b.id)) {
+        const templateName = record.name ?? "";
+        // A file needs a name and an image (the two required properties).
+        if (!record.name || !record.image) {
+            plan.cannotRoundTrip.push({ templateId: record.id, templateName, problems: [`has no ${record.name ? "image" : "name"}`] });
+            continue;
+        }
         const file = kept.get(record.id);
-        if (file) {
-            plan.exported.push(exportTemplate(record, file.base, file));
-            continue;
-        }
-        const sameName = withoutAdopt.find((f) => f.templateName === record.name);
+        const sameName = file ? undefined : withoutAdopt.find((f) => f.templateName === record.name);
         if (sameName) {
-            plan.inFileWithoutAdopt.push({ templateId: record.id, templateName: record.name ?? "", file: `${sameName.base}${sameName.extension ?? ""}` });
+            plan.inFileWithoutAdopt.push({ templateId: record.id, templateName, file: `${sameName.base}${sameName.extension ?? ""}` });
             continue;
         }
-        plan.exported.push(exportTemplate(record, freeName(baseNameFor(record.name ?? ""), record.id, taken)));
+        const exported = file ? exportTemplate(record, file.base, file) : exportTemplate(record, freeName(baseNameFor(record.name), record.id, taken));
+        const problems = roundTripProblems(record, exported.files);
+        if (problems.length > 0) plan.cannotRoundTrip.push({ templateId: record.id, templateName, problems });
+        else plan.exported.push(exported);
     }
     return plan;
 }

@@ -162,6 +162,21 @@ describe("export-templates", () => {
         expect(fs.readdirSync(out)).toEqual(["x.yaml"]);
     });
 
+    // Before: written into a file every `up` then refused.
+    it("a template whose file would not read back is not written, named with its field, and the command exits 1; the others are written", async () => {
+        const odd = emu.model.addTemplate(emu.demoUser.id, { name: "big shm", image: "pytorch/pytorch", env: "-e A=1 --shm-size=1g", private: true });
+        try {
+            const out = freshDir();
+            const result = await cli(["export-templates", "--out", out], env);
+            expect(result.code).toBe(1);
+            expect(fs.readdirSync(out).sort()).toEqual(["private-inference.yaml", "shared-notebook.yaml"]);
+            expect(result.stderr).toContain(`template ${odd.id} ("big shm") not exported: its file would not give it back as it is:\n  env: unsupported env flag "--shm-size=1g"`);
+            expect(result.stderr).toContain("1 template not exported: change what is named above in the console and export again");
+        } finally {
+            odd.deleted = true;
+        }
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);

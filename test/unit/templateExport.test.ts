@@ -2,6 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { existingTemplateFiles } from "../../provider/declarative/existingTemplateFiles";
+import { roundTripProblems } from "../../provider/declarative/exportRoundTrip";
 import { ExportPlan, exportTemplates } from "../../provider/declarative/templateExport";
 import { TemplateFileError } from "../../provider/declarative/templateFileReader";
 import { readTemplateFiles } from "../../provider/declarative/templateFiles";
@@ -110,6 +111,35 @@ describe("export into a folder that has template files", () => {
             "readme holds what looks like a token (ghp_…)",
             "argsStr passes --api-key what looks like a credential",
             "argsStr passes --hf-token what looks like a credential",
+        ]);
+    });
+
+    // Before: these were written into files that every `up` then refused (or, for `tag: ""`,
+    // left out, so adopting edited the tag to latest and changed the image).
+    it("each file is read back before it is written: a template it would not give back is left out, naming the field", () => {
+        const plan = exportTemplates([
+            record(1, "flags", { env: "-e A=1 --shm-size=1g" }),
+            record(2, "no disk", { recommended_disk_space: 0 }),
+            record(3, "proxy", { runtype: "ssh_proxy" }),
+            record(4, "public token", { private: false, env: "-e HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUv" }),
+            record(5, "fine", { tag: "2.4" }),
+            record(6, "", {}),
+        ]);
+        expect(plan.exported.map((t) => t.templateId)).toEqual([5]);
+        expect(plan.cannotRoundTrip).toEqual([
+            { templateId: 1, templateName: "flags", problems: [expect.stringMatching(/^env: unsupported env flag "--shm-size=1g"/)] },
+            { templateId: 2, templateName: "no disk", problems: [expect.stringMatching(/^recommendedDiskSpace: must be a positive number of GB/)] },
+            { templateId: 3, templateName: "proxy", problems: [expect.stringMatching(/^runtype: /)] },
+            { templateId: 4, templateName: "public token", problems: [expect.stringMatching(/^env\.HF_TOKEN: names a stack secret, and the template is public/)] },
+            { templateId: 6, templateName: "", problems: ["has no name"] },
+        ]);
+    });
+
+    it("a file that reads but would edit the template on adoption does not round-trip either", () => {
+        const files = [{ name: "x.yaml", text: "adopt: 7\nname: x\nimage: pytorch/pytorch\nonstart: { file: ./x.onstart.sh }\n" }, { name: "x.onstart.sh", text: "echo hi\n" }];
+        expect(roundTripProblems(record(7, "x", { onstart: "echo hi\n" }), files)).toEqual([]);
+        expect(roundTripProblems(record(7, "x", { onstart: "echo hi\n", tag: "", runtype: "ssh" }), files)).toEqual([
+            "tag, runtype: the file would not read back as the template has it, and the first `pulumi up` would edit it",
         ]);
     });
 });
