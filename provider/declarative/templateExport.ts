@@ -51,12 +51,16 @@ export function baseNameFor(templateName: string): string {
     return slug || "template";
 }
 
-/** Whether a value says nothing a file needs to: the default, or the value that means "not set". */
+/**
+ * Whether a value says nothing a file needs to: the default, or the value that means "not set".
+ * For a property with a default, an empty value is a value of its own (`tag: ""`, an image that
+ * names its own tag): left out, it would read as the default, and adopting would edit it.
+ */
 function unset(property: TemplateContentProperty, value: unknown): boolean {
-    if (value === undefined || value === null || value === "") return true;
-    if (typeof value === "object" && Object.keys(value).length === 0) return true;
+    if (value === undefined || value === null) return true;
     const defaults = TEMPLATE_DEFAULTS as Record<string, unknown>;
     if (property in defaults) return sameValue(defaults[property], value);
+    if (value === "" || (typeof value === "object" && Object.keys(value).length === 0)) return true;
     return sameValue(clearedValue(property), value);
 }
 

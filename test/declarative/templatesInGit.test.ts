@@ -166,6 +166,29 @@ describe("templates in git: export, adopt, edit, remove", () => {
         }
     });
 
+    // Before: `tag: ""` was left out of the file, so adopting edited the tag to latest (a new
+    // image for the template, and a new hash replacing the instances on it).
+    it("a template with no tag (its image names one) is exported as such and adopted without an edit", async () => {
+        const { emu, engine } = stack;
+        const own = fs.mkdtempSync(path.join(os.tmpdir(), "templates-no-tag-"));
+        const template = emu.model.addTemplate(emu.demoUser.id, { name: "own tag", image: "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime", tag: "", runtype: "ssh", private: true });
+        try {
+            const code = await main(["export-templates", "--out", own, "--id", String(template.id)], {
+                env: { VAST_API_KEY: emu.demoKey, VAST_URL: emu.url, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) },
+                out: io.out,
+                err: io.err,
+            });
+            expect({ code, output: io.lines }).toMatchObject({ code: 0 });
+            emu.clearLog();
+            await engine.run([{ up: () => templatesFromFiles(own) }]);
+            expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+            expect(engine.get("own-tag").outputs).toMatchObject({ templateId: template.id, hashId: template.hash_id, tag: "" });
+        } finally {
+            await engine.run([{ destroy: true }]);
+            fs.rmSync(own, { recursive: true, force: true });
+        }
+    });
+
     it("pulumi import cannot reach the provider: the engine's import step reads with neither inputs nor state", async () => {
         // What `pulumi import` and the `import` option send the dynamic-provider host (pulumi#16175):
         // no properties and no inputs, so it cannot find the provider's code (`__provider`) at all.

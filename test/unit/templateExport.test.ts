@@ -135,6 +135,15 @@ describe("export into a folder that has template files", () => {
         ]);
     });
 
+    it("an empty tag is written as it is, and reads back as no tag rather than latest", () => {
+        const plan = exportTemplates([record(7, "own tag", { image: "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime", tag: "" })]);
+        expect(plan.cannotRoundTrip).toEqual([]);
+        expect(plan.exported[0].files[0].text).toContain('\ntag: ""\n');
+        const dir = dirWith({});
+        write(dir, plan);
+        expect(readTemplateFiles(dir)[0].args.tag).toBe("");
+    });
+
     it("a file that reads but would edit the template on adoption does not round-trip either", () => {
         const files = [{ name: "x.yaml", text: "adopt: 7\nname: x\nimage: pytorch/pytorch\nonstart: { file: ./x.onstart.sh }\n" }, { name: "x.onstart.sh", text: "echo hi\n" }];
         expect(roundTripProblems(record(7, "x", { onstart: "echo hi\n" }), files)).toEqual([]);
