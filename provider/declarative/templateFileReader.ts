@@ -84,7 +84,22 @@ export function readTemplateFile(file: string): TemplateFileRead {
     } catch (e) {
         return { problems: [{ file, reason: e instanceof Error ? e.message : String(e) }] };
     }
-    return readTemplateText(file, text, (ref) => fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
+    return readTemplateText(file, text, (ref) => {
+        const folder = path.dirname(file);
+        const target = path.resolve(folder, ref);
+        // A link inside the folder may lead out of it, as `../` may (readSiblingTexts refuses that).
+        if (!inside(fs.realpathSync(folder), fs.realpathSync(target))) throw new SiblingOutsideFolder(`${ref} is a link that leads outside ${folder}`);
+        return fs.readFileSync(target, "utf8");
+    });
+}
+
+/** A file a template file names that is not in its folder. */
+class SiblingOutsideFolder extends Error {}
+
+/** Whether `target` is `folder` or below it. */
+function inside(folder: string, target: string): boolean {
+    const relative = path.relative(folder, target);
+    return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
 }
 
 /**
@@ -151,10 +166,15 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, readSibli
             problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
             continue;
         }
+        // The text goes to the service: a path out of the folder could send any file on the machine that runs `up` (`/proc/self/environ`).
+        if (path.isAbsolute(ref) || !inside(path.resolve(path.dirname(file)), path.resolve(path.dirname(file), ref))) {
+            problems.push(at([property, "file"], `${ref} is outside the folder of ${path.basename(file)}: name a file in that folder or below it, as ./path`));
+            continue;
+        }
         try {
             args[property] = asCheckedIn(readSibling(ref));
-        } catch {
-            problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
+        } catch (e) {
+            problems.push(at([property, "file"], e instanceof SiblingOutsideFolder ? `${e.message}: name a file in that folder or below it` : `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
     }
 }

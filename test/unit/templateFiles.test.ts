@@ -94,6 +94,21 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 3, property: "onstart", reason: expect.stringMatching(/expected text, or \{ file: \.\/path \}/) })]);
     });
 
+    // Before: any path was read, and its text sent to the service: `readme: { file: /proc/self/environ }`
+    // put the environment of the machine running `up` (CI secrets) into the template.
+    it("a file named outside the template file's folder is refused: absolute, ../, or a link leading out", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../outside.sh\n" });
+        fs.writeFileSync(path.join(path.dirname(dir), "outside.sh"), "echo out\n");
+        made.push(path.join(path.dirname(dir), "outside.sh"));
+        expect(problemsOf(dir)).toEqual([
+            expect.objectContaining({ line: 5, column: 9, property: "onstart.file", reason: "../outside.sh is outside the folder of t.yaml: name a file in that folder or below it, as ./path" }),
+            expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is outside the folder of t.yaml: name a file in that folder or below it, as ./path" }),
+        ]);
+        const linked = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./run.sh }\n" });
+        fs.symlinkSync(path.join(path.dirname(linked), "outside.sh"), path.join(linked, "run.sh"));
+        expect(problemsOf(linked)).toEqual([expect.objectContaining({ property: "onstart.file", reason: `./run.sh is a link that leads outside ${linked}: name a file in that folder or below it` })]);
+    });
+
     it("the file's base name is the resource name unless it sets resourceName", () => {
         const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\n", "b.yaml": "resourceName: trainer\nname: b\nimage: busybox\nadopt: 30005\n" });
         expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["a", undefined], ["trainer", 30005]]);
