@@ -144,13 +144,22 @@ export function readTemplateText(file: string, text: string, readSibling: Siblin
     };
 }
 
-/** The resource name: `resourceName`, else the file's base name. */
+/** The resource name: `resourceName`, else the file's base name; either held to RESOURCE_NAME. */
 function takeResourceName(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string {
     const given = args.resourceName;
     delete args.resourceName;
-    if (given === undefined) return path.basename(file, path.extname(file));
+    if (given === undefined) {
+        const base = path.basename(file, path.extname(file));
+        if (!RESOURCE_NAME.test(base)) {
+            problems.push({
+                file,
+                reason: `the file's name makes the resource name "${base}", and a resource name takes letters, digits, '.', '_' and '-', from a letter or digit: rename the file, or set resourceName`,
+            });
+        }
+        return base;
+    }
     if (typeof given === "string" && RESOURCE_NAME.test(given)) return given;
-    problems.push(at(["resourceName"], "expected a resource name: letters, digits, '.', '_' and '-'"));
+    problems.push(at(["resourceName"], "expected a resource name: letters, digits, '.', '_' and '-', from a letter or digit"));
     return String(given);
 }
 

@@ -117,6 +117,18 @@ describe("templates from files", () => {
         ]);
     });
 
+    // Before: a name from the file was not checked: `My Template.yaml` and `h::x.yaml` made resources
+    // whose names break a URN (`::`) or need quoting in every shell command that names them.
+    it("a resource name taken from the file's name is held to the same rule as resourceName", () => {
+        const dir = dirWith({ "My Template.yaml": "name: a\nimage: b\n", "h::x.yaml": "name: b\nimage: b\n", "-x.yaml": "name: c\nimage: b\n" });
+        expect(problemsOf(dir).map((p) => [path.basename(p.file), p.line, p.reason])).toEqual([
+            ["-x.yaml", undefined, `the file's name makes the resource name "-x", and a resource name takes letters, digits, '.', '_' and '-', from a letter or digit: rename the file, or set resourceName`],
+            ["My Template.yaml", undefined, expect.stringContaining('makes the resource name "My Template"')],
+            ["h::x.yaml", undefined, expect.stringContaining('makes the resource name "h::x"')],
+        ]);
+        expect(readTemplateFiles(dirWith({ "My Template.yaml": "resourceName: my-template\nname: a\nimage: b\n" }))[0].name).toBe("my-template");
+    });
+
     it("refuses unreadable files, duplicate names and one template adopted twice", () => {
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml:\d+:\d+: /);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "- a\n- b\n" }))).toThrow(/expected a mapping/);
