@@ -80,6 +80,15 @@ describe("templates from files", () => {
         expect(read.dockerLoginPassSecret).toBe("p-dockerLoginPass");
     });
 
+    // Before: an unknown tag was read as if it were not there (`image: !Ref foo` became "foo"), and
+    // a merge key was reported only as the unknown property "<<".
+    it("refuses YAML tags it does not know and merge keys, each where it is", () => {
+        const tagged = dirWith({ "t.yaml": "name: t\nimage: !Ref foo\n" });
+        expect(problemsOf(tagged)).toEqual([{ file: path.join(tagged, "t.yaml"), line: 2, column: 8, reason: "Unresolved tag: !Ref: template files take no YAML tags; write the value itself" }]);
+        const merged = dirWith({ "m.yaml": "name: m\nimage: busybox\nenv:\n  <<: { A: '1' }\n  B: '2'\n" });
+        expect(problemsOf(merged)).toEqual([{ file: path.join(merged, "m.yaml"), line: 4, column: 3, reason: "merge keys (<<) are not supported in template files: write the properties out" }]);
+    });
+
     it("reads onstart and readme from files beside the template file", () => {
         const dir = dirWith({
             "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.onstart.sh }\nreadme:\n  file: docs/t.md\n",
