@@ -177,6 +177,30 @@ describe("export-templates", () => {
         }
     });
 
+    // Before: `--force=false` turned force on, `--id 1e3` and `--id 0x10` were read as 1000 and 16,
+    // and `--out --force` wrote into a folder named "--force".
+    it("reads its options strictly; each mistake is a usage error (exit 2) that prints the usage and writes nothing", async () => {
+        const out = freshDir();
+        const mistakes: Array<[string[], string]> = [
+            [["--out", out, "--force=false"], "--force takes no value"],
+            [["--out", "--force"], "--out needs a value"],
+            [["--out", out, "--id", "1e3"], `--id: expected a template's numeric id (a positive whole number), got "1e3"`],
+            [["--out", out, "--id", "0x10"], `--id: expected a template's numeric id (a positive whole number), got "0x10"`],
+            [["--out", out, "--id"], "--id needs a value"],
+            [["--out", out, "--colour"], "unknown option --colour"],
+            [["--out", out, "stray"], 'unexpected argument "stray"'],
+            [["--out", out, "--out=elsewhere"], "--out is given twice"],
+        ];
+        for (const [args, said] of mistakes) {
+            const result = await cli(["export-templates", ...args], env);
+            expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 2, stderr: expect.stringContaining(`pulumi-vastai: ${said}\n\nUsage: pulumi-vastai export-templates`) });
+        }
+        expect(fs.existsSync(out)).toBe(false);
+        expect(fs.existsSync("--force")).toBe(false);
+        expect((await cli(["export-templates", `--out=${out}`, "--id", String([...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!.id)], env)).code).toBe(0);
+        expect(fs.readdirSync(out)).toEqual(["shared-notebook.yaml"]);
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);
