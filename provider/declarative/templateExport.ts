@@ -13,7 +13,7 @@ import { asCheckedIn } from "./templateFileReader";
  * The writing half of the template file format (`templateFileReader.ts` reads it): a service record
  * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
  * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
- * defaults and empty values left out. The registry password is never written (the service does
+ * defaults and empty values left out (an empty tag excepted: see `unset`). The registry password is never written (the service does
  * not show it anyway), nor an env value that looks like a credential (env/credentials.ts): the
  * file names the stack secret to set instead.
  */

@@ -12,14 +12,16 @@ import { safeParse } from "../schemas/parse";
  * (camelCase), reviewed like code and applied with `pulumi up`. Beside the properties, a file may
  * say:
  * - `onstart: { file: ./trainer.onstart.sh }` (and `readme`): the text lives in that file,
- *   relative to the template file;
- * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name;
+ *   relative to the template file and in its folder (the text goes to the service);
+ * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name (either
+ *   held to RESOURCE_NAME);
  * - `adopt: 30005`: the template this account already has, taken over instead of created;
  * - `dockerLoginPass: { secret: trainer-dockerLoginPass }`: the stack secret holding the registry
  *   password. A password written into the file is refused: registry tokens stay out of git.
  * - `env: { HF_TOKEN: { secret: trainer-env-HF_TOKEN } }`: the stack secret holding that
- *   variable's value. A value that looks like a credential (env/credentials.ts), written into the
- *   file, is read with a warning rather than refused: the guess can be wrong.
+ *   variable's value; refused in a public template, which would publish it. A value that looks
+ *   like a credential (env/credentials.ts), written into any text of the file, is read with a
+ *   warning rather than refused: the guess can be wrong.
  */
 export interface TemplateFile {
     /** Path of the file. */
@@ -31,7 +33,7 @@ export interface TemplateFile {
     dockerLoginPassSecret?: string;
     /** Env variable → the stack config key holding its value, for the variables the file names a secret for (not in `args.env`). */
     envSecrets?: Record<string, string>;
-    /** What looks like a credential written into the file in plain text: `env.HF_TOKEN`, `onstart` with the names it sets. */
+    /** What looks like a credential written into the file in plain text: an env variable, what `onstart` sets, an option `argsStr` passes, a token in any text. */
     plainCredentials?: PlainCredential[];
 }
 
