@@ -19,8 +19,10 @@ export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
 export { SshKey } from "./resources/sshKey/sshKey";
 export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
 export type { EnvMap } from "./env/envFlags";
-export { templatesFromFiles, readTemplateFiles, TemplateFileError } from "./declarative/templateFiles";
-export type { TemplateFile, TemplateFileProblem, TemplatesFromFilesOptions } from "./declarative/templateFiles";
+export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";
+export { TemplateFileError } from "./declarative/templateFileReader";
+export type { TemplatesFromFilesOptions } from "./declarative/templateFiles";
+export type { TemplateFile, TemplateFileProblem } from "./declarative/templateFileReader";
 
 // Functions for a program
 export type { FunctionOptions } from "./functions/programClient";

@@ -2,8 +2,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { CONFIG_KEYS, ENV_VARS, resolveConfig } from "../config/providerConfig";
 import { newClient } from "../config/newClient";
-import { ExportedTemplate, exportTemplates } from "../declarative/templateExport";
-import { existingTemplateFiles } from "../declarative/templateFiles";
+import { ExistingFile, existingTemplateFiles } from "../declarative/existingTemplateFiles";
+import { ExportPlan, ExportedTemplate, exportTemplates } from "../declarative/templateExport";
+import { TemplateFileError } from "../declarative/templateFileReader";
 import { accountTemplates } from "../resources/template/templateOwnership";
 
 /**
@@ -21,7 +22,9 @@ template (long onstart and readme texts beside it, as <name>.onstart.sh and <nam
 each with its id as \`adopt\`, so the first \`pulumi up\` takes the templates over instead of
 creating new ones. Other users' public templates are not exported. Registry passwords, and env
 values that look like credentials (HF_TOKEN, WANDB_API_KEY, hf_..., a URL with a password), are
-never written: each file names the stack secret to set instead.
+never written: each file names the stack secret to set instead. Each file is read back before it
+is written; a template whose file would not give it back as it is (an env flag the files cannot
+hold, a disk size of 0, another runtype) is not written, and the command exits 1.
 
 Options:
   --out <dir>             folder to write to (made if missing)
@@ -43,6 +46,8 @@ export interface ExportOptions {
 export interface Io {
     env: NodeJS.ProcessEnv;
     out(line: string): void;
+    /** What was not done: a template not exported. */
+    err(line: string): void;
 }
 
 /** A refusal the person can act on: printed without a stack trace, exit code 1. */
@@ -67,8 +72,25 @@ function changedFiles(out: string, exported: ExportedTemplate[]): string[] {
     );
 }
 
-/** Runs the export; every file is checked before any is written, so a refusal writes nothing. */
-export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportedTemplate[]> {
+/** The template files already in the folder; one that does not read stops the export before anything is written. */
+function filesIn(out: string): ExistingFile[] {
+    try {
+        return existingTemplateFiles(out);
+    } catch (e) {
+        if (!(e instanceof TemplateFileError)) throw e;
+        throw new ExportRefused(
+            `these files do not read, so the export cannot tell which template each holds; nothing was written (fix them, a merge conflict left in for one, and run it again):\n  ${e.message.replace(/^vastai: /, "").split("\n").join("\n  ")}`,
+        );
+    }
+}
+
+/**
+ * Runs the export; every file is checked before any is written, so a refusal writes nothing. A
+ * template whose file would not give it back is left out and said on `err`; the rest are written
+ * (the command then exits 1).
+ */
+export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportPlan> {
+    const existing = filesIn(options.out);
     const keyFromFile = apiKeyFrom(options);
     if (!keyFromFile && !io.env[ENV_VARS.apiKey]?.trim()) {
         throw new ExportRefused(`no API key: set ${ENV_VARS.apiKey}, or use --api-key-file <path> (keys: https://cloud.vast.ai/manage-keys/)`);
@@ -82,13 +104,8 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         if (missing.length > 0) throw new ExportRefused(`the account has no template ${missing.join(", ")} of its own (another user's public template cannot be exported)`);
         records = records.filter((r) => options.ids.includes(r.id));
     }
-    // A file needs a name and an image (the two required properties); a record without them cannot round-trip.
-    const incomplete = records.filter((r) => !r.name || !r.image);
-    for (const r of incomplete) io.out(`template ${r.id} has no ${r.name ? "image" : "name"}; not exported`);
-    const exported = exportTemplates(
-        records.filter((r) => !incomplete.includes(r)),
-        existingTemplateFiles(options.out),
-    );
+    const plan = exportTemplates(records, existing);
+    const { exported } = plan;
     const changed = changedFiles(options.out, exported);
     if (changed.length > 0 && !options.force) {
         throw new ExportRefused(`these files exist with other content; nothing was written (use --force to overwrite them):\n  ${changed.join("\n  ")}`);
@@ -105,8 +122,27 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
     }
     const plain = exported.flatMap((t) => t.plainCredentials.map((what) => `  ${t.files[0].name}: ${what}`));
     if (plain.length > 0) {
-        io.out("warning: written in plain text, and these files are meant for git (move each value into env as a stack secret, { secret: <config key> }, and refer to it as $NAME):");
+        io.out(
+            "warning: written in plain text, and these files are meant for git. Only env can name a stack secret ({ secret: <config key> }): " +
+                "move each value there, refer to it as $NAME in onstart, have the container read it from its environment instead of argsStr, and take it out of other texts:",
+        );
         for (const line of plain) io.out(line);
     }
-    return exported;
+    for (const t of plan.inFileWithoutAdopt) {
+        io.out(
+            `template ${t.templateId} ("${t.templateName}") not exported: ${t.file} gives its name and has no adopt, so it may hold it already (made by \`pulumi up\`); ` +
+                `if it is that template, add \`adopt: ${t.templateId}\` to ${t.file}, and a later export keeps it there; if not, rename one of the two and export again`,
+        );
+    }
+    for (const t of plan.cannotRoundTrip) {
+        io.err(`template ${t.templateId} ("${t.templateName}") not exported: its file would not give it back as it is:`);
+        for (const problem of t.problems) io.err(`  ${problem}`);
+    }
+    if (plan.cannotRoundTrip.length > 0) {
+        io.err(
+            `${plan.cannotRoundTrip.length} template${plan.cannotRoundTrip.length === 1 ? "" : "s"} not exported: change what is named above in the console and export again, ` +
+                "or write the file by hand, knowing its first `pulumi up` edits the template (a new hashId, which replaces the instances on it)",
+        );
+    }
+    return plan;
 }

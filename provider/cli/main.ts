@@ -3,7 +3,7 @@ import { EXPORT_USAGE, ExportOptions, Io, exportTemplatesCommand } from "./expor
 
 /**
  * The `pulumi-vastai` command (package.json `bin`). One command for now: `export-templates`.
- * Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
+ * Exit codes: 0 done, 1 refused or failed (or a template not exported), 2 a usage mistake.
  */
 
 const USAGE = `Usage: pulumi-vastai <command> [options]
@@ -18,34 +18,49 @@ class UsageError extends Error {}
 /** Flags that would put the key on the command line, refused by name. */
 const KEY_FLAGS = ["--api-key", "--apikey", "--key", "--token"];
 
+/** Options that take a value, and those that take none. */
+const VALUE_FLAGS = ["--out", "--id", "--api-key-file"];
+const SWITCHES = ["--force", "--help", "-h"];
+
+/**
+ * The export's options, read strictly: a value is `--out dir` or `--out=dir`, never the next
+ * option (`--out --force`); a switch takes no value (`--force=false` is refused, not read as on);
+ * `--id` is a positive whole number written in decimal (`1e3` and `0x10` are refused: an id read
+ * otherwise than meant would export another template).
+ */
 function parseExportArgs(args: string[]): ExportOptions | "help" {
     const options: ExportOptions = { out: "", ids: [], force: false };
+    const seen = new Set<string>();
     for (let i = 0; i < args.length; i++) {
         const [flag, inline] = args[i].split(/=(.*)/s, 2);
-        const value = () => {
-            const v = inline ?? args[++i];
-            if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
-            return v;
-        };
-        if (flag === "--help" || flag === "-h") return "help";
-        else if (flag === "--out") options.out = value();
-        else if (flag === "--force") options.force = true;
-        else if (flag === "--api-key-file") options.apiKeyFile = value();
-        else if (flag === "--id") {
-            const raw = value();
-            const id = Number(raw);
-            if (!Number.isInteger(id) || id <= 0) throw new UsageError(`--id: expected a template's numeric id, got "${raw}"`);
-            options.ids.push(id);
-        } else if (KEY_FLAGS.includes(flag.toLowerCase())) {
+        if (KEY_FLAGS.includes(flag.toLowerCase())) {
             throw new UsageError(`${flag}: the API key is never taken from the command line (shell history and the process list keep it); set VAST_API_KEY or use --api-key-file`);
-        } else throw new UsageError(`unknown option ${flag}`);
+        }
+        if (!flag.startsWith("-")) throw new UsageError(`unexpected argument "${args[i]}"`);
+        if (!VALUE_FLAGS.includes(flag) && !SWITCHES.includes(flag)) throw new UsageError(`unknown option ${flag}`);
+        if (SWITCHES.includes(flag)) {
+            if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
+            if (flag === "--force") options.force = true;
+            else return "help";
+            continue;
+        }
+        const value = inline ?? (args[i + 1]?.startsWith("-") ? undefined : args[++i]);
+        if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
+        if (flag !== "--id" && seen.has(flag)) throw new UsageError(`${flag} is given twice`);
+        seen.add(flag);
+        if (flag === "--out") options.out = value;
+        else if (flag === "--api-key-file") options.apiKeyFile = value;
+        else {
+            if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--id: expected a template's numeric id (a positive whole number), got "${value}"`);
+            options.ids.push(Number(value));
+        }
     }
     if (!options.out) throw new UsageError("--out <dir> is required");
     return options;
 }
 
 /** Runs the command line `argv` (without `node` and the script); the exit code. */
-export async function main(argv: string[], io: Io & { err(line: string): void }): Promise<number> {
+export async function main(argv: string[], io: Io): Promise<number> {
     const [command, ...rest] = argv;
     try {
         if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -58,8 +73,8 @@ export async function main(argv: string[], io: Io & { err(line: string): void })
             io.out(EXPORT_USAGE);
             return 0;
         }
-        await exportTemplatesCommand(options, io);
-        return 0;
+        const plan = await exportTemplatesCommand(options, io);
+        return plan.cannotRoundTrip.length > 0 ? 1 : 0;
     } catch (e) {
         if (e instanceof UsageError) {
             io.err(`pulumi-vastai: ${e.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);

@@ -4,13 +4,16 @@ import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "..
 import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { ExistingFile } from "./existingTemplateFiles";
+import { roundTripProblems } from "./exportRoundTrip";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
+import { asCheckedIn } from "./templateFileReader";
 
 /**
- * The writing half of the template file format (`templateFiles.ts` reads it): a service record
+ * The writing half of the template file format (`templateFileReader.ts` reads it): a service record
  * as the file `readTemplateFiles` reads back to the same template. Stable, so a second export of
  * an unchanged account writes the same bytes: properties in the schema's order, no timestamps,
- * defaults and empty values left out. The registry password is never written (the service does
+ * defaults and empty values left out (an empty tag excepted: see `unset`). The registry password is never written (the service does
  * not show it anyway), nor an env value that looks like a credential (env/credentials.ts): the
  * file names the stack secret to set instead.
  */
@@ -28,7 +31,7 @@ export interface ExportedTemplate {
     files: Array<{ name: string; text: string }>;
     /** The stack secrets the file names instead of values (the registry password, credential-looking env values), to be set before the first `up`. */
     secrets: StackSecretToSet[];
-    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`. */
+    /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`, `argsStr passes --api-key what looks like a credential`. */
     plainCredentials: string[];
 }
 
@@ -48,12 +51,16 @@ export function baseNameFor(templateName: string): string {
     return slug || "template";
 }
 
-/** Whether a value says nothing a file needs to: the default, or the value that means "not set". */
+/**
+ * Whether a value says nothing a file needs to: the default, or the value that means "not set".
+ * For a property with a default, an empty value is a value of its own (`tag: ""`, an image that
+ * names its own tag): left out, it would read as the default, and adopting would edit it.
+ */
 function unset(property: TemplateContentProperty, value: unknown): boolean {
-    if (value === undefined || value === null || value === "") return true;
-    if (typeof value === "object" && Object.keys(value).length === 0) return true;
+    if (value === undefined || value === null) return true;
     const defaults = TEMPLATE_DEFAULTS as Record<string, unknown>;
     if (property in defaults) return sameValue(defaults[property], value);
+    if (value === "" || (typeof value === "object" && Object.keys(value).length === 0)) return true;
     return sameValue(clearedValue(property), value);
 }
 
@@ -66,11 +73,13 @@ function envSecretKey(resource: string, variable: string): string {
  * The files for one template, named `<name>.yaml` (and `<name>.onstart.sh`, `<name>.readme.md`).
  * From the file that holds the template already (`existing`): its extension (a `.json` file is
  * written as JSON, a `.yml` one keeps its name), its `resourceName` when the resource is named
- * otherwise than the file, and the stack secrets it names for env variables, kept whatever the
- * variable looks like.
+ * otherwise than the file, the stack secrets it names for env variables, kept whatever the
+ * variable looks like, and its choice for the registry password: the stack secret it names, or
+ * none (the program's `secrets` option gives it, or the service keeps the one set in the console).
+ * A new file names `<resource>-dockerLoginPass` for a template that logs in to a registry.
  */
-export function exportTemplate(record: TemplateRecord, name: string, existing: Omit<ExistingFile, "base" | "adopt"> = {}): ExportedTemplate {
-    const { resourceName, envSecrets = {}, extension = ".yaml" } = existing;
+export function exportTemplate(record: TemplateRecord, name: string, existing?: Omit<ExistingFile, "base" | "adopt">): ExportedTemplate {
+    const { resourceName, envSecrets = {}, extension = ".yaml" } = existing ?? {};
     const resource = resourceName ?? name;
     const inputs = inputsFromRecord(record, {}) as unknown as Record<string, unknown>;
     const content: Record<string, unknown> = { ...(resourceName ? { resourceName } : {}), adopt: record.id };
@@ -91,21 +100,24 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
             );
             continue;
         }
-        // Text the export cannot split into a stack secret: an onstart script, an env flag string it could not read.
-        if ((property === "onstart" || property === "env") && typeof value === "string") {
+        // Text the export cannot split into a stack secret (a script, argsStr, a readme, an env flag
+        // string it could not read) is written as it is; the command warns about what it holds.
+        if (typeof value === "string") {
             plainCredentials.push(...plainCredentialsIn({ [property]: value }).map(describePlainCredential));
         }
         const sibling = SIBLING_FILE_PROPERTIES.find((p) => p === property);
-        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES) {
+        // A text that a file beside would not give back (CR line ends, a BOM: see asCheckedIn) stays inline.
+        if (sibling && typeof value === "string" && value.split("\n").length > INLINE_LINES && asCheckedIn(value) === value) {
             const fileName = `${name}.${SIBLING_EXTENSION[sibling]}`;
             siblings.push({ name: fileName, text: value });
             content[property] = { file: `./${fileName}` };
         } else content[property] = value;
     }
-    if (typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "") {
-        const key = `${resource}-dockerLoginPass`;
-        secrets.unshift({ key, holds: "registry token" });
-        content.dockerLoginPass = { secret: key };
+    const logsIn = typeof inputs.dockerLoginUser === "string" && inputs.dockerLoginUser !== "";
+    const passKey = existing ? existing.dockerLoginPassSecret : logsIn ? `${resource}-dockerLoginPass` : undefined;
+    if (passKey !== undefined) {
+        secrets.unshift({ key: passKey, holds: "registry token" });
+        content.dockerLoginPass = { secret: passKey };
     }
 
     let text: string;
@@ -125,35 +137,62 @@ export function exportTemplate(record: TemplateRecord, name: string, existing: O
     return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
 }
 
-/** A template file already in the output folder: its base name, and what it says it is. */
-export interface ExistingFile {
-    base: string;
-    /** `.yaml`, `.yml` or `.json`. */
-    extension?: string;
-    adopt?: number;
-    resourceName?: string;
-    /** The stack secrets it names for env variables: variable → stack config key. */
-    envSecrets?: Record<string, string>;
+/**
+ * `name`, else `name-<id>`, else `name-<id>-2`, ...: the first that is not `taken` (lower case:
+ * macOS and Windows file names ignore case), which it then is.
+ */
+function freeName(name: string, id: number, taken: Set<string>): string {
+    let free = name;
+    for (let n = 1; taken.has(free.toLowerCase()); n++) free = n === 1 ? `${name}-${id}` : `${name}-${id}-${n}`;
+    taken.add(free.toLowerCase());
+    return free;
+}
+
+/** What an export writes, and the templates it leaves out. */
+export interface ExportPlan {
+    exported: ExportedTemplate[];
+    /**
+     * Templates not written because a file without `adopt` gives their name: it may hold the
+     * template already (made by `pulumi up`), and a second file adopting it would make a second
+     * resource for one template, whose removal later would delete it under the first.
+     */
+    inFileWithoutAdopt: Array<{ templateId: number; templateName: string; file: string }>;
+    /** Templates not written because their file would not give them back (exportRoundTrip.ts), each with why. */
+    cannotRoundTrip: Array<{ templateId: number; templateName: string; problems: string[] }>;
 }
 
 /**
  * Every record's files, in id order. A template that already has a file (one whose `adopt` is its
  * id) keeps that file's name and resource name, even if it was renamed in the console since: a new
- * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. Other
- * names are made unique: a second template of the same name, or one whose name a file already
- * has, gets its id added.
+ * resource name would make `pulumi up` adopt it anew and then delete it as the old resource. A
+ * template whose name a file without `adopt` gives is left to that file, and one whose file would
+ * not give it back is not written (see `ExportPlan`). Other names are made unique, whatever their
+ * case: a second template of the same name, or one whose name a file already has or makes its
+ * resource name, gets its id added (and a count, if that is taken too).
  */
-export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportedTemplate[] {
+export function exportTemplates(records: readonly TemplateRecord[], existing: readonly ExistingFile[] = []): ExportPlan {
     const kept = new Map(existing.filter((f) => f.adopt !== undefined).map((f) => [f.adopt as number, f]));
-    const taken = new Set(existing.map((f) => f.base));
-    return [...records]
-        .sort((a, b) => a.id - b.id)
-        .map((record) => {
-            const file = kept.get(record.id);
-            if (file) return exportTemplate(record, file.base, file);
-            let name = baseNameFor(record.name ?? "");
-            if (taken.has(name)) name = `${name}-${record.id}`;
-            taken.add(name);
-            return exportTemplate(record, name);
-        });
+    const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
+    // A new file's base name is its resource name too: it may be neither a file's name nor a resource name a file sets.
+    const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]).map((n) => n.toLowerCase()));
+    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [], cannotRoundTrip: [] };
+    for (const record of [...records].sort((a, b) => a.id - b.id)) {
+        const templateName = record.name ?? "";
+        // A file needs a name and an image (the two required properties).
+        if (!record.name || !record.image) {
+            plan.cannotRoundTrip.push({ templateId: record.id, templateName, problems: [`has no ${record.name ? "image" : "name"}`] });
+            continue;
+        }
+        const file = kept.get(record.id);
+        const sameName = file ? undefined : withoutAdopt.find((f) => f.templateName === record.name);
+        if (sameName) {
+            plan.inFileWithoutAdopt.push({ templateId: record.id, templateName, file: `${sameName.base}${sameName.extension ?? ""}` });
+            continue;
+        }
+        const exported = file ? exportTemplate(record, file.base, file) : exportTemplate(record, freeName(baseNameFor(record.name), record.id, taken));
+        const problems = roundTripProblems(record, exported.files);
+        if (problems.length > 0) plan.cannotRoundTrip.push({ templateId: record.id, templateName, problems });
+        else plan.exported.push(exported);
+    }
+    return plan;
 }

@@ -1,4 +1,4 @@
-import { Document, LineCounter, Node, isMap, isScalar, parseDocument } from "yaml";
+import { Document, LineCounter, Node, isMap, isScalar, parseDocument, visit } from "yaml";
 
 /**
  * A template file as parsed, with where each property is: the `yaml` package keeps every node's
@@ -28,7 +28,16 @@ export function parseTemplateFile(file: string, text: string): TemplateFileDocum
         const { line, col } = lines.linePos(offset);
         return { line, column: col };
     };
-    const syntaxProblems = doc.errors.map((e) => ({ file, ...at(e.pos[0]), reason: e.message.split("\n")[0] }));
+    const syntaxProblems = [
+        ...doc.errors.map((e) => ({ file, ...at(e.pos[0]), reason: e.message.split("\n")[0] })),
+        // An unknown tag (`image: !Ref foo`) is a warning to the parser, which reads the value as if untagged: not what the author meant.
+        ...doc.warnings.map((w) => ({
+            file,
+            ...at(w.pos[0]),
+            reason: w.code === "TAG_RESOLVE_FAILED" ? `${w.message.split("\n")[0]}: template files take no YAML tags; write the value itself` : w.message.split("\n")[0],
+        })),
+        ...mergeKeys(doc).map((key) => ({ file, ...at(key.range?.[0]), reason: "merge keys (<<) are not supported in template files: write the properties out" })),
+    ];
     return {
         content: syntaxProblems.length > 0 ? undefined : doc.toJS(),
         syntaxProblems,
@@ -36,6 +45,20 @@ export function parseTemplateFile(file: string, text: string): TemplateFileDocum
             return at(nodeAt(doc, path, keyOnly)?.range?.[0]);
         },
     };
+}
+
+/**
+ * Every `<<` key. YAML 1.2 reads one as a plain key, so a merge (`<<: *defaults`) would be reported
+ * as the unknown property "<<"; the file says what it is instead.
+ */
+function mergeKeys(doc: Document): Node[] {
+    const found: Node[] = [];
+    visit(doc, {
+        Pair(_, pair) {
+            if (isScalar(pair.key) && pair.key.value === "<<") found.push(pair.key);
+        },
+    });
+    return found;
 }
 
 /** The node at `path`, or the deepest one that exists on the way there. */

@@ -13,8 +13,9 @@ import { isUnknown } from "../dynamic/unknowns";
  * - a name with the word `AUTH` whose value is `user:password`;
  * - whatever the name, a value shaped as a well-known token (`hf_…`, `ghp_…`, `sk-…`, `AKIA…`,
  *   `tskey-…`) or a URL that carries a password (`postgres://user:pass@host`, `redis://:pass@host`).
- * Scripts (`onstart`) and flag strings are searched for `NAME=value` assignments and for tokens
- * of those shapes anywhere (`huggingface-cli login --token hf_…`).
+ * Every other text (`onstart`, `argsStr`, `readme`, `desc`, an env flag string, ...) is searched
+ * for `NAME=value` assignments, for `--flag value` and `--flag=value` options named as above
+ * (`--api-key 0123…`), and for tokens of those shapes anywhere (`huggingface-cli login --token hf_…`).
  */
 
 /** Words of a variable's name (split at `_`, `-`, `.` and camelCase humps) that name a secret. */
@@ -41,7 +42,8 @@ const MIN_CREDENTIAL_LENGTH = 8;
 
 const TOKEN_PREFIXES = /(hf_|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|ASIA|tskey-)[A-Za-z0-9_-]{12,}/;
 const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIXES.source}$`);
-const TOKEN_IN_TEXT = new RegExp(`(?:^|[\\s"'=:])${TOKEN_PREFIXES.source}(?=$|[\\s"';@])`, "g");
+// Ended by the end of a word: a space, a quote, `;`, `@` (a URL's credentials), or a sentence's `.`, `,`, `)`.
+const TOKEN_IN_TEXT = new RegExp(`(?:^|[\\s"'=:(])${TOKEN_PREFIXES.source}(?=$|[\\s"';@.,)])`, "g");
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:[^\s/@]+@/i;
 const PUBLIC_KEY = /^(ssh-(ed25519|rsa|dss)|ecdsa-sha2-\S+|sk-(ssh|ecdsa)-\S+) AAAA/;
 const USER_AND_PASSWORD = /^[^\s:]+:[^\s:]+$/;
@@ -63,43 +65,67 @@ export function looksLikeCredential(name: string, value: string): boolean {
     return words.some((word) => SECRET_WORDS.has(word)) || (words.includes("AUTH") && USER_AND_PASSWORD.test(text));
 }
 
-/** A credential-looking value in plain text: in `env` or `onstart`, as the value of the variable `name`, or a bare `token` (its first characters). */
-export type PlainCredential = { property: "env" | "onstart" } & ({ name: string } | { token: string });
+/**
+ * A credential-looking value in plain text in one of a template's properties: the value of the
+ * variable `name` (an env entry, or an assignment in a text), the value of the option `flag`, or
+ * a bare `token` (its first characters).
+ */
+export type PlainCredential = { property: string } & ({ name: string } | { flag: string } | { token: string });
 
-/** The credentials a script or flag string holds: `NAME=value` assignments, and tokens of a known shape anywhere. */
-function credentialsInText(property: PlainCredential["property"], text: string): PlainCredential[] {
+/** The registry password is a credential by design, kept secret on its own: not searched. */
+const NOT_SEARCHED = new Set(["dockerLoginPass"]);
+
+/** Strips one pair of outer quotes. */
+const unquoted = (value: string) => value.replace(/^(["'])(.*)\1$/s, "$2");
+
+/** The credentials a text holds: `NAME=value` assignments, `--flag value` options, and tokens of a known shape anywhere. */
+function credentialsInText(property: string, text: string): PlainCredential[] {
+    const found: PlainCredential[] = [];
+    const given = new Set<string>();
     const names = new Set<string>();
-    const assigned = new Set<string>();
     for (const m of text.matchAll(/(?:^|[\s;"'])([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g)) {
-        const value = m[2].replace(/^(["'])(.*)\1$/, "$2");
-        if (!looksLikeCredential(m[1], value)) continue;
+        const value = unquoted(m[2]);
+        if (!looksLikeCredential(m[1], value) || names.has(m[1])) continue;
         names.add(m[1]);
-        assigned.add(value.trim());
+        given.add(value.trim());
+        found.push({ property, name: m[1] });
+    }
+    const flags = new Set<string>();
+    for (const m of text.matchAll(/(?:^|\s)(--[A-Za-z][A-Za-z0-9_-]*)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g)) {
+        const value = unquoted(m[2]);
+        if (value.startsWith("-") || !looksLikeCredential(m[1], value) || flags.has(m[1])) continue;
+        flags.add(m[1]);
+        given.add(value.trim());
+        found.push({ property, flag: m[1] });
     }
     const tokens = new Set<string>();
     for (const m of text.matchAll(TOKEN_IN_TEXT)) {
-        const token = m[0].replace(/^[\s"'=:]/, "");
-        if (!assigned.has(token)) tokens.add(`${token.slice(0, m[1].length)}…`);
+        const token = m[0].replace(/^[\s"'=:(]/, "");
+        if (!given.has(token)) tokens.add(`${token.slice(0, m[1].length)}…`);
     }
-    return [...[...names].map((name) => ({ property, name })), ...[...tokens].map((token) => ({ property, token }))];
+    return [...found, ...[...tokens].map((token) => ({ property, token }))];
 }
 
-/** The credential-looking values a template's `env` (a map or a flag string) and `onstart` hold in plain text. */
-export function plainCredentials(template: { env?: unknown; onstart?: unknown }): PlainCredential[] {
+/**
+ * The credential-looking values a template's properties hold in plain text: `env` by variable (a
+ * map) or searched as text (a flag string), every other text property searched as text.
+ */
+export function plainCredentials(template: Readonly<Record<string, unknown>>): PlainCredential[] {
     const found: PlainCredential[] = [];
-    const { env, onstart } = template;
-    if (typeof env === "string") found.push(...credentialsInText("env", env));
-    else if (env && typeof env === "object") {
-        for (const [name, value] of Object.entries(env)) {
-            if (typeof value === "string" && !isUnknown(value) && looksLikeCredential(name, value)) found.push({ property: "env", name });
-        }
+    for (const [property, value] of Object.entries(template)) {
+        if (NOT_SEARCHED.has(property) || isUnknown(value)) continue;
+        if (property === "env" && value && typeof value === "object") {
+            for (const [name, text] of Object.entries(value)) {
+                if (typeof text === "string" && !isUnknown(text) && looksLikeCredential(name, text)) found.push({ property, name });
+            }
+        } else if (typeof value === "string") found.push(...credentialsInText(property, value));
     }
-    if (typeof onstart === "string") found.push(...credentialsInText("onstart", onstart));
     return found;
 }
 
-/** `env HF_TOKEN looks like a credential`, `onstart sets WANDB_API_KEY to what looks like a credential`, `onstart holds what looks like a token (hf_…)`. */
+/** `env HF_TOKEN looks like a credential`, `onstart sets WANDB_API_KEY to ...`, `argsStr passes --api-key ...`, `readme holds what looks like a token (hf_…)`. */
 export function describePlainCredential(found: PlainCredential): string {
     if ("token" in found) return `${found.property} holds what looks like a token (${found.token})`;
-    return found.property === "env" ? `env ${found.name} looks like a credential` : `onstart sets ${found.name} to what looks like a credential`;
+    if ("flag" in found) return `${found.property} passes ${found.flag} what looks like a credential`;
+    return found.property === "env" ? `env ${found.name} looks like a credential` : `${found.property} sets ${found.name} to what looks like a credential`;
 }

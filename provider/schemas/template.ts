@@ -22,7 +22,8 @@ export type VolumeInfo = z.infer<typeof volumeInfoSchema>;
 export const templateFieldsSchema = z.strictObject({
     name: z.string().min(1),
     image: z.string().min(1),
-    tag: z.string().min(1).optional(),
+    /** `""` for none: the console keeps a template whose image names its own tag so. */
+    tag: z.string().optional(),
     desc: z.string().optional(),
     readme: z.string().optional(),
     /** Flag string: `-e NAME=value -p 8080:8080`. */

@@ -136,6 +136,71 @@ describe("export-templates", () => {
         }
     });
 
+    it("a template a file without adopt may hold already is not written again; the command says to add adopt if it is that one", async () => {
+        const out = freshDir();
+        fs.mkdirSync(out, { recursive: true });
+        const made = "name: shared notebook\nimage: jupyter/base-notebook\nruntype: jupyter\n";
+        fs.writeFileSync(path.join(out, "notebook.yaml"), made);
+        const notebook = [...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!;
+        const result = await cli(["export-templates", "--out", out], env);
+        expect(result.code).toBe(0);
+        expect(fs.readdirSync(out).sort()).toEqual(["notebook.yaml", "private-inference.yaml"]);
+        expect(fs.readFileSync(path.join(out, "notebook.yaml"), "utf8")).toBe(made);
+        expect(result.stdout).toContain(`template ${notebook.id} ("shared notebook") not exported: notebook.yaml gives its name and has no adopt`);
+        expect(result.stdout).toContain(`add \`adopt: ${notebook.id}\` to notebook.yaml`);
+    });
+
+    it("a file that does not read (a merge conflict left in) stops the export before anything is written", async () => {
+        const out = freshDir();
+        fs.mkdirSync(out, { recursive: true });
+        const conflicted = "<<<<<<< HEAD\nadopt: 1\n=======\nadopt: 2\n>>>>>>> theirs\nname: x\nimage: y\n";
+        fs.writeFileSync(path.join(out, "x.yaml"), conflicted);
+        const refused = await cli(["export-templates", "--out", out], env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("these files do not read, so the export cannot tell which template each holds; nothing was written");
+        expect(refused.stderr).toContain(`${path.join(out, "x.yaml")}:1:1: `);
+        expect(fs.readdirSync(out)).toEqual(["x.yaml"]);
+    });
+
+    // Before: written into a file every `up` then refused.
+    it("a template whose file would not read back is not written, named with its field, and the command exits 1; the others are written", async () => {
+        const odd = emu.model.addTemplate(emu.demoUser.id, { name: "big shm", image: "pytorch/pytorch", env: "-e A=1 --shm-size=1g", private: true });
+        try {
+            const out = freshDir();
+            const result = await cli(["export-templates", "--out", out], env);
+            expect(result.code).toBe(1);
+            expect(fs.readdirSync(out).sort()).toEqual(["private-inference.yaml", "shared-notebook.yaml"]);
+            expect(result.stderr).toContain(`template ${odd.id} ("big shm") not exported: its file would not give it back as it is:\n  env: unsupported env flag "--shm-size=1g"`);
+            expect(result.stderr).toContain("1 template not exported: change what is named above in the console and export again");
+        } finally {
+            odd.deleted = true;
+        }
+    });
+
+    // Before: `--force=false` turned force on, `--id 1e3` and `--id 0x10` were read as 1000 and 16,
+    // and `--out --force` wrote into a folder named "--force".
+    it("reads its options strictly; each mistake is a usage error (exit 2) that prints the usage and writes nothing", async () => {
+        const out = freshDir();
+        const mistakes: Array<[string[], string]> = [
+            [["--out", out, "--force=false"], "--force takes no value"],
+            [["--out", "--force"], "--out needs a value"],
+            [["--out", out, "--id", "1e3"], `--id: expected a template's numeric id (a positive whole number), got "1e3"`],
+            [["--out", out, "--id", "0x10"], `--id: expected a template's numeric id (a positive whole number), got "0x10"`],
+            [["--out", out, "--id"], "--id needs a value"],
+            [["--out", out, "--colour"], "unknown option --colour"],
+            [["--out", out, "stray"], 'unexpected argument "stray"'],
+            [["--out", out, "--out=elsewhere"], "--out is given twice"],
+        ];
+        for (const [args, said] of mistakes) {
+            const result = await cli(["export-templates", ...args], env);
+            expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 2, stderr: expect.stringContaining(`pulumi-vastai: ${said}\n\nUsage: pulumi-vastai export-templates`) });
+        }
+        expect(fs.existsSync(out)).toBe(false);
+        expect(fs.existsSync("--force")).toBe(false);
+        expect((await cli(["export-templates", `--out=${out}`, "--id", String([...emu.model.templates.values()].find((t) => t.fields.name === "shared notebook")!.id)], env)).code).toBe(0);
+        expect(fs.readdirSync(out)).toEqual(["shared-notebook.yaml"]);
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);

@@ -84,6 +84,11 @@ describe("templates in git: export, adopt, edit, remove", () => {
         }
         expect(io.lines).toContain("  pulumi config set --secret pytorch-trainer-env-HF_TOKEN <value of env HF_TOKEN>");
 
+        // Checked out on Windows with git's autocrlf, by an editor that adds a BOM: still the same script.
+        // Before: sent as it was, it edited the template on adoption, and bash failed at `set -euo pipefail\r`.
+        const script = path.join(dir, "pytorch-trainer.onstart.sh");
+        fs.writeFileSync(script, `\uFEFF${LONG_ONSTART.replace(/\n/g, "\r\n")}`);
+
         emu.clearLog();
         const [adopted] = await engine.run([{ up: () => templatesFromFiles(dir) }]);
         // New to the stack, so the engine calls them creates; on the service nothing was made or edited.
@@ -135,22 +140,52 @@ describe("templates in git: export, adopt, edit, remove", () => {
         await engine.run([{ destroy: true }]);
     });
 
-    it("a credential written into a file is used as written, with a warning that names the file and the variable, never its value", async () => {
+    it("a credential written into a file is used as written, with a warning that names the file and the variable or option, never its value", async () => {
         const { engine } = stack;
         const plain = fs.mkdtempSync(path.join(os.tmpdir(), "templates-plain-"));
         const wandbKey = "0123456789abcdef0123456789abcdef";
-        fs.writeFileSync(path.join(plain, "notebook.yaml"), `name: notebook\nimage: jupyter/base-notebook\nenv:\n  WANDB_API_KEY: "${wandbKey}"\n  TOKENIZERS_PARALLELISM: "false"\n`);
+        fs.writeFileSync(
+            path.join(plain, "notebook.yaml"),
+            `name: notebook\nimage: jupyter/base-notebook\nenv:\n  WANDB_API_KEY: "${wandbKey}"\n  TOKENIZERS_PARALLELISM: "false"\nargsStr: --api-key ${wandbKey}\n`,
+        );
         const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
         try {
             const [up] = await engine.run([{ up: () => templatesFromFiles(plain) }]);
             expect(up.create).toEqual(["notebook"]);
             const warnings = warn.mock.calls.map((c) => String(c[0]));
-            expect(warnings).toEqual([expect.stringContaining(`${path.join(plain, "notebook.yaml")}: env WANDB_API_KEY looks like a credential, in plain text in a file meant for git`)]);
+            expect(warnings).toEqual([
+                expect.stringContaining(`${path.join(plain, "notebook.yaml")}: env WANDB_API_KEY looks like a credential, in plain text in a file meant for git`),
+                // Before: argsStr was never searched.
+                expect.stringContaining(`${path.join(plain, "notebook.yaml")}: argsStr passes --api-key what looks like a credential, in plain text in a file meant for git: argsStr cannot name a stack secret`),
+            ]);
             expect(warnings.join("\n")).not.toContain(wandbKey);
         } finally {
             warn.mockRestore();
             await engine.run([{ destroy: true }]);
             fs.rmSync(plain, { recursive: true, force: true });
+        }
+    });
+
+    // Before: `tag: ""` was left out of the file, so adopting edited the tag to latest (a new
+    // image for the template, and a new hash replacing the instances on it).
+    it("a template with no tag (its image names one) is exported as such and adopted without an edit", async () => {
+        const { emu, engine } = stack;
+        const own = fs.mkdtempSync(path.join(os.tmpdir(), "templates-no-tag-"));
+        const template = emu.model.addTemplate(emu.demoUser.id, { name: "own tag", image: "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime", tag: "", runtype: "ssh", private: true });
+        try {
+            const code = await main(["export-templates", "--out", own, "--id", String(template.id)], {
+                env: { VAST_API_KEY: emu.demoKey, VAST_URL: emu.url, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) },
+                out: io.out,
+                err: io.err,
+            });
+            expect({ code, output: io.lines }).toMatchObject({ code: 0 });
+            emu.clearLog();
+            await engine.run([{ up: () => templatesFromFiles(own) }]);
+            expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+            expect(engine.get("own-tag").outputs).toMatchObject({ templateId: template.id, hashId: template.hash_id, tag: "" });
+        } finally {
+            await engine.run([{ destroy: true }]);
+            fs.rmSync(own, { recursive: true, force: true });
         }
     });
 

@@ -85,4 +85,24 @@ describe("Template adopt", () => {
         expect(engine.get("lossy").outputs.hashId).toBe(emu.model.templates.get(target.id)?.hash_id);
         await engine.run([{ destroy: true }]);
     });
+
+    // What README's "Import" says: a property with a default is the program's even when it leaves it
+    // out, as on a create; one without a default that it leaves out stays as the console has it.
+    it("adopting sets the properties with a default that the program leaves out to that default, and keeps the others", async () => {
+        const { emu, engine } = stack;
+        const fromConsole = existing({ name: "console-trainer", image: "pytorch/pytorch", tag: "2.4.0", runtype: "ssh", recommended_disk_space: 64, desc: "from the console" });
+        emu.clearLog();
+        await engine.run([{ up: () => new Template("trainer", { adopt: fromConsole.id, name: "console-trainer", image: "pytorch/pytorch" }) }]);
+        const [put] = emu.requestsTo("PUT", TEMPLATE_PATH);
+        expect(put.body).toMatchObject({ tag: "latest", runtype: "args", recommended_disk_space: 8, private: true });
+        expect(put.body).not.toHaveProperty("desc");
+        expect(emu.model.templates.get(fromConsole.id)?.fields).toMatchObject({ tag: "latest", runtype: "args", recommended_disk_space: 8, desc: "from the console" });
+
+        // Given as the template has them (as the export writes them), nothing is edited.
+        const kept = existing({ name: "kept", image: "pytorch/pytorch", tag: "2.4.0", runtype: "ssh", recommended_disk_space: 64 });
+        emu.clearLog();
+        await engine.run([{ up: () => new Template("kept", { adopt: kept.id, name: "kept", image: "pytorch/pytorch", tag: "2.4.0", runtype: "ssh", recommendedDiskSpace: 64 }) }]);
+        expect(emu.requestsTo("PUT", TEMPLATE_PATH)).toEqual([]);
+        await engine.run([{ destroy: true }]);
+    });
 });

@@ -48,4 +48,21 @@ describe("what looks like a credential in a template's env", () => {
         expect(plainCredentials({ env: '-p 8888:8888 -e HF_HOME=/hf -e "GITHUB_TOKEN=ghp_0123456789abcdefghij"' })).toEqual([{ property: "env", name: "GITHUB_TOKEN" }]);
         expect(plainCredentials({ env: { HF_TOKEN: "hf_AbCdEfGhIjKlMnOpQrStUv", HF_HOME: "/hf" } }).map(describePlainCredential)).toEqual(["env HF_TOKEN looks like a credential"]);
     });
+
+    // Before: only env and onstart were searched: `argsStr: --api-key sk-…` went into git without a word.
+    it("searches every text property: options named for a credential, and tokens anywhere; never the registry password itself", () => {
+        const template = {
+            name: "server",
+            argsStr: "--port 8000 --api-key 0123456789abcdef --hf-token=hf_AbCdEfGhIjKlMnOpQrStUv --tokenizer gpt2-large --max-tokens 4096 --token $HF_TOKEN",
+            readme: "Log in with sk-0123456789abcdefghij.",
+            desc: "Serves (ghp_0123456789abcdefghij) on 8000",
+            dockerLoginPass: "ghp_0123456789abcdefghij",
+        };
+        expect(plainCredentials(template).map(describePlainCredential)).toEqual([
+            "argsStr passes --api-key what looks like a credential",
+            "argsStr passes --hf-token what looks like a credential",
+            "readme holds what looks like a token (sk-…)",
+            "desc holds what looks like a token (ghp_…)",
+        ]);
+    });
 });

@@ -2,7 +2,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { exportTemplates } from "../../provider/declarative/templateExport";
-import { TemplateFileError, TemplateFileProblem, existingTemplateFiles, readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { existingTemplateFiles } from "../../provider/declarative/existingTemplateFiles";
+import { TemplateFileError, TemplateFileProblem } from "../../provider/declarative/templateFileReader";
+import { readTemplateFiles } from "../../provider/declarative/templateFiles";
 import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
@@ -78,6 +80,15 @@ describe("templates from files", () => {
         expect(read.dockerLoginPassSecret).toBe("p-dockerLoginPass");
     });
 
+    // Before: an unknown tag was read as if it were not there (`image: !Ref foo` became "foo"), and
+    // a merge key was reported only as the unknown property "<<".
+    it("refuses YAML tags it does not know and merge keys, each where it is", () => {
+        const tagged = dirWith({ "t.yaml": "name: t\nimage: !Ref foo\n" });
+        expect(problemsOf(tagged)).toEqual([{ file: path.join(tagged, "t.yaml"), line: 2, column: 8, reason: "Unresolved tag: !Ref: template files take no YAML tags; write the value itself" }]);
+        const merged = dirWith({ "m.yaml": "name: m\nimage: busybox\nenv:\n  <<: { A: '1' }\n  B: '2'\n" });
+        expect(problemsOf(merged)).toEqual([{ file: path.join(merged, "m.yaml"), line: 4, column: 3, reason: "merge keys (<<) are not supported in template files: write the properties out" }]);
+    });
+
     it("reads onstart and readme from files beside the template file", () => {
         const dir = dirWith({
             "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.onstart.sh }\nreadme:\n  file: docs/t.md\n",
@@ -92,12 +103,39 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 3, property: "onstart", reason: expect.stringMatching(/expected text, or \{ file: \.\/path \}/) })]);
     });
 
+    // Before: any path was read, and its text sent to the service: `readme: { file: /proc/self/environ }`
+    // put the environment of the machine running `up` (CI secrets) into the template.
+    it("a file named outside the template file's folder is refused: absolute, ../, or a link leading out", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../outside.sh\n" });
+        fs.writeFileSync(path.join(path.dirname(dir), "outside.sh"), "echo out\n");
+        made.push(path.join(path.dirname(dir), "outside.sh"));
+        expect(problemsOf(dir)).toEqual([
+            expect.objectContaining({ line: 5, column: 9, property: "onstart.file", reason: "../outside.sh is outside the folder of t.yaml: name a file in that folder or below it, as ./path" }),
+            expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is outside the folder of t.yaml: name a file in that folder or below it, as ./path" }),
+        ]);
+        const linked = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./run.sh }\n" });
+        fs.symlinkSync(path.join(path.dirname(linked), "outside.sh"), path.join(linked, "run.sh"));
+        expect(problemsOf(linked)).toEqual([expect.objectContaining({ property: "onstart.file", reason: `./run.sh is a link that leads outside ${linked}: name a file in that folder or below it` })]);
+    });
+
     it("the file's base name is the resource name unless it sets resourceName", () => {
         const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\n", "b.yaml": "resourceName: trainer\nname: b\nimage: busybox\nadopt: 30005\n" });
         expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt])).toEqual([["a", undefined], ["trainer", 30005]]);
         expect(problemsOf(dirWith({ "a.yaml": "resourceName: 'no spaces'\nname: a\nimage: b\n" }))).toEqual([
             expect.objectContaining({ line: 1, column: 15, property: "resourceName" }),
         ]);
+    });
+
+    // Before: a name from the file was not checked: `My Template.yaml` and `h::x.yaml` made resources
+    // whose names break a URN (`::`) or need quoting in every shell command that names them.
+    it("a resource name taken from the file's name is held to the same rule as resourceName", () => {
+        const dir = dirWith({ "My Template.yaml": "name: a\nimage: b\n", "h::x.yaml": "name: b\nimage: b\n", "-x.yaml": "name: c\nimage: b\n" });
+        expect(problemsOf(dir).map((p) => [path.basename(p.file), p.line, p.reason])).toEqual([
+            ["-x.yaml", undefined, `the file's name makes the resource name "-x", and a resource name takes letters, digits, '.', '_' and '-', from a letter or digit: rename the file, or set resourceName`],
+            ["My Template.yaml", undefined, expect.stringContaining('makes the resource name "My Template"')],
+            ["h::x.yaml", undefined, expect.stringContaining('makes the resource name "h::x"')],
+        ]);
+        expect(readTemplateFiles(dirWith({ "My Template.yaml": "resourceName: my-template\nname: a\nimage: b\n" }))[0].name).toBe("my-template");
     });
 
     it("refuses unreadable files, duplicate names and one template adopted twice", () => {
@@ -129,7 +167,7 @@ describe("templates from files", () => {
             docker_login_user: "acme-bot",
             extra_filters: {},
         };
-        const [exported, second] = exportTemplates([record, { ...record, id: 30006 }]);
+        const { exported: [exported, second] } = exportTemplates([record, { ...record, id: 30006 }]);
         expect([exported.name, second.name]).toEqual(["pytorch-trainer-v2", "pytorch-trainer-v2-30006"]);
         expect(exported.files.map((f) => f.name)).toEqual(["pytorch-trainer-v2.yaml", "pytorch-trainer-v2.onstart.sh"]);
         expect(exported.files[0].text).toBe(
@@ -191,7 +229,7 @@ describe("templates from files", () => {
             env: `-e HF_TOKEN=${token} -e TOKENIZERS_PARALLELISM=false -e RUN_NAME=nightly-sweep -p 8888:8888`,
             onstart: "export WANDB_API_KEY=0123456789abcdef0123\npython train.py",
         };
-        const [exported] = exportTemplates([record]);
+        const { exported: [exported] } = exportTemplates([record]);
         const text = exported.files.map((f) => f.text).join("\n");
         expect(text).not.toContain(token);
         expect(text).toContain("#   pulumi config set --secret trainer-env-HF_TOKEN <value of env HF_TOKEN>");
@@ -210,7 +248,7 @@ describe("templates from files", () => {
             path.join(dir, "trainer.yaml"),
             exported.files[0].text.replace("RUN_NAME: nightly-sweep", "RUN_NAME: { secret: run-name }").replace("trainer-env-HF_TOKEN\n", "hf-token\n"),
         );
-        const [again] = exportTemplates([record], existingTemplateFiles(dir));
+        const { exported: [again] } = exportTemplates([record], existingTemplateFiles(dir));
         expect(again.secrets).toEqual([{ key: "hf-token", holds: "value of env HF_TOKEN" }, { key: "run-name", holds: "value of env RUN_NAME" }]);
         expect(again.files[0].text).not.toContain("nightly-sweep");
     });
@@ -226,6 +264,42 @@ describe("templates from files", () => {
         expect(problemsOf(wrong)).toEqual([expect.objectContaining({ line: 4, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/expected text, or \{ secret: <stack config key> \}/) })]);
     });
 
+    // Before: read as they were, so the first `up` after a Windows checkout edited the template.
+    it("a file beside the template file is read with LF line ends and without a BOM", () => {
+        const dir = dirWith({
+            "t.yaml": "name: t\r\nimage: busybox\r\nonstart: { file: ./t.onstart.sh }\r\nreadme: { file: ./t.readme.md }\r\n",
+            "t.onstart.sh": "\uFEFF#!/bin/bash\r\nset -euo pipefail\r\necho hi\r\n",
+            "t.readme.md": "# T\r\n\r\nText.\r\n",
+        });
+        expect(readTemplateFiles(dir)[0].args).toEqual({ name: "t", image: "busybox", onstart: "#!/bin/bash\nset -euo pipefail\necho hi\n", readme: "# T\n\nText.\n" });
+        // A text whose lines end in CRLF on the service stays inline, so it reads back as it is.
+        const onstart = "echo 1\r\necho 2\r\necho 3\r\necho 4\r\n";
+        const { exported: [exported] } = exportTemplates([{ id: 9, hash_id: "h", creator_id: 1, name: "crlf", image: "busybox", onstart }]);
+        expect(exported.files.map((f) => f.name)).toEqual(["crlf.yaml"]);
+        expect(readTemplateFiles(dirWith({ "crlf.yaml": exported.files[0].text }))[0].args.onstart).toBe(onstart);
+    });
+
+    // Before: only env and onstart were searched.
+    it("a credential written into any text property is reported: argsStr, readme, desc", () => {
+        const dir = dirWith({
+            "s.yaml": 'name: s\nimage: busybox\nargsStr: "--api-key sk-0123456789abcdefghij --hf-token hf_AbCdEfGhIjKlMnOpQrStUv"\ndesc: uses ghp_0123456789abcdefghij\n',
+        });
+        expect(readTemplateFiles(dir)[0].plainCredentials).toEqual([
+            { property: "argsStr", flag: "--api-key" },
+            { property: "argsStr", flag: "--hf-token" },
+            { property: "desc", token: "ghp_…" },
+        ]);
+    });
+
+    // Before: accepted, and the first `up` published the stack secret's value to every Vast.ai user.
+    it("a stack secret in the env of a public template is refused, naming the file and the variable", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: false\nenv:\n  HF_HOME: /hf\n  HF_TOKEN: { secret: t-hf }\n" });
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "t.yaml"), line: 6, column: 13, property: "env.HF_TOKEN", reason: expect.stringMatching(/^names a stack secret, and the template is public \(private: false\)/) },
+        ]);
+        expect(readTemplateFiles(dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: true\nenv:\n  HF_TOKEN: { secret: t-hf }\n" }))[0].envSecrets).toEqual({ HF_TOKEN: "t-hf" });
+    });
+
     // Before: only a .yaml file counted as holding its template, so a second export wrote another
     // file adopting the same id beside a .yml or .json one, and the folder no longer read.
     it("a template kept in a .yml or .json file is exported into that file, in its format", () => {
@@ -235,12 +309,12 @@ describe("templates from files", () => {
             ["trainer.json", '{"adopt": 30005, "name": "PyTorch Trainer", "image": "pytorch/pytorch"}\n'],
         ]) {
             const dir = dirWith({ [file]: text });
-            const [exported] = exportTemplates([{ ...record, tag: "2.4" }], existingTemplateFiles(dir));
+            const { exported: [exported] } = exportTemplates([{ ...record, tag: "2.4" }], existingTemplateFiles(dir));
             for (const f of exported.files) fs.writeFileSync(path.join(dir, f.name), f.text);
             expect(fs.readdirSync(dir)).toEqual([file]);
             expect(readTemplateFiles(dir).map((t) => [t.name, t.args.adopt, t.args.tag])).toEqual([["trainer", 30005, "2.4"]]);
         }
-        expect(JSON.parse(exportTemplates([record], [{ base: "trainer", extension: ".json", adopt: 30005 }])[0].files[0].text)).toEqual({
+        expect(JSON.parse(exportTemplates([record], [{ base: "trainer", extension: ".json", adopt: 30005 }]).exported[0].files[0].text)).toEqual({
             adopt: 30005,
             name: "PyTorch Trainer",
             image: "pytorch/pytorch",

@@ -27,8 +27,11 @@ export function adoptionReplaces(olds: object, news: object): string[] {
     return Number(wanted) === Number((olds as Props).templateId) ? [] : ["adopt"];
 }
 
-/** The properties the program sets whose value the template does not have; the registry password cannot be read, so it is not among them. */
-function differences(record: TemplateRecord, desired: TemplateInputs): string[] {
+/**
+ * What adopting `record` as `desired` edits: the properties the program sets whose value the
+ * template does not have. The registry password cannot be read, so it is not among them.
+ */
+export function adoptionEdits(record: TemplateRecord, desired: TemplateInputs): string[] {
     const service = inputsFromRecord(record, {});
     const set = TEMPLATE_CONTENT.filter((p) => desired[p] !== undefined && p !== "dockerLoginPass");
     return changedProperties(service, desired, set);
@@ -55,7 +58,7 @@ export async function adoptTemplate(
         );
     }
     const record = found.own;
-    const differing = differences(record, desired);
+    const differing = adoptionEdits(record, desired);
     if (differing.length === 0) {
         if (desired.dockerLoginPass !== undefined) {
             ctx.log.warn(

@@ -18,8 +18,8 @@ export const templateArgsSchema = z.strictObject({
     name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "update" }),
     /** Container image path, without the tag. */
     image: prop(z.string().min(1, "must not be empty"), { wire: "image", onChange: "update" }),
-    /** Default `latest`. */
-    tag: prop(z.string().min(1, "must not be empty").default("latest"), { wire: "tag", onChange: "update" }),
+    /** Default `latest`; `""` for none, as the console keeps a template whose image names its own tag. */
+    tag: prop(z.string().default("latest"), { wire: "tag", onChange: "update" }),
     /** A short description, shown with the template. */
     desc: prop(z.string().optional(), { wire: "desc", onChange: "update" }),
     /** Longer documentation text (Markdown). */

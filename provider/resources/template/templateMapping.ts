@@ -1,3 +1,4 @@
+import { canonicalInputs } from "../canonicalInputs";
 import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../env/envFlags";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
@@ -6,6 +7,18 @@ import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTI
  * The one home of template request building and read-back: canonical inputs to the service's
  * fields, and a service record back to inputs.
  */
+
+/**
+ * A program's arguments as `check` hands them on: defaults and the canonical env map; values
+ * unknown during preview are left as they are. A `null` (the contract's type allows it for
+ * `jupyterDir` and `volumeInfo`) is read as not set, as the service reads one: so a program that
+ * sets it clears the field as if it left it out, rather than send a null the service ignores while
+ * state says null.
+ */
+export function canonicalTemplateInputs(args: Record<string, unknown>): TemplateInputs {
+    const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+    return canonicalInputs(given, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
+}
 
 /** Canonical inputs → the body of a create or an edit. */
 export function toTemplateFields(inputs: TemplateInputs): TemplateFields {

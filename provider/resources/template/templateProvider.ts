@@ -1,4 +1,3 @@
-import { canonicalInputs } from "../canonicalInputs";
 import { describePlainCredential, plainCredentials } from "../../env/credentials";
 import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
@@ -15,7 +14,6 @@ import {
     REGISTRY_LOGIN_ON_CREATE,
     TEMPLATE_COMPUTED,
     TEMPLATE_CONTENT,
-    TEMPLATE_DEFAULTS,
     TEMPLATE_PROPERTIES,
     TemplateInputs,
     TemplateOutputs,
@@ -23,23 +21,12 @@ import {
 } from "./templateArgs";
 import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { editTemplate, holds } from "./templateEdit";
-import { clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { canonicalTemplateInputs, clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate } from "./templateOwnership";
 
 type Props = Record<string, any>;
 
 const inputsOf = (props: Props): Props => pickInputs(props, TEMPLATE_PROPERTIES);
-
-/**
- * Defaults and the canonical env map; values unknown during preview are left as they are. A
- * `null` (the contract's type allows it for `jupyterDir` and `volumeInfo`) is read as not set, as
- * the service reads one: so a program that sets it clears the field as if it left it out, rather
- * than send a null the service ignores while state says null.
- */
-function normalize(args: Props): TemplateInputs {
-    const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
-    return canonicalInputs(given, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
-}
 
 /**
  * Templates this process made or took over for a resource. A lost create never takes one of them
@@ -154,11 +141,11 @@ export const templateProvider = (ctx: ProviderContext) => ({
     async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
-        const inputs = normalize(args);
+        const inputs = canonicalTemplateInputs(args);
         if (inputs.private === false) {
             for (const found of plainCredentials(inputs)) {
                 ctx.log.warn(
-                    `template "${inputs.name}" is public (private: false), and its ${describePlainCredential(found)}: every Vast.ai user can read a public template's env and onstart. ` +
+                    `template "${inputs.name}" is public (private: false), and its ${describePlainCredential(found)}: every Vast.ai user can read a public template's fields. ` +
                         "Keep the template private, or give the value to each Instance's env instead",
                 );
             }
@@ -176,7 +163,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
 
     async create(inputs: TemplateInputs) {
         const vast = ctx.client();
-        const canonical = normalize(inputs);
+        const canonical = canonicalTemplateInputs(inputs);
         if (canonical.adopt !== undefined) {
             const { record, hashId } = await adoptTemplate(ctx, vast, canonical.adopt, canonical);
             heldHere.add(record.id);
@@ -240,7 +227,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
     async update(id: string, olds: TemplateOutputs, news: TemplateInputs) {
         const vast = ctx.client();
         const templateId = Number(olds.templateId ?? id);
-        const desired = normalize(news);
+        const desired = canonicalTemplateInputs(news);
         // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
         const managed = withoutLegacyBlanks(olds, desired);
         if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {

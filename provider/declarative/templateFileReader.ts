@@ -1,0 +1,277 @@
+import * as fs from "fs";
+import * as path from "path";
+import { z } from "zod";
+import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
+import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
+import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
+import { safeParse } from "../schemas/parse";
+
+/**
+ * Templates kept as files in git: one YAML or JSON file per template, holding `TemplateArgs`
+ * (camelCase), reviewed like code and applied with `pulumi up`. Beside the properties, a file may
+ * say:
+ * - `onstart: { file: ./trainer.onstart.sh }` (and `readme`): the text lives in that file,
+ *   relative to the template file and in its folder (the text goes to the service);
+ * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name (either
+ *   held to RESOURCE_NAME);
+ * - `adopt: 30005`: the template this account already has, taken over instead of created;
+ * - `dockerLoginPass: { secret: trainer-dockerLoginPass }`: the stack secret holding the registry
+ *   password. A password written into the file is refused: registry tokens stay out of git.
+ * - `env: { HF_TOKEN: { secret: trainer-env-HF_TOKEN } }`: the stack secret holding that
+ *   variable's value; refused in a public template, which would publish it. A value that looks
+ *   like a credential (env/credentials.ts), written into any text of the file, is read with a
+ *   warning rather than refused: the guess can be wrong.
+ */
+export interface TemplateFile {
+    /** Path of the file. */
+    file: string;
+    /** The resource name: the file's base name (`pytorch-trainer.yaml` → `pytorch-trainer`), or its `resourceName`. */
+    name: string;
+    args: TemplateArgs;
+    /** The stack config key holding the registry password, when the file names one. */
+    dockerLoginPassSecret?: string;
+    /** Env variable → the stack config key holding its value, for the variables the file names a secret for (not in `args.env`). */
+    envSecrets?: Record<string, string>;
+    /** What looks like a credential written into the file in plain text: an env variable, what `onstart` sets, an option `argsStr` passes, a token in any text. */
+    plainCredentials?: PlainCredential[];
+}
+
+/** One problem in a template file, where it is. */
+export interface TemplateFileProblem {
+    file: string;
+    /** 1-based; absent when the problem is the whole file's. */
+    line?: number;
+    column?: number;
+    /** The property path, when the problem is one property's. */
+    property?: string;
+    reason: string;
+}
+
+export class TemplateFileError extends Error {
+    constructor(readonly problems: TemplateFileProblem[]) {
+        super(`vastai: ${problems.map(formatProblem).join("\n")}`);
+        this.name = "TemplateFileError";
+    }
+}
+
+/** `templates/a.yaml:3:23: recommendedDiskSpace: expected number`, as compilers print it (editors open it there). */
+function formatProblem(p: TemplateFileProblem): string {
+    const where = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.column ?? 1}`;
+    return `${where}: ${p.property ? `${p.property}: ` : ""}${p.reason}`;
+}
+
+/** Resource names as Pulumi shows them in a URN: no `::`, nothing that needs quoting in a shell. */
+const RESOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The property names a file may hold. */
+const KNOWN_KEYS: readonly string[] = [...TEMPLATE_PROPERTIES, ...FILE_KEYS];
+
+/** Where a problem is: the file, and the line and column of the property's value. */
+type Locate = (property: string[], reason: string) => TemplateFileProblem;
+
+export type TemplateFileRead = { template: TemplateFile } | { problems: TemplateFileProblem[] };
+
+/**
+ * The text of a file a template file names (`{ file: ./x.sh }`), by that reference as the file
+ * gives it; throws when there is none.
+ */
+export type SiblingReader = (ref: string) => string;
+
+/** One file on disk: its template, or every problem found in it. */
+export function readTemplateFile(file: string): TemplateFileRead {
+    let text: string;
+    try {
+        text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+        return { problems: [{ file, reason: e instanceof Error ? e.message : String(e) }] };
+    }
+    return readTemplateText(file, text, (ref) => {
+        const folder = path.dirname(file);
+        const target = path.resolve(folder, ref);
+        // A link inside the folder may lead out of it, as `../` may (readSiblingTexts refuses that).
+        if (!inside(fs.realpathSync(folder), fs.realpathSync(target))) throw new SiblingOutsideFolder(`${ref} is a link that leads outside ${folder}`);
+        return fs.readFileSync(target, "utf8");
+    });
+}
+
+/** A file a template file names that is not in its folder. */
+class SiblingOutsideFolder extends Error {}
+
+/** Whether `target` is `folder` or below it. */
+function inside(folder: string, target: string): boolean {
+    const relative = path.relative(folder, target);
+    return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
+}
+
+/**
+ * One file's text, named `file`, its sibling files read by `readSibling`: the one reader of the
+ * format, for the files in a folder and for what the export is about to write.
+ */
+export function readTemplateText(file: string, text: string, readSibling: SiblingReader): TemplateFileRead {
+    const doc = parseTemplateFile(file, text);
+    if (doc.syntaxProblems.length > 0) return { problems: doc.syntaxProblems };
+    const content = doc.content;
+    if (!content || typeof content !== "object" || Array.isArray(content)) {
+        return { problems: [{ file, line: 1, column: 1, reason: "expected a mapping of template properties" }] };
+    }
+    const at: Locate = (property, reason) => ({ file, ...doc.position(property), property: property.join("."), reason });
+    const problems: TemplateFileProblem[] = [];
+    // What the file says beyond the template's properties is taken out first; the rest is `TemplateArgs`.
+    const args: Record<string, unknown> = { ...(content as Record<string, unknown>) };
+    const name = takeResourceName(file, args, at, problems);
+    readSiblingTexts(file, args, readSibling, at, problems);
+    const dockerLoginPassSecret = takeDockerLoginPassSecret(args, at, problems);
+    const envSecrets = takeEnvSecrets(args, at, problems);
+    problems.push(...publishedSecrets(args, envSecrets, at));
+    const parsed = safeParse(templateArgsSchema, args);
+    if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+            for (const failure of checkFailuresFrom(new z.ZodError([issue]), args, KNOWN_KEYS)) {
+                problems.push(issueProblem(file, doc, issue, failure));
+            }
+        }
+    }
+    if (problems.length > 0) return { problems };
+    const plainCredentials = plainCredentialsIn(args);
+    return {
+        template: {
+            file,
+            name,
+            args: args as TemplateArgs,
+            ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}),
+            ...(envSecrets ? { envSecrets } : {}),
+            ...(plainCredentials.length > 0 ? { plainCredentials } : {}),
+        },
+    };
+}
+
+/** The resource name: `resourceName`, else the file's base name; either held to RESOURCE_NAME. */
+function takeResourceName(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string {
+    const given = args.resourceName;
+    delete args.resourceName;
+    if (given === undefined) {
+        const base = path.basename(file, path.extname(file));
+        if (!RESOURCE_NAME.test(base)) {
+            problems.push({
+                file,
+                reason: `the file's name makes the resource name "${base}", and a resource name takes letters, digits, '.', '_' and '-', from a letter or digit: rename the file, or set resourceName`,
+            });
+        }
+        return base;
+    }
+    if (typeof given === "string" && RESOURCE_NAME.test(given)) return given;
+    problems.push(at(["resourceName"], "expected a resource name: letters, digits, '.', '_' and '-', from a letter or digit"));
+    return String(given);
+}
+
+/** `onstart: { file: ./x.sh }` (and `readme`) replaced by the text of that file, relative to the template file, with LF line ends. */
+function readSiblingTexts(file: string, args: Record<string, unknown>, readSibling: SiblingReader, at: Locate, problems: TemplateFileProblem[]): void {
+    for (const property of SIBLING_FILE_PROPERTIES) {
+        const value = args[property];
+        if (value === undefined || typeof value === "string") continue;
+        // Reported here, once; the schema need not say it again.
+        delete args[property];
+        const ref = siblingFile(value);
+        if (!ref) {
+            problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
+            continue;
+        }
+        // The text goes to the service: a path out of the folder could send any file on the machine that runs `up` (`/proc/self/environ`).
+        if (path.isAbsolute(ref) || !inside(path.resolve(path.dirname(file)), path.resolve(path.dirname(file), ref))) {
+            problems.push(at([property, "file"], `${ref} is outside the folder of ${path.basename(file)}: name a file in that folder or below it, as ./path`));
+            continue;
+        }
+        try {
+            args[property] = asCheckedIn(readSibling(ref));
+        } catch (e) {
+            problems.push(at([property, "file"], e instanceof SiblingOutsideFolder ? `${e.message}: name a file in that folder or below it` : `cannot read ${ref} (relative to ${path.dirname(file)})`));
+        }
+    }
+}
+
+/**
+ * A text file's content as it was committed: git's autocrlf on Windows checks `*.sh` out with CRLF
+ * line ends, and some editors write a UTF-8 BOM. Sent as they are, they edit the template on the
+ * first `up` after such a checkout (replacing every instance on it), and bash fails at
+ * `set -euo pipefail\r`. A text whose own lines end in CR is written inline by the export instead.
+ */
+export function asCheckedIn(text: string): string {
+    return text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+}
+
+/** The stack secret a file names for the registry password; a password written into the file is refused. */
+function takeDockerLoginPassSecret(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string | undefined {
+    if (!("dockerLoginPass" in args)) return undefined;
+    const value = args.dockerLoginPass;
+    delete args.dockerLoginPass;
+    const secret = secretRef(value);
+    if (secret) return secret;
+    problems.push(
+        at(
+            ["dockerLoginPass"],
+            typeof value === "string"
+                ? "keep registry tokens out of git: name the stack secret instead, `dockerLoginPass: { secret: <config key> }`, or pass it with the `secrets` option"
+                : "expected { secret: <stack config key> }",
+        ),
+    );
+    return undefined;
+}
+
+/** The env variables a file names a stack secret for, taken out of `env`; any other non-text value is a problem. */
+function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): Record<string, string> | undefined {
+    const env = args.env;
+    if (!env || typeof env !== "object" || Array.isArray(env)) return undefined;
+    const values: Record<string, unknown> = {};
+    const secrets: Record<string, string> = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === null || typeof value !== "object") {
+            values[name] = value;
+            continue;
+        }
+        // Reported here, once; the schema need not say it again.
+        const secret = secretRef(value);
+        if (secret) secrets[name] = secret;
+        else problems.push(at(["env", name], "expected text, or { secret: <stack config key> } naming the stack secret that holds the value"));
+    }
+    args.env = values;
+    return Object.keys(secrets).length > 0 ? secrets : undefined;
+}
+
+/**
+ * A stack secret in the env of a public template would be published: every Vast.ai user can read
+ * a public template's env. Refused, since nothing private may become public.
+ */
+function publishedSecrets(args: Record<string, unknown>, envSecrets: Record<string, string> | undefined, at: Locate): TemplateFileProblem[] {
+    if (args.private !== false || !envSecrets) return [];
+    return Object.keys(envSecrets).map((variable) =>
+        at(
+            ["env", variable],
+            "names a stack secret, and the template is public (private: false): every Vast.ai user can read a public template's env. " +
+                "Keep the template private, or give the value to each Instance's env instead",
+        ),
+    );
+}
+
+/** Where a schema problem is: an unknown key at the key, anything else at its value (or the nearest node there is). */
+function issueProblem(file: string, doc: TemplateFileDocument, issue: z.core.$ZodIssue, failure: CheckFailure): TemplateFileProblem {
+    const issuePath = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+        const key = failure.property.slice(failure.property.lastIndexOf(".") + 1);
+        return { file, ...doc.position([...issuePath, key], true), property: failure.property, reason: failure.reason };
+    }
+    return { file, ...doc.position(issuePath), property: failure.property, reason: failure.reason };
+}
+
+function siblingFile(value: unknown): string | undefined {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+    const keys = Object.keys(value);
+    const file = (value as { file?: unknown }).file;
+    return keys.length === 1 && typeof file === "string" && file.trim() !== "" ? file : undefined;
+}
+
+export function secretRef(value: unknown): string | undefined {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+    const secret = (value as { secret?: unknown }).secret;
+    return Object.keys(value).length === 1 && typeof secret === "string" && secret.trim() !== "" ? secret : undefined;
+}
