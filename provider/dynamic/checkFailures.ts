@@ -82,11 +82,17 @@ export function checkFailuresFrom(
 /**
  * Failures as the engine is to get them. The engine prints a failure's property with that
  * property's value from the program's inputs ("property 'env' value … has a problem"), whatever
- * the provider says: a failure about a property that may hold a credential names it in its reason
- * instead, and the engine prints no value. Paths inside a property (`env.HF_TOKEN`) are not looked
- * up by the engine, so they stay as they are.
+ * the provider says. So a failure keeps its property only when that value is safe to print: a
+ * declared property that cannot hold a credential (`disk`), or a path inside a declared property
+ * (`env.HF_TOKEN`: the engine looks up no such input, and prints none). Any other (`env`, a
+ * misspelt `docker_login_pass`, a computed `key` given as an input) is named in the reason instead,
+ * and the engine prints no value.
  */
-export function unquotedFailures(failures: readonly CheckFailure[], unquotable: readonly string[]): CheckFailure[] {
-    const named = (f: CheckFailure) => (f.reason.startsWith(`${f.property} `) ? f.reason : `${f.property}: ${f.reason}`);
-    return failures.map((f) => (unquotable.includes(f.property) ? { property: "", reason: named(f) } : f));
+export function unquotedFailures(failures: readonly CheckFailure[], properties: { declared: readonly string[]; unquotable: readonly string[] }): CheckFailure[] {
+    const quotable = (property: string) => {
+        const top = /^[^.[]*/.exec(property)![0];
+        return properties.declared.includes(top) && (top !== property || !properties.unquotable.includes(property));
+    };
+    const named = (f: CheckFailure) => (f.reason.startsWith(`${f.property} `) || f.reason.includes(`"${f.property}"`) ? f.reason : `${f.property}: ${f.reason}`);
+    return failures.map((f) => (f.property === "" || quotable(f.property) ? f : { property: "", reason: named(f) }));
 }

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CheckFailure, unquotedFailures } from "../dynamic/checkFailures";
-import { PropertySchema, unquotableOf } from "../dynamic/properties";
+import { PropertySchema, propertiesOf, unquotableOf } from "../dynamic/properties";
 import { apiKeyArgsSchema } from "../resources/apiKey/apiKeyArgs";
 import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
 import { instanceArgsSchema } from "../resources/instance/instanceArgs";
@@ -20,13 +20,13 @@ type Checks = { check(olds: any, news: any): Promise<pulumi.dynamic.CheckResult<
 
 /** A kind's implementation as the engine meets it: its check failures never have a credential printed (`unquotedFailures`). */
 function forTheEngine<P extends Checks>(provider: P, schema: PropertySchema): P {
-    const unquotable = unquotableOf(schema);
+    const properties = { declared: propertiesOf(schema), unquotable: unquotableOf(schema) };
     return {
         ...provider,
         async check(olds: unknown, news: unknown) {
             const checked = await provider.check(olds, news);
             const failures: CheckFailure[] | undefined = checked.failures;
-            return failures && failures.length > 0 ? { ...checked, failures: unquotedFailures(failures, unquotable) } : checked;
+            return failures && failures.length > 0 ? { ...checked, failures: unquotedFailures(failures, properties) } : checked;
         },
     };
 }

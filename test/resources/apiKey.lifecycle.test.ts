@@ -108,9 +108,9 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         ]);
         expect((await check({ name: "" })).failures).toEqual([{ property: "name", reason: "must not be empty" }]);
         expect((await check({ key: "chosen-by-me" })).failures).toEqual([
-            { property: "key", reason: "key is set by the service and cannot be given" },
+            { property: "", reason: "key is set by the service and cannot be given" },
         ]);
-        expect((await check({ nmae: "x" })).failures).toEqual([{ property: "nmae", reason: 'unknown property "nmae"; did you mean "name"?' }]);
+        expect((await check({ nmae: "x" })).failures).toEqual([{ property: "", reason: 'unknown property "nmae"; did you mean "name"?' }]);
         // Before: any shape passed, and only the service refused it, after a green preview.
         expect((await check({ permissions: { api: { user_read: { "api.user.show": { constraints: "x" } } } } })).failures).toEqual([
             { property: "permissions.api.user_read.api.user.show.constraints", reason: expect.stringMatching(/must be an object of parameters, e.g. \{ id: \{ eq: 1227 \} \}/) },

@@ -151,7 +151,7 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         const urn = host.urn(reg.type, reg.name);
         const withTemplateId = await host.check(urn, {}, { ...reg.inputs, templateId: 30001 });
         expect(withTemplateId.failures).toEqual([
-            { property: "templateId", reason: expect.stringMatching(/not accepted.*use templateHashId, e\.g\. templateHashId: template\.hashId/) },
+            { property: "", reason: expect.stringMatching(/not accepted.*use templateHashId, e\.g\. templateHashId: template\.hashId/) },
         ]);
         const { image: _image, ...withoutImage } = reg.inputs;
         expect((await host.check(urn, {}, withoutImage)).failures).toEqual([
@@ -160,7 +160,7 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         const typo = await host.check(urn, {}, { ...reg.inputs, dsik: 20, disk: 4 });
         expect(typo.failures).toEqual(
             expect.arrayContaining([
-                { property: "dsik", reason: 'unknown property "dsik"; did you mean "disk"?' },
+                { property: "", reason: 'unknown property "dsik"; did you mean "disk"?' },
                 { property: "disk", reason: "must be at least 8 GB" },
             ]),
         );

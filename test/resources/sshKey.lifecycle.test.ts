@@ -79,7 +79,7 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         ]) {
             expect((await check({ publicKey: good })).failures).toEqual([]);
         }
-        expect((await check({ sshKeyId: 3 })).failures).toEqual([{ property: "sshKeyId", reason: "sshKeyId is set by the service and cannot be given" }]);
+        expect((await check({ sshKeyId: 3 })).failures).toEqual([{ property: "", reason: "sshKeyId is set by the service and cannot be given" }]);
     });
 
     // Before: the refusal said to adopt it with `pulumi import`, which cannot reach a dynamic resource.

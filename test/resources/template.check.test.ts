@@ -99,14 +99,28 @@ describe("Template check: bad input fails with the property's path", () => {
         const { failures } = await check({ ...valid, recomendedDiskSpace: 40, colour: "blue" });
         expect(failures).toHaveLength(2);
         expect(failures).toEqual(expect.arrayContaining([
-            { property: "recomendedDiskSpace", reason: 'unknown property "recomendedDiskSpace"; did you mean "recommendedDiskSpace"?' },
-            { property: "colour", reason: 'unknown property "colour"' },
+            { property: "", reason: 'unknown property "recomendedDiskSpace"; did you mean "recommendedDiskSpace"?' },
+            { property: "", reason: 'unknown property "colour"' },
         ]));
     });
 
     it("the service's snake_case names are unknown properties, pointing at the camelCase one", async () => {
         const { failures } = await check({ ...valid, args_str: "--serve" });
-        expect(failures).toEqual([{ property: "args_str", reason: 'unknown property "args_str"; did you mean "argsStr"?' }]);
+        expect(failures).toEqual([{ property: "", reason: 'unknown property "args_str"; did you mean "argsStr"?' }]);
+    });
+
+    // Before: a misspelt property kept its name as the failing property, and the engine printed its
+    // value beside the failure: here, the registry token.
+    it("a misspelt property holding a credential fails without its value reaching the engine's message", async () => {
+        const { failures } = await check({ ...valid, docker_login_pass: "hunter2-registry-token", onStart: "export HF_TOKEN=hf_abcdefghijklmnop" });
+        expect(failures).toEqual(
+            expect.arrayContaining([
+                { property: "", reason: 'unknown property "docker_login_pass"; did you mean "dockerLoginPass"?' },
+                { property: "", reason: expect.stringMatching(/^unknown property "onStart"/) },
+            ]),
+        );
+        expect(failures.every((f) => f.property === "")).toBe(true);
+        expect(JSON.stringify(failures)).not.toMatch(/hunter2|hf_abc/);
     });
 
     it("nested problems name the nested path", async () => {
@@ -139,7 +153,7 @@ describe("Template check: bad input fails with the property's path", () => {
 
     it("computed outputs cannot be given", async () => {
         const { failures } = await check({ ...valid, hashId: "abc" });
-        expect(failures).toEqual([{ property: "hashId", reason: "hashId is set by the service and cannot be given" }]);
+        expect(failures).toEqual([{ property: "", reason: "hashId is set by the service and cannot be given" }]);
     });
 
     it("values unknown during preview pass, whatever their declared type", async () => {
