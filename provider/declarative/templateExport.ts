@@ -1,13 +1,12 @@
 import { Document } from "yaml";
 import { sameValue } from "../dynamic/diffInputs";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
-import { clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
+import { asCheckedIn, clearedValue, inputsFromRecord } from "../resources/template/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { ExistingFile } from "./existingTemplateFiles";
 import { roundTripProblems } from "./exportRoundTrip";
 import { SIBLING_FILE_PROPERTIES } from "./templateFileDocument";
-import { asCheckedIn } from "./templateFileReader";
 
 /**
  * The writing half of the template file format (`templateFileReader.ts` reads it): a service record

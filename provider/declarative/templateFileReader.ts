@@ -4,6 +4,7 @@ import { z } from "zod";
 import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
+import { asCheckedIn } from "../resources/template/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 import { safeParse } from "../schemas/parse";
 
@@ -188,16 +189,6 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, readSibli
             problems.push(at([property, "file"], e instanceof SiblingOutsideFolder ? `${e.message}: name a file in that folder or below it` : `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
     }
-}
-
-/**
- * A text file's content as it was committed: git's autocrlf on Windows checks `*.sh` out with CRLF
- * line ends, and some editors write a UTF-8 BOM. Sent as they are, they edit the template on the
- * first `up` after such a checkout (replacing every instance on it), and bash fails at
- * `set -euo pipefail\r`. A text whose own lines end in CR is written inline by the export instead.
- */
-export function asCheckedIn(text: string): string {
-    return text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
 }
 
 /** The stack secret a file names for the registry password; a password written into the file is refused. */

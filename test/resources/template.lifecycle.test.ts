@@ -275,6 +275,27 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Template files checked out with CRLF line ends (git autocrlf) were sent as they were, until the
+    // file reader read them as committed: the upgrade must not edit every such template (a new hash
+    // would replace the instances on it).
+    it("a script stored with CRLF line ends and a BOM by an earlier version, the program now giving LF: no edit, no instance replaced", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const program = (onstart: string) => () => {
+            const t = new Template("crlf", { name: "crlf", image: "busybox", onstart });
+            return [t, new Instance("crlf-i", { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program("\uFEFFset -e\r\necho ready\r\n"));
+        const { hashId } = engine.get("crlf").outputs;
+        await engine.refresh();
+        expect(await engine.up(program("set -e\necho ready\n"))).toMatchObject({ update: [], replace: [] });
+        expect(engine.get("crlf").outputs.hashId).toBe(hashId);
+        // A real change is an edit, and sends the program's text.
+        expect(await engine.up(program("set -e\necho ready now\n"))).toMatchObject({ update: ["crlf"] });
+        expect(emu.model.templates.get(Number(engine.get("crlf").id))?.fields.onstart).toBe("set -e\necho ready now\n");
+        await engine.destroy();
+    });
+
     // Before the read of null as not set, a null sent to clear a field left it on the service while
     // state said null: the next edit of the template clears it.
     it("a null in state from an earlier version that failed to clear jupyterDir: the next edit clears it", async () => {

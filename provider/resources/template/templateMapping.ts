@@ -20,6 +20,17 @@ export function canonicalTemplateInputs(args: Record<string, unknown>): Template
     return canonicalInputs(given, TEMPLATE_PROPERTIES, TEMPLATE_DEFAULTS) as unknown as TemplateInputs;
 }
 
+/**
+ * A text file's content as it was committed: git's autocrlf on Windows checks `*.sh` out with CRLF
+ * line ends, and some editors write a UTF-8 BOM. Sent as they are, they edit the template on the
+ * first `up` after such a checkout (replacing every instance on it), and bash fails at
+ * `set -euo pipefail\r`. A text whose own lines end in CR is written inline by the export instead, and
+ * state written before files were read so is compared in this form (the Template provider's diff).
+ */
+export function asCheckedIn(text: string): string {
+    return text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+}
+
 /** Canonical inputs → the body of a create or an edit. */
 export function toTemplateFields(inputs: TemplateInputs): TemplateFields {
     const body: Record<string, unknown> = {};

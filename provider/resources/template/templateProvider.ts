@@ -21,7 +21,7 @@ import {
 } from "./templateArgs";
 import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { editTemplate, holds } from "./templateEdit";
-import { canonicalTemplateInputs, clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { asCheckedIn, canonicalTemplateInputs, clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate } from "./templateOwnership";
 
 type Props = Record<string, any>;
@@ -121,14 +121,22 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
  * - the registry login fields as empty strings when unused: read as absent, so an upgrade shows
  *   no change; unless the program sets that empty string itself (the contract tells callers to
  *   send "" when unused): then it is the program's, and the same on both sides;
- * - `null` (`jupyterDir`, `volumeInfo`), which the program now means as not set (see `normalize`)
- *   and the service stores as not set: read as absent, so an upgrade neither edits the template
- *   nor replaces the instances on it.
+ * - `null` (`jupyterDir`, `volumeInfo`), which the program now means as not set (see
+ *   `canonicalTemplateInputs`) and the service stores as not set: read as absent, so an upgrade
+ *   neither edits the template nor replaces the instances on it;
+ * - a script or readme with CRLF line ends or a BOM, as template files checked out on Windows
+ *   gave it before they were read as committed (`asCheckedIn`): the same as the program's text in
+ *   that form, so an upgrade does not edit every such template (a new hash replaces the instances
+ *   on it). The next edit of the template sends the program's text.
  */
 function withoutLegacyBlanks(olds: object, news: object): Props {
     const managed: Props = Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null));
     const desired = news as Props;
     for (const property of Object.keys(REGISTRY_LOGIN_ON_CREATE)) if (managed[property] === "" && desired[property] !== "") delete managed[property];
+    for (const property of ["onstart", "readme"]) {
+        const stored = managed[property];
+        if (typeof stored === "string" && stored !== desired[property] && asCheckedIn(stored) === desired[property]) managed[property] = desired[property];
+    }
     return managed;
 }
 
