@@ -12,10 +12,10 @@ import { safeParse } from "../schemas/parse";
  * Templates kept as files in git: one YAML or JSON file per template, holding `TemplateArgs`
  * (camelCase), reviewed like code and applied with `pulumi up`. Beside the properties, a file may
  * say:
- * - `onstart: { file: ./trainer.onstart.sh }` (and `readme`): the text lives in that file,
- *   relative to the template file and in its folder (the text goes to the service);
- * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name (either
- *   held to RESOURCE_NAME);
+ * - `onstart: { file: ./trainer.onstart.sh }` (and `readme`): the text lives in that file, named
+ *   relative to the template file's folder, never by an absolute path (the text goes to the service);
+ * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name (held to
+ *   RESOURCE_NAME; a base name only has to be a name at all, see takeResourceName);
  * - `adopt: 30005`: the template this account already has, taken over instead of created;
  * - `dockerLoginPass: { secret: trainer-dockerLoginPass }`: the stack secret holding the registry
  *   password. A password written into the file is refused: registry tokens stay out of git.
@@ -87,22 +87,7 @@ export function readTemplateFile(file: string): TemplateFileRead {
     } catch (e) {
         return { problems: [{ file, reason: e instanceof Error ? e.message : String(e) }] };
     }
-    return readTemplateText(file, text, (ref) => {
-        const folder = path.dirname(file);
-        const target = path.resolve(folder, ref);
-        // A link inside the folder may lead out of it, as `../` may (readSiblingTexts refuses that).
-        if (!inside(fs.realpathSync(folder), fs.realpathSync(target))) throw new SiblingOutsideFolder(`${ref} is a link that leads outside ${folder}`);
-        return fs.readFileSync(target, "utf8");
-    });
-}
-
-/** A file a template file names that is not in its folder. */
-class SiblingOutsideFolder extends Error {}
-
-/** Whether `target` is `folder` or below it. */
-function inside(folder: string, target: string): boolean {
-    const relative = path.relative(folder, target);
-    return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
+    return readTemplateText(file, text, (ref) => fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
 }
 
 /**
@@ -147,16 +132,20 @@ export function readTemplateText(file: string, text: string, readSibling: Siblin
     };
 }
 
-/** The resource name: `resourceName`, else the file's base name; either held to RESOURCE_NAME. */
+/**
+ * The resource name: `resourceName`, held to RESOURCE_NAME; else the file's base name, which is
+ * refused only when it cannot be a resource name at all (`::` breaks the URN): a stack made from
+ * `My Trainer.yaml` keeps its resources.
+ */
 function takeResourceName(file: string, args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): string {
     const given = args.resourceName;
     delete args.resourceName;
     if (given === undefined) {
         const base = path.basename(file, path.extname(file));
-        if (!RESOURCE_NAME.test(base)) {
+        if (base.includes("::") || base.trim() === "") {
             problems.push({
                 file,
-                reason: `the file's name makes the resource name "${base}", and a resource name takes letters, digits, '.', '_' and '-', from a letter or digit: rename the file, or set resourceName`,
+                reason: `the file's name makes the resource name "${base}", which cannot be one ("::" separates the parts of a resource's URN): rename the file, or set resourceName`,
             });
         }
         return base;
@@ -178,15 +167,17 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, readSibli
             problems.push(at([property], `expected text, or { file: ./path } naming a file beside ${path.basename(file)}`));
             continue;
         }
-        // The text goes to the service: a path out of the folder could send any file on the machine that runs `up` (`/proc/self/environ`).
-        if (path.isAbsolute(ref) || !inside(path.resolve(path.dirname(file)), path.resolve(path.dirname(file), ref))) {
-            problems.push(at([property, "file"], `${ref} is outside the folder of ${path.basename(file)}: name a file in that folder or below it, as ./path`));
+        // The text goes to the service: a file in git names files of the repository, relatively, so
+        // a review sees where they are; an absolute path could send any file of the machine that
+        // runs `up` (`/proc/self/environ`, its CI secrets). `../shared/setup.sh` is a relative path.
+        if (path.isAbsolute(ref) || path.win32.isAbsolute(ref)) {
+            problems.push(at([property, "file"], `${ref} is an absolute path: name the file relative to ${path.basename(file)}'s folder, as ./path or ../path`));
             continue;
         }
         try {
             args[property] = asCheckedIn(readSibling(ref));
-        } catch (e) {
-            problems.push(at([property, "file"], e instanceof SiblingOutsideFolder ? `${e.message}: name a file in that folder or below it` : `cannot read ${ref} (relative to ${path.dirname(file)})`));
+        } catch {
+            problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
     }
 }
