@@ -89,9 +89,14 @@ export function exportTemplate(record: TemplateRecord, name: string, existing?: 
         const value = inputs[property];
         if (property === "dockerLoginPass" || unset(property, value)) continue;
         if (property === "env" && typeof value === "object") {
+            // A public template's env is public already, and a file may not name a stack secret for
+            // it (that would publish the secret): its values are written as they are, and warned about.
+            const isPublic = inputs.private === false;
             content.env = Object.fromEntries(
                 Object.entries(value as Record<string, string>).map(([variable, text]) => {
-                    const key = envSecrets[variable] ?? (looksLikeCredential(variable, text) ? envSecretKey(resource, variable) : undefined);
+                    const guessed = looksLikeCredential(variable, text);
+                    if (isPublic && guessed) plainCredentials.push(describePlainCredential({ property: "env", name: variable }));
+                    const key = isPublic ? undefined : (envSecrets[variable] ?? (guessed ? envSecretKey(resource, variable) : undefined));
                     if (key === undefined) return [variable, text];
                     secrets.push({ key, holds: `value of env ${variable}` });
                     return [variable, { secret: key }];

@@ -125,12 +125,15 @@ describe("export into a folder that has template files", () => {
             record(5, "fine", { tag: "2.4" }),
             record(6, "", {}),
         ]);
-        expect(plan.exported.map((t) => t.templateId)).toEqual([5]);
+        // A public template's env is public already: written as it is, and warned about (a stack
+        // secret for it would be refused, and the template left out).
+        expect(plan.exported.map((t) => t.templateId)).toEqual([4, 5]);
+        expect(plan.exported[0].plainCredentials).toEqual(["env HF_TOKEN looks like a credential"]);
+        expect(plan.exported[0].secrets).toEqual([]);
         expect(plan.cannotRoundTrip).toEqual([
             { templateId: 1, templateName: "flags", problems: [expect.stringMatching(/^env: unsupported env flag "--shm-size"/)] },
             { templateId: 2, templateName: "no disk", problems: [expect.stringMatching(/^recommendedDiskSpace: must be a positive number of GB/)] },
             { templateId: 3, templateName: "proxy", problems: [expect.stringMatching(/^runtype: /)] },
-            { templateId: 4, templateName: "public token", problems: [expect.stringMatching(/^env\.HF_TOKEN: names a stack secret, and the template is public/)] },
             { templateId: 6, templateName: "", problems: ["has no name"] },
         ]);
     });
