@@ -13,9 +13,11 @@ import { isUnknown } from "../dynamic/unknowns";
  * - a name with the word `AUTH` whose value is `user:password`;
  * - whatever the name, a value shaped as a well-known token (`hf_…`, `ghp_…`, `sk-…`, `AKIA…`,
  *   `tskey-…`) or a URL that carries a password (`postgres://user:pass@host`, `redis://:pass@host`).
- * Every other text (`onstart`, `argsStr`, `readme`, `desc`, an env flag string, ...) is searched
- * for `NAME=value` assignments, for `--flag value` and `--flag=value` options named as above
- * (`--api-key 0123…`), and for tokens of those shapes anywhere (`huggingface-cli login --token hf_…`).
+ * Texts that run (`onstart`, `argsStr`, an env flag string) are searched for `NAME=value`
+ * assignments, for `--flag value` and `--flag=value` options named as above (`--api-key 0123…`),
+ * and for tokens of those shapes anywhere (`huggingface-cli login --token hf_…`); prose (`readme`,
+ * `desc`, ...) for such tokens only. A name for a secret's file or name (`--key-file`,
+ * `SECRET_NAME`) and a placeholder (`YOUR_API_KEY`, `<token>`, `server.pem`) are not credentials.
  */
 
 /** Words of a variable's name (split at `_`, `-`, `.` and camelCase humps) that name a secret. */
@@ -36,6 +38,20 @@ const SECRET_WORDS = new Set([
     "CREDENTIAL",
     "CREDENTIALS",
 ]);
+
+/**
+ * A name whose last word is one of these names something about a secret, not the secret
+ * (`HF_TOKEN_FILE`, `--key-file`, `SECRET_NAME`, `--password-file`).
+ */
+const ABOUT_A_SECRET = new Set(["FILE", "PATH", "DIR", "NAME", "ID", "TYPE", "LENGTH", "SIZE", "ENV", "VAR"]);
+
+/**
+ * A value that stands in for a secret in documentation and examples: `<token>`, `{key}`,
+ * `YOUR_API_KEY`, `your_token_here`, `xxxxxxxx`; or names a file (`server.pem`, `secrets.txt`).
+ */
+const PLACEHOLDER = /^(<.*>|\{.*\}|\[.*\]|your[_-].*|.*[_-]here|x{6,}|\*{6,}|.*\.(pem|key|crt|txt|json|ya?ml|env|cfg|conf|ini|toml))$/i;
+/** `YOUR_API_KEY`, `HF_TOKEN`: a name written where a value goes, in capitals. */
+const CAPITALS_NAME = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 
 /** Shorter values are flags and switches (`1`, `false`, `none`), not credentials. */
 const MIN_CREDENTIAL_LENGTH = 8;
@@ -59,9 +75,9 @@ function nameWords(name: string): string[] {
 export function looksLikeCredential(name: string, value: string): boolean {
     const text = value.trim();
     if (TOKEN_SHAPE.test(text) || URL_WITH_PASSWORD.test(text)) return true;
-    if (text.length < MIN_CREDENTIAL_LENGTH || /^[$/~]/.test(text) || PUBLIC_KEY.test(text)) return false;
-    const words = nameWords(name);
-    if (words.includes("PUBLIC")) return false;
+    if (text.length < MIN_CREDENTIAL_LENGTH || /^[$/~.]/.test(text) || PUBLIC_KEY.test(text) || PLACEHOLDER.test(text) || CAPITALS_NAME.test(text)) return false;
+    const words = nameWords(name).filter(Boolean);
+    if (words.includes("PUBLIC") || ABOUT_A_SECRET.has(words[words.length - 1])) return false;
     return words.some((word) => SECRET_WORDS.has(word)) || (words.includes("AUTH") && USER_AND_PASSWORD.test(text));
 }
 
@@ -78,12 +94,20 @@ const NOT_SEARCHED = new Set(["dockerLoginPass"]);
 /** Strips one pair of outer quotes. */
 const unquoted = (value: string) => value.replace(/^(["'])(.*)\1$/s, "$2");
 
-/** The credentials a text holds: `NAME=value` assignments, `--flag value` options, and tokens of a known shape anywhere. */
+/** The texts that run (a script, the command's arguments, env flags): searched for assignments and options too. */
+const COMMANDS = new Set(["env", "onstart", "argsStr"]);
+
+/**
+ * The credentials a text holds: tokens of a known shape anywhere; and, in a text that runs
+ * (`COMMANDS`), `NAME=value` assignments and `--flag value` options. Prose (`readme`, `desc`) is
+ * searched for tokens only: "run with --token followed by yours" is not a credential.
+ */
 function credentialsInText(property: string, text: string): PlainCredential[] {
     const found: PlainCredential[] = [];
     const given = new Set<string>();
     const names = new Set<string>();
-    for (const m of text.matchAll(/(?:^|[\s;"'])([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g)) {
+    const runs = COMMANDS.has(property);
+    for (const m of runs ? text.matchAll(/(?:^|[\s;"'])([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g) : []) {
         const value = unquoted(m[2]);
         if (!looksLikeCredential(m[1], value) || names.has(m[1])) continue;
         names.add(m[1]);
@@ -91,7 +115,7 @@ function credentialsInText(property: string, text: string): PlainCredential[] {
         found.push({ property, name: m[1] });
     }
     const flags = new Set<string>();
-    for (const m of text.matchAll(/(?:^|\s)(--[A-Za-z][A-Za-z0-9_-]*)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g)) {
+    for (const m of runs ? text.matchAll(/(?:^|\s)(--[A-Za-z][A-Za-z0-9_-]*)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;"']+)/g) : []) {
         const value = unquoted(m[2]);
         if (value.startsWith("-") || !looksLikeCredential(m[1], value) || flags.has(m[1])) continue;
         flags.add(m[1]);

@@ -25,6 +25,14 @@ describe("what looks like a credential in a template's env", () => {
         ["AUTH_TYPE", "bearer_token", false],
         ["DATABASE_URL", "postgres://db.internal:5432/runs", false],
         ["-p 8888:8888", "1", false],
+        // Names of a secret's file or name, and placeholders, as documentation writes them.
+        ["HF_TOKEN_FILE", "secrets/hf-token", false],
+        ["SECRET_NAME", "production", false],
+        ["--key-file", "server.pem", false],
+        ["--password-file", "secrets.txt", false],
+        ["API_KEY", "YOUR_API_KEY", false],
+        ["HF_TOKEN", "your_token_here", false],
+        ["API_KEY", "<your key>", false],
     ])("%s=%s: %s", (name, value, expected) => {
         expect(looksLikeCredential(name, value)).toBe(expected);
     });
@@ -64,5 +72,15 @@ describe("what looks like a credential in a template's env", () => {
             "readme holds what looks like a token (sk-…)",
             "desc holds what looks like a token (ghp_…)",
         ]);
+    });
+
+    // Before: every text was searched for options and assignments, and prose warned on every up.
+    it("reads prose (readme, desc) for tokens only, and options naming a secret's file or name are not secrets", () => {
+        const template = {
+            readme: "Run with --token followed by yours, or --api-key YOUR_API_KEY; set HF_TOKEN=your_token_here.",
+            onstart: "./serve --key-file server.pem --secret-name production",
+            argsStr: "--password-file secrets.txt",
+        };
+        expect(plainCredentials(template)).toEqual([]);
     });
 });
