@@ -85,8 +85,9 @@ function tokenize(text: string): string[] {
  * lost its quotes.
  */
 function shownWord(word: string, index: number): string {
-    const flagName = /^--?[A-Za-z][A-Za-z0-9-]*/.exec(word)?.[0];
-    return flagName ? JSON.stringify(flagName) : `at word ${index + 1} (not shown: it may be part of a value; quote a value that holds spaces)`;
+    // A flag's name is letters and dashes (`--shm-size`, `-it`); a word with digits may be a value.
+    const flagName = word.split("=")[0];
+    return /^--?[A-Za-z][A-Za-z-]{0,40}$/.test(flagName) ? JSON.stringify(flagName) : `at word ${index + 1} (not shown: it may be part of a value; quote a value that holds spaces)`;
 }
 
 /** Reads a flag string. Anything that is not `-e NAME=value`, `-p ports`, `-v`, `-n` or `-h` is an error, never dropped. */

@@ -91,7 +91,10 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         const checked = await host.check(urn, {}, reg.inputs);
         const posts = emu.requestsTo("POST", "/api/v0/ssh/").length;
         const error = await host.create(urn, checked.inputs).catch((e) => e);
-        expect(error.message).toContain(`the account has this key already, as SSH key ${existing.id}, and holds a key text once. Remove SSH key ${existing.id} in the Vast.ai console`);
+        expect(error.message).toContain(`the account has this key already, as SSH key ${existing.id}, and holds a key text once.`);
+        // It may be another SshKey's, of a stack or of an earlier up: keeping that one comes first.
+        expect(error.message).toContain("If another SshKey (of this stack or another) holds it, keep that one and leave this SshKey out of the program");
+        expect(error.message).toContain(`Otherwise remove SSH key ${existing.id} in the Vast.ai console`);
         expect(error.message).not.toContain("pulumi import");
         expect(emu.requestsTo("POST", "/api/v0/ssh/")).toHaveLength(posts);
         emu.model.sshKeys.delete(existing.id);

@@ -67,6 +67,7 @@ describe("env: flag string ⇄ canonical map", () => {
         ["-e 'HF TOKEN=hf_abcdefghijklmnop'", /-e "HF TOKEN"=… is not NAME=value/, "hf_abcdefghijklmnop"],
         ["-e hf_abcdefghijklmnop", /-e at word 2 is not NAME=value/, "hf_abcdefghijklmnop"],
         ["-e A=1 --shm-size=1g", /unsupported env flag "--shm-size"/, "1g"],
+        ["-e PASS=abc -Xyz123secret", /unsupported env flag at word 3/, "Xyz123secret"],
     ])("refuses %j without quoting any value", (flags, message, hidden) => {
         let error: Error | undefined;
         try {

@@ -48,8 +48,8 @@ function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
     }
     return new Error(
         `vastai: add SSH key ${keyTarget(publicKey)} failed: the account has this key already, as SSH key ${existing.id}, and holds a key text once. ` +
-            `Remove SSH key ${existing.id} in the Vast.ai console (or \`vastai delete ssh-key ${existing.id}\`) and run \`pulumi up\` again, ` +
-            "or leave this SshKey out of the program",
+            "If another SshKey (of this stack or another) holds it, keep that one and leave this SshKey out of the program: the instances get the account's keys either way. " +
+            `Otherwise remove SSH key ${existing.id} in the Vast.ai console (or \`vastai delete ssh-key ${existing.id}\`) and run \`pulumi up\` again`,
     );
 }
 
