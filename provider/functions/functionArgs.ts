@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { VastInvalidArgsError } from "../client/errors";
-import { suggestion } from "../dynamic/checkFailures";
-import { safeParse } from "../schemas/parse";
+import { checkedBeforeSending } from "../client/api/checkRequest";
 
 /**
  * What a value is, for "got ..." in a message: a number as itself, anything else by its kind. A
@@ -60,15 +59,5 @@ export function refuseOutputs(functionName: string, what: string, value: unknown
  */
 export function checkFunctionArgs<S extends z.ZodObject>(functionName: string, what: string, schema: S, value: unknown): z.output<S> {
     refuseOutputs(functionName, what, value);
-    const parsed = safeParse(schema, value);
-    if (parsed.success) return parsed.data;
-    const known = Object.keys(schema.shape);
-    const problems = parsed.error.issues.slice(0, 5).flatMap((issue) => {
-        const path = issue.path.map(String).join(".");
-        if (issue.code === "unrecognized_keys") {
-            return issue.keys.map((key) => `${path ? `${path}.` : ""}${key}: unknown property${suggestion(key, known)}`);
-        }
-        return [`${path || what}: ${issue.message}`];
-    });
-    throw new VastInvalidArgsError({ operation: functionName }, `invalid ${what} (not sent): ${problems.join("; ")}`);
+    return checkedBeforeSending(functionName, schema, value, what, Object.keys(schema.shape));
 }
