@@ -19,11 +19,14 @@ export class TemplateFilterBuilder {
     }
 
     /**
-     * The plain `{field: {op: value}}` object, a copy. An undefined value is kept, not dropped as a
-     * JSON copy would drop it, so the search's check names it (`.eq(me?.id)` before `me` was set).
+     * The plain `{field: {op: value}}` object, a copy of its two levels. A value is kept as it is:
+     * an undefined one, which a JSON copy would drop, so the search's check names it (`.eq(me?.id)`
+     * before `me` was set); an Output, which `structuredClone` refuses, so `searchTemplatesOutput`
+     * waits for it and `searchTemplates` names it.
      */
     build(): TemplateFilters {
-        return structuredClone(this.conditions);
+        const copy = (operators: object) => Object.fromEntries(Object.entries(operators).map(([op, value]) => [op, Array.isArray(value) ? [...value] : value]));
+        return Object.fromEntries(Object.entries(this.conditions).map(([field, operators]) => [field, copy(operators ?? {})])) as TemplateFilters;
     }
 }
 

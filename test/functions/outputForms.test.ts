@@ -64,6 +64,9 @@ describe("the functions' Output forms against the emulator", () => {
         const built = await settle(searchTemplatesOutput(templateFilters().where("recommended").eq(true)));
         expect(built.value).toEqual(await searchTemplates({ recommended: { eq: true } }));
         expect((await settle(searchTemplatesOutput(pulumi.output({ recommended: { eq: true } })))).value).toEqual(built.value);
+        // Before: a builder holding an Output failed in structuredClone ("could not be cloned").
+        const fromOutput = await settle(searchTemplatesOutput(templateFilters().where("creator_id").eq(meOutput.id as unknown as number)));
+        expect(fromOutput.value).toEqual(mine.value);
     });
 
     it("a secret key is used, and keeps the result secret; a secret in the arguments does too", async () => {
