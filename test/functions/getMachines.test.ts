@@ -4,9 +4,7 @@ import { parseGpuOccupancy } from "../../provider/functions/gpuOccupancy";
 import { BYTES_PER_GIB } from "../../provider/functions/machine";
 import { machineRecordSchema } from "../../provider/schemas/machine";
 import { Emulator } from "../../testkit/emulator/server";
-import { startEmulator } from "../../testkit/support/fixtures";
-import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
-import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+import { programEmulator } from "../../testkit/support/programEmulator";
 
 const GiB = 1024 ** 3;
 
@@ -20,17 +18,11 @@ const CONTRACT_MACHINE_FIELDS = [
 ];
 
 describe("getMachines against the emulator", () => {
+    const program = programEmulator();
     let emu: Emulator;
-    let setting: { restore(): void };
-    beforeAll(async () => {
-        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
-        setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
+    beforeAll(() => {
+        emu = program.emu;
     });
-    afterAll(async () => {
-        setting.restore();
-        await emu.stop();
-    });
-    beforeEach(() => emu.clearLog());
 
     it("types every field of the listing, units in the names, raw values kept", async () => {
         expect(Object.keys(machineRecordSchema.shape)).toEqual(CONTRACT_MACHINE_FIELDS);

@@ -12,9 +12,7 @@ import {
     templateFilters,
 } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
-import { startEmulator } from "../../testkit/support/fixtures";
-import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
-import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+import { programEmulator } from "../../testkit/support/programEmulator";
 
 /**
  * What Pulumi would see of an Output: its value, and whether it is known and secret. Awaited
@@ -33,17 +31,11 @@ function unknownOutput<T>(): pulumi.Output<T> {
 }
 
 describe("the functions' Output forms against the emulator", () => {
+    const program = programEmulator();
     let emu: Emulator;
-    let setting: { restore(): void };
-    beforeAll(async () => {
-        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
-        setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
+    beforeAll(() => {
+        emu = program.emu;
     });
-    afterAll(async () => {
-        setting.restore();
-        await emu.stop();
-    });
-    beforeEach(() => emu.clearLog());
 
     it("give what the plain functions give, their arguments Outputs and Promises at any depth", async () => {
         const me = await getCurrentUser();

@@ -2,8 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { OfferFilters, OfferQuery, OfferRecord, OfferSearch, VastAuthError, VastInvalidArgsError, searchOffers } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
-import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
-import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+import { programEmulator } from "../../testkit/support/programEmulator";
 
 /** An offer in a few words, so expectations read as the market does: "RTX 4090 x4 $1.5". */
 const label = (o: OfferRecord) => `${o.gpu_name} x${o.num_gpus} $${o.dph_total}`;
@@ -48,20 +47,24 @@ const CASES: Array<[string, OfferFilters, string[]]> = [
     ["float notin", { dph_total: { notin: [0.42, 0.39, 0.21, 0.8, 1.1, 1.5, 2.35] } }, ["A100 SXM4 x8 $8.4"]],
 ];
 
+/** The vendor CLI's defaults, as a search with none of its own sends them. */
+const DEFAULT_QUERY = {
+    verified: { eq: true },
+    rentable: { eq: true },
+    external: { eq: false },
+    rented: { eq: false },
+    order: [["score", "desc"]],
+    type: "on-demand",
+};
+
 describe("searchOffers against the emulator's marketplace", () => {
-    let emu: Emulator;
-    let setting: { restore(): void };
     // Long enough to see a destroyed instance's offer still off the market, short enough to wait for.
     const returnAfterMs = 400;
-    beforeAll(async () => {
-        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, offerReturnAfterMs: returnAfterMs });
-        setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
+    const program = programEmulator({ offerReturnAfterMs: returnAfterMs });
+    let emu: Emulator;
+    beforeAll(() => {
+        emu = program.emu;
     });
-    afterAll(async () => {
-        setting.restore();
-        await emu.stop();
-    });
-    beforeEach(() => emu.clearLog());
 
     /** The query the last search sent, parsed. */
     const sentQuery = () => {
@@ -71,14 +74,7 @@ describe("searchOffers against the emulator's marketplace", () => {
 
     it("applies the CLI's defaults: verified, rentable, not rented, not external, best score first, on demand", async () => {
         const found = await searchOffers();
-        expect(sentQuery()).toEqual({
-            verified: { eq: true },
-            rentable: { eq: true },
-            external: { eq: false },
-            rented: { eq: false },
-            order: [["score", "desc"]],
-            type: "on-demand",
-        });
+        expect(sentQuery()).toEqual(DEFAULT_QUERY);
         expect(labels(found)).toEqual(WITHIN_DEFAULTS);
         const scores = found.map((o) => o.score!);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -96,14 +92,7 @@ describe("searchOffers against the emulator's marketplace", () => {
 
     it("a filter set to undefined is not given: the default on that field stays", async () => {
         const found = await searchOffers({ filters: { verified: undefined, rentable: undefined, gpu_name: undefined } });
-        expect(sentQuery()).toEqual({
-            verified: { eq: true },
-            rentable: { eq: true },
-            external: { eq: false },
-            rented: { eq: false },
-            order: [["score", "desc"]],
-            type: "on-demand",
-        });
+        expect(sentQuery()).toEqual(DEFAULT_QUERY);
         expect(labels(found)).toEqual(WITHIN_DEFAULTS);
     });
 

@@ -2,9 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { TemplateFilterBuilder, TemplateFilters, VastInvalidArgsError, searchTemplates, templateFilters } from "../../provider";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
 import { Emulator } from "../../testkit/emulator/server";
-import { clientFor, startEmulator } from "../../testkit/support/fixtures";
-import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
-import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+import { clientFor } from "../../testkit/support/fixtures";
+import { programEmulator } from "../../testkit/support/programEmulator";
 
 type Name = "alpha" | "bravo" | "charlie";
 type Ids = Record<Name, number>;
@@ -58,20 +57,14 @@ const CASES: Array<[string, (ids: Ids) => TemplateFilters, Name[]]> = [
 ];
 
 describe("searchTemplates against the emulator", () => {
+    const program = programEmulator();
     let emu: Emulator;
-    let setting: { restore(): void };
     const ids = {} as Ids;
     beforeAll(async () => {
-        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
-        setting = programSetting({ config: stackConfigFor(emu, emu.demoKey) });
+        emu = program.emu;
         const vast = clientFor(emu);
         for (const [name, seed] of Object.entries(SEEDS)) ids[name as Name] = (await vast.templates.create(seed)).template.id;
     });
-    afterAll(async () => {
-        setting.restore();
-        await emu.stop();
-    });
-    beforeEach(() => emu.clearLog());
 
     it.each(CASES)("%s", async (_label, filters, expected) => {
         // Kept to this account's templates, so only the three seeds can match.
