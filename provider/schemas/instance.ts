@@ -66,6 +66,14 @@ export const INSTANCE_STATES = ["running", "stopped"] as const;
 export type InstanceState = (typeof INSTANCE_STATES)[number];
 
 /**
+ * What a read can find an instance meant to be (`intended_status`): an asked state, or `frozen`,
+ * paused with its memory kept and its GPUs still billed, which the web console asks for (the API
+ * documents no call that does).
+ */
+export const READ_BACK_STATES = [...INSTANCE_STATES, "frozen"] as const;
+export type ReadBackState = (typeof READ_BACK_STATES)[number];
+
+/**
  * Bodies of the small instance edits (`PUT /instances/{id}/` with a label or a state, `PUT
  * /instances/bid_price/{id}/`). Built once here: a zod object schema compiles its parser on first
  * use, so one built per call paid that on every label edit.

@@ -116,6 +116,38 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await engine.destroy();
     });
 
+    // Before: a refresh kept the program's desiredState for a frozen instance (intended_status
+    // "frozen" was not read back), so a program saying "stopped" planned no change while its GPUs
+    // were billed, and one saying "running" never saw it paused.
+    it("an instance frozen in the web console shows as drift at refresh, with a warning; the next up starts it, or stops it when the program says stopped", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("paused", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({}));
+        const instanceId = engine.get("paused").outputs.instanceId as number;
+        const warnings = (from: number) => stack.host.output.slice(from).filter((l) => l.includes(`warning: instance ${instanceId} is frozen`));
+
+        for (const desiredState of ["running", "stopped"] as const) {
+            if (desiredState === "stopped") await engine.up(program({ desiredState: "running" }));
+            emu.consoleFreezeInstance(instanceId);
+            let from = stack.host.output.length;
+            expect((await engine.refresh()).update).toEqual(["paused"]);
+            expect(engine.get("paused").outputs).toMatchObject({ desiredState: "frozen", actualStatus: "frozen", intendedStatus: "frozen" });
+            expect(warnings(from)).toEqual([expect.stringContaining(`vastai: warning: instance ${instanceId} is frozen (paused, its memory kept): its GPUs are still billed`)]);
+
+            emu.clearLog();
+            from = stack.host.output.length;
+            expect(await engine.up(program({ desiredState }))).toMatchObject({ update: ["paused"], replace: [], create: [] });
+            expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toEqual([{ state: desiredState }]);
+            expect(engine.get("paused").outputs).toMatchObject({ instanceId, desiredState, actualStatus: desiredState, intendedStatus: desiredState });
+            expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: desiredState });
+            expect(emu.liveInstances().map((i) => i.id)).toContain(instanceId);
+            expect(warnings(from)).toEqual([]);
+        }
+        await engine.destroy();
+        expect(emu.liveInstances().filter((i) => i.id === instanceId)).toEqual([]);
+    });
+
     // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.
     it("an instance that ended on its own is warned about at the refresh that sees it and at each up while it stays so; never once its owner restarted it, nor one stopped on purpose", async () => {
         const { engine, emu } = stack;

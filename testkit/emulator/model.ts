@@ -127,8 +127,11 @@ export interface EmuInstance {
     isBid: boolean;
     dphTotal: number;
     sshPort: number;
-    /** The last start or stop asked for (`PUT /instances/{id}/ {state}`); see handlers/instanceState.ts. */
-    stateChange?: { to: "running" | "stopped"; at: number; from: string | null };
+    /**
+     * The last start or stop asked for (`PUT /instances/{id}/ {state}`), or a freeze from the web
+     * console (paused, its memory kept, its GPUs still billed); see handlers/instanceState.ts.
+     */
+    stateChange?: { to: "running" | "stopped" | "frozen"; at: number; from: string | null };
 }
 
 export interface EmuSshKey {

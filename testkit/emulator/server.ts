@@ -4,7 +4,7 @@ import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
 import { authenticate, authorize } from "./auth";
 import { answerAfter, answerInstead } from "./faultAnswers";
 import { FaultBook } from "./faults";
-import { InstanceTimings, instanceView } from "./handlers/instances";
+import { InstanceTimings, instanceView, statusAt } from "./handlers/instances";
 import { applyEdit } from "./handlers/templates";
 import { withoutNulls } from "./handlers/context";
 import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferListing, OfferScript, Scopes } from "./model";
@@ -192,6 +192,16 @@ export class Emulator {
         const template = this.model.templates.get(templateId);
         if (!template) throw new Error(`no template ${templateId}`);
         applyEdit(template, changes, Date.now());
+    }
+
+    /**
+     * A freeze from the web console: the instance paused with its memory kept, its GPUs still billed
+     * (`actual_status` and `intended_status` `frozen`).
+     */
+    consoleFreezeInstance(id: number): void {
+        const instance = this.model.instances.get(id);
+        if (!instance || instance.destroyed) throw new Error(`no live instance ${id}`);
+        instance.stateChange = { to: "frozen", at: Date.now(), from: statusAt(instance, Date.now(), this.options.instanceTimings) };
     }
 
     /** Instances not destroyed, of the demo user unless told otherwise. */

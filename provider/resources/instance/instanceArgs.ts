@@ -7,7 +7,7 @@ import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
 import { offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
-import { INSTANCE_STATES } from "../../schemas/instance";
+import { INSTANCE_STATES, ReadBackState } from "../../schemas/instance";
 
 /**
  * How an instance is reached, as a program chooses it: SSH or Jupyter (with SSH beside it), direct
@@ -97,6 +97,7 @@ export const instanceArgsSchema = z
         /**
          * `running` (the default) or `stopped`, changed in place: a stopped instance keeps its disk and
          * is not billed for its GPUs, but its storage still is. Created `stopped`, it is created stopped and never runs (a stop is asked after the create all the same).
+         * One frozen in the web console reads back as `frozen` (its GPUs still billed): the next `up` starts or stops it.
          */
         desiredState: prop(z.enum(INSTANCE_STATES).default("running"), { onChange: "update" }),
         /**
@@ -156,7 +157,9 @@ export interface InstanceArgs extends PulumiArgs<z.input<typeof instanceArgsSche
 export type InstanceInputs = CanonicalInputs<typeof instanceArgsSchema>;
 
 /** Outputs: every input, plus what the service reports. Absent values are left out. */
-export interface InstanceOutputs extends InstanceInputs {
+export interface InstanceOutputs extends Omit<InstanceInputs, "desiredState"> {
+    /** As the program asked, or after a refresh what the service says (`frozen` from the web console: see READ_BACK_STATES). */
+    desiredState: ReadBackState;
     /** `new_contract`; the Pulumi id too. */
     instanceId: number;
     actualStatus?: string;

@@ -1,6 +1,6 @@
 import { pickInputs } from "../../dynamic/checkArgs";
 import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlags";
-import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../schemas/instance";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
 import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
@@ -158,13 +158,16 @@ export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs
 
 /**
  * The inputs a record stands for, as far as the program manages them. The label and the intended
- * state (a start or stop in the console shows as a diff) can be read back and changed in place; the
- * bid is not read back (`dph_total` includes more than the bid); the rest is what the instance was
- * created with.
+ * state (a start, stop or freeze in the console shows as a diff) can be read back and changed in
+ * place; the bid is not read back (`dph_total` includes more than the bid); the rest is what the
+ * instance was created with. A frozen instance reads back as `desiredState: "frozen"`, which no
+ * program asks for: the next `up` starts or stops it, as the program says, rather than leave its
+ * GPUs billed unseen.
  */
-export function inputsFromRecord(record: InstanceRecord, previous: Partial<InstanceInputs>): Partial<InstanceInputs> {
+export function inputsFromRecord(record: InstanceRecord, previous: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const inputs = { ...previous };
     if (previous.label !== undefined) inputs.label = record.label ?? "";
-    if (record.intended_status === "running" || record.intended_status === "stopped") inputs.desiredState = record.intended_status;
+    const intended = READ_BACK_STATES.find((state) => state === record.intended_status);
+    if (intended) inputs.desiredState = intended;
     return inputs;
 }

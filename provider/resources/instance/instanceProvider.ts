@@ -22,7 +22,7 @@ import {
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
-import { endedWarning, startState } from "./readiness";
+import { endedWarning, frozenWarning, startState } from "./readiness";
 import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
@@ -212,8 +212,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const listed = await sharedInstanceReader(vast).get(instanceId);
         const record = listed ?? (await lookAgainIfMissing(ctx.clock, await show(), show));
         if (!record) return goneResult<InstanceOutputs>();
-        const ended = endedWarning(record.id, record, props.offerId !== undefined);
-        if (ended) ctx.log.warn(ended);
+        const warning = endedWarning(record.id, record, props.offerId !== undefined) ?? frozenWarning(record.id, record);
+        if (warning) ctx.log.warn(warning);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
@@ -240,9 +240,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // One that never ran (created stopped; a start since that failed) may show no status rather than `stopped`.
                 const neverRan = olds.intendedStatus === "stopped" && (olds.actualStatus == null || olds.actualStatus === "created");
                 if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired, neverRan);
-            } else if (olds.desiredState === "stopped" || olds.actualStatus === "stopped" || olds.intendedStatus === "stopped") {
+            } else if ([olds.desiredState, olds.actualStatus, olds.intendedStatus].some((s) => s === "stopped" || s === "frozen")) {
                 // Also when a start asked by an earlier `up` did not take: it was last seen stopped,
-                // or meant to be (one created stopped that never ran shows no status).
+                // or meant to be (one created stopped that never ran shows no status). A frozen one
+                // (paused in the web console, its GPUs billed) is started again the same way.
                 record = await startInstance(ctx, vast, instanceId, desired);
             } else if (desired.waitForRunning && STILL_STARTING.has(olds.actualStatus) && !endedAsRecorded(olds)) {
                 // (One whose status message already reports an error will not run: not waited for again; diff warns.)

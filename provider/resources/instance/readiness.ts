@@ -44,6 +44,19 @@ export function endedWarning(
 }
 
 /**
+ * What to tell the owner of an instance frozen in the web console (paused, its memory kept): its
+ * GPUs are billed as if it ran, and refresh records it as `desiredState: "frozen"`, which the next
+ * `up` undoes. Undefined for one not frozen.
+ */
+export function frozenWarning(instanceId: number, record: Pick<InstanceRecord, "actual_status" | "intended_status">): string | undefined {
+    if (record.intended_status !== "frozen" && record.actual_status !== "frozen") return undefined;
+    return (
+        `instance ${instanceId} is frozen (paused, its memory kept): its GPUs are still billed. ` +
+        'The next `pulumi up` starts it again, or stops it when the program says desiredState: "stopped"; remove it from the program to destroy it'
+    );
+}
+
+/**
  * How to have an instance that will not run replaced. `pulumi up --replace` makes the new one
  * before it deletes the old (the engine asks no diff, so no delete-before-replace): on the offer
  * the old one still holds, that create is refused. So an instance pinned by `offerId` is told

@@ -7,7 +7,9 @@ import { InstanceTimings, labelInstance, ownLive, statusAt } from "./instances";
  * Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid").
  * A stop takes `loadingAfterMs` to show `stopped` (the status before it until then); a start shows
  * `scheduling` for as long (the machine finding room), then `loading`, then `running` once
- * `runningAfterMs` has passed since the start was asked. `intended_status` follows at once.
+ * `runningAfterMs` has passed since the start was asked. `intended_status` follows at once. A
+ * freeze, which only the web console asks for here (the API reference documents none), shows
+ * `frozen` at once; a start or a stop takes a frozen instance out of it as from any other status.
  */
 
 /** The status once a start or stop was asked; undefined when none was (the creation script applies). */
@@ -15,6 +17,7 @@ export function statusAfterStateChange(instance: EmuInstance, now: number, timin
     const change = instance.stateChange;
     if (!change) return undefined;
     const elapsed = now - change.at;
+    if (change.to === "frozen") return "frozen";
     if (change.to === "stopped") return elapsed < timings.loadingAfterMs ? change.from : "stopped";
     // A queued start (its machine without room) waits stopped.
     if (instance.script.status === "stopped") return "stopped";
@@ -22,7 +25,7 @@ export function statusAfterStateChange(instance: EmuInstance, now: number, timin
     return elapsed < timings.runningAfterMs ? "loading" : "running";
 }
 
-/** What the instance is meant to be: `running` unless a stop was asked last. */
+/** What the instance is meant to be: `running` unless a stop (or a freeze) was asked last. */
 export function intendedStatus(instance: EmuInstance): string {
     return instance.stateChange?.to ?? "running";
 }

@@ -177,7 +177,8 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         machine_id: instance.machineId,
         actual_status: status,
         intended_status: intendedStatus(instance),
-        cur_state: running ? "running" : status === null ? "created" : "stopped",
+        // The machine contract: a frozen instance keeps its GPUs (the service docs: "GPU charges apply").
+        cur_state: running || status === "frozen" ? "running" : status === null ? "created" : "stopped",
         status_msg: status === null ? null : ended ? finalMsg : loadingMsg,
         label: instance.label,
         template_hash_id: instance.effective.template_hash_id ?? null,
