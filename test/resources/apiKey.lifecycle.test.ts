@@ -159,6 +159,8 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(made).toHaveLength(1);
         expect(emu.requestsTo("POST", "/api/v0/auth/apikeys/").filter((r) => (r.body as { name?: string }).name === "lost-one")).toHaveLength(1);
         expect(error.message).toMatch(new RegExp(`the key it made \\(${made[0].id}\\) is kept in state`));
+        // The listing cannot tell it from another stack's key of this name made in the same moments.
+        expect(error.message).toContain(`${made[0].id} may be theirs; then remove it from this stack's state`);
         expect(error.message).not.toContain(made[0].key);
         expect(host.output.join("\n")).not.toContain(made[0].key);
         expect(engine.get("lost")).toMatchObject({ id: String(made[0].id), initFailed: true });

@@ -95,12 +95,16 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
                     { cause: e },
                 );
             }
-            // It exists, so it goes into state; its secret was in the lost answer only, so the
-            // next `pulumi up` replaces it (a new key, then this one revoked).
+            // It exists, so it goes into state (a live key no one holds would be left on the
+            // account otherwise); its secret was in the lost answer only, so the next `pulumi up`
+            // replaces it (a new key, then this one revoked). The listing cannot tell it from a
+            // key of the same name another stack made in the same moments: the message says so.
             madeHere.add(lost.id);
             const message =
                 `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
-                "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one";
+                "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one. " +
+                `The account's listing cannot date keys: if another stack or a person made a key named "${name}" in the same moments, ` +
+                `${lost.id} may be theirs; then remove it from this stack's state (\`pulumi state delete\` with this resource's URN) before that \`up\``;
             throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
         }
         if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {

@@ -74,25 +74,26 @@ const TEMPLATE_REPLACED_BY: readonly string[] = replacedBy(templateArgsSchema);
 const MAX_SENDS = 2;
 
 /**
- * How far before the request a template's creation time may read. Against the service's clock, as
- * its answers' `Date` header gives it: that header's whole seconds, the creation time's own
- * rounding, the request's travel, and room for this machine's clock to step (NTP) or for a front
- * end's clock to differ from the one that stamps records. Without it, this machine's clock, which
- * may be minutes off.
+ * How far before the request, on the service's clock, a template's creation time may read. The
+ * `Date` header that gives that clock is in whole seconds and stamped before the answer travels,
+ * both of which put the estimate of the send earlier, not later; what is left is the creation
+ * time's own rounding and room for a front end's clock to differ a little from the one that stamps
+ * records. Kept small: an identical template another stack (same program, other stack) made within
+ * this margin before the send would be taken for the lost one, and held by both.
  */
-const SERVICE_CLOCK_MARGIN_MS = 30_000;
-const CLOCK_SKEW_MS = 120_000;
+const SERVICE_CLOCK_MARGIN_MS = 5_000;
 
 /**
  * Whether the template was made by a request sent at `sentAt` (this machine's clock) or later, as
- * far as its creation time tells. The tighter the window, the less a template of the same content
- * made just before (by another stack's `up`, in the console) can be taken for the lost one.
+ * far as its creation time tells, on the service's clock (known from any answer, the lookup's own
+ * included). Without that clock nothing is taken for the lost create: this machine's clock may be
+ * minutes off. The create is then sent again, and the service's "existing template found" answer
+ * is refused with the advice to adopt it, which is safer than holding another stack's template.
  */
 function createdSince(vast: VastClient, record: TemplateRecord, sentAt: number): boolean {
     if (record.created_at === undefined || record.created_at === null) return false;
     const onService = vast.serviceTime(sentAt);
-    const earliest = onService === undefined ? sentAt - CLOCK_SKEW_MS : onService - SERVICE_CLOCK_MARGIN_MS;
-    return record.created_at * 1000 >= earliest;
+    return onService !== undefined && record.created_at * 1000 >= onService - SERVICE_CLOCK_MARGIN_MS;
 }
 
 /**
