@@ -1,4 +1,6 @@
 import { Instance } from "../../provider";
+import { MAX_REFUSED_RENTS } from "../../provider/resources/instance/instanceLaunch";
+import { Fault } from "../../testkit/emulator/faults";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
@@ -60,6 +62,28 @@ describe("Instance rented by offer search", () => {
         expect([...emu.model.instances.values()].filter((i) => i.offerId === exits.id).every((i) => i.destroyed)).toBe(true);
         expect(engine.get("fallback").outputs).toMatchObject({ rentedOfferId: good.id, machineId: good.machineId });
         expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} could not be rented`));
+    });
+
+    // Before: each taken offer counted as one of maxCreateAttempts, so stacks renting by the same
+    // search at once, the best matches taken by each other, failed after three taken offers.
+    it("taken offers are not attempts: the next match is tried past maxCreateAttempts, up to 10 taken in one create", async () => {
+        const { emu, engine } = stack;
+        const takenAnswer: Fault = { kind: "status", status: 410, body: { success: false, error: "no_such_ask", msg: "offer taken" } };
+        const offers = market("QT-CONTENDED", [0.1, 0.2, 0.3, 0.4, 0.5].map((price) => ({ price })));
+        for (const taken of offers.slice(0, 4)) emu.faults.add({ method: "PUT", path: `/api/v0/asks/${taken.id}/`, fault: takenAnswer });
+        await engine.up(() => new Instance("contended", { offer: byPrice("QT-CONTENDED"), image: "busybox", maxCreateAttempts: 1 }));
+        expect(engine.get("contended").outputs).toMatchObject({ rentedOfferId: offers[4].id });
+        await engine.destroy();
+
+        // The bound: 10 taken in a row fail the create, naming them, with nothing rented.
+        const many = market("QT-CROWDED", Array.from({ length: 12 }, (_, i) => ({ price: 0.1 + i / 100 })));
+        for (const taken of many) emu.faults.add({ method: "PUT", path: `/api/v0/asks/${taken.id}/`, fault: takenAnswer });
+        emu.clearLog();
+        const error = await engine.up(() => new Instance("crowded", { offer: byPrice("QT-CROWDED"), image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain(`${MAX_REFUSED_RENTS} offers it chose could not be rented (taken since the search, or refused), and nothing was rented`);
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(MAX_REFUSED_RENTS);
+        expect(engine.state.size).toBe(0);
+        expect(emu.liveInstances().filter((i) => many.some((o) => o.id === i.offerId))).toEqual([]);
     });
 
     it("a machine whose instance failed is not tried again, and the bound leaves nothing rented", async () => {

@@ -90,11 +90,20 @@ async function notListed(vast: VastClient, instanceId: number, placed: InstanceC
 }
 
 /**
+ * Offers a search chose that could not be rented (taken since the search, or refused), tried in
+ * all by one create. They are not among `maxCreateAttempts`, which counts instances started: a
+ * refusal makes nothing, and where other programs rent by the same search (the same program's
+ * other stacks) the best matches go first, so a create may meet several in a row. Bounded all the
+ * same: each costs a create call, 4.5 s apart at the live service's pace.
+ */
+export const MAX_REFUSED_RENTS = 10;
+
+/**
  * Starts an instance on the offer `choice` gives and, unless told not to, waits until it runs. One
  * that ends `exited`, `unknown`, `offline` or with an error is destroyed and another started (on
  * the same offer, or the search's next match on another machine), up to `maxCreateAttempts`; an
- * offer a search chose that turns out taken or refused counts as an attempt too. Then the create
- * fails with what happened to each, nothing left running.
+ * offer a search chose that turns out taken or refused is passed over for the next match, up to
+ * MAX_REFUSED_RENTS. Then the create fails with what happened to each, nothing left running.
  */
 export async function launchInstance(
     ctx: ProviderContext,
@@ -110,6 +119,7 @@ export async function launchInstance(
         attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
     // The last attempt's instance when it looked gone: its offer still taken says it may still run.
     let lookedGone: { instanceId: number; offerId: number } | undefined;
+    let refusedRents = 0;
     for (let attempt = 1; attempt <= max; attempt++) {
         let instanceId: number;
         let chosen: ChosenOffer;
@@ -133,8 +143,15 @@ export async function launchInstance(
                 );
             }
             if (choice.rentRefused(chosen, e)) {
+                attempts.push(`offer ${offerId} ${(e as Error).message}`);
+                if (++refusedRents >= MAX_REFUSED_RENTS) {
+                    throw new Error(
+                        `vastai: create instance by offer search failed: ${refusedRents} offers it chose could not be rented (taken since the search, or refused), ` +
+                            `and nothing was rented: ${attempts.join("; ")}. Widen the search, or run \`pulumi up\` again`,
+                    );
+                }
                 ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
-                attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
+                attempt--; // nothing was started: not an attempt
                 continue;
             }
             throw withAttempts(e, attempt);
