@@ -27,12 +27,17 @@ import {
  * Retries are capped (`maxAttempts`, more for 429s, which only ever cost time) with capped,
  * jittered exponential backoff, and `Retry-After` obeyed when sent (one asking for longer than
  * `maxRetryAfterMs` fails the call at once: the message says how long the service asks to wait).
+ * 429s are also retried for as long as `rateLimitBudgetMs` from the call's start, whatever their
+ * number: programs sharing a key (the same program's stacks, deployed together) each pace only
+ * their own calls, and together meet more 429s than a count allows for.
  */
 export interface RetryOptions {
     /** Tries in all for server, network and unreadable-answer failures, the first included. */
     maxAttempts: number;
     /** Tries in all when rate limited; higher, because a 429 only ever costs time. */
     rateLimitMaxAttempts: number;
+    /** How long from a call's start its 429s are retried past `rateLimitMaxAttempts`, ms; 0: the count alone. */
+    rateLimitBudgetMs: number;
     baseDelayMs: number;
     maxDelayMs: number;
     /** The longest `Retry-After` waited for; a 429 asking for longer (a quota spent for hours) fails at once, saying so. */
@@ -42,10 +47,15 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = {
     maxAttempts: 4,
     rateLimitMaxAttempts: 12,
+    // The provider's clients (newClient) take RATE_LIMIT_BUDGET_MS, scaled; a client built alone counts tries.
+    rateLimitBudgetMs: 0,
     baseDelayMs: 300,
     maxDelayMs: 10_000,
     maxRetryAfterMs: 120_000,
 };
+
+/** The provider's `rateLimitBudgetMs` at live speed: long enough for a few stacks sharing a key to take turns at the slowest documented interval (instance create, 4.5 s). */
+export const RATE_LIMIT_BUDGET_MS = 120_000;
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: VastError };
 
@@ -78,17 +88,17 @@ export function backoffMs(attempt: number, opts: RetryOptions, random: () => num
 }
 
 /**
- * Decides what to do after try number `attempt` failed with `error`.
+ * Decides what to do after try number `attempt` failed with `error`, `elapsedMs` after the call's start.
  * `idempotent`: whether sending the request twice has the same effect as sending it once.
  */
-export function decideRetry(error: VastError, attempt: number, idempotent: boolean, opts: RetryOptions): RetryDecision {
+export function decideRetry(error: VastError, attempt: number, idempotent: boolean, opts: RetryOptions, elapsedMs = 0): RetryDecision {
     const kind = failureKind(error);
     const action = POLICY[kind][idempotent ? "repeatable" : "create"];
     if (action === "fail") return { retry: false, error };
     if (action === "outcome-unknown") return { retry: false, error: new VastOutcomeUnknownError(error) };
 
     if (kind === "rate-limited") {
-        if (attempt >= opts.rateLimitMaxAttempts) return { retry: false, error };
+        if (attempt >= opts.rateLimitMaxAttempts && elapsedMs >= opts.rateLimitBudgetMs) return { retry: false, error };
         // The pacer already widened this lane's interval; the delay only keeps retries from bunching.
         const hinted = (error as VastRateLimitError).retryAfterMs;
         // Waiting out hours in a `pulumi up`, twelve times over, only hides the answer.

@@ -162,6 +162,7 @@ export class Transport {
         let redactSecrets: ((text: string) => string) | undefined;
         const redact = (text: string) => (redactSecrets ??= redactor([this.#apiKey, ...secretValuesIn(request.body)]))(text);
 
+        const callStartedAt = Date.now();
         for (let attempt = 1; ; attempt++) {
             const leftAt = await this.pacer.wait(lane, intervalMs);
             const started = Date.now();
@@ -187,7 +188,7 @@ export class Transport {
                 const maxMs = Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR;
                 this.pacer.penalize(lane, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
             }
-            const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry);
+            const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry, Date.now() - callStartedAt);
             if (!decision.retry) throw decision.error;
             await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
         }

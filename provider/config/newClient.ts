@@ -1,5 +1,5 @@
 import { sharedPacer } from "../client/pacer";
-import { DEFAULT_RETRY } from "../client/retryPolicy";
+import { DEFAULT_RETRY, RATE_LIMIT_BUDGET_MS, RetryOptions } from "../client/retryPolicy";
 import { DEFAULT_TIMEOUT_MS, isLoopbackHost } from "../client/transport";
 import { VastClient } from "../client/vastClient";
 import { ProviderConfig } from "./providerConfig";
@@ -27,6 +27,11 @@ export function timeScale(baseUrl: string, env: NodeJS.ProcessEnv = process.env)
     }
 }
 
+/** The retries of the provider's clients: DEFAULT_RETRY's delays, and 429s retried for RATE_LIMIT_BUDGET_MS, scaled. */
+export function scaledRetry(scale: number): Partial<RetryOptions> {
+    return { baseDelayMs: DEFAULT_RETRY.baseDelayMs * scale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * scale, rateLimitBudgetMs: RATE_LIMIT_BUDGET_MS * scale };
+}
+
 /**
  * A client on the process-wide pacer, its waits (paced intervals, retry backoff, timeouts) scaled
  * by `timeScale`. The one place the provider and the program-side functions build a client.
@@ -38,7 +43,7 @@ export function newClient(config: ProviderConfig, log?: (line: string) => void):
         timeoutMs: Math.max(MIN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS * scale),
         paceScale: scale,
         pacer: sharedPacer,
-        retry: { baseDelayMs: DEFAULT_RETRY.baseDelayMs * scale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * scale },
+        retry: scaledRetry(scale),
         log,
     });
 }

@@ -61,6 +61,16 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(emu.requestsTo("GET", SEARCH)).toHaveLength(3);
     });
 
+    // Before: a call gave up after its tries however soon they came, and stacks sharing a key, each
+    // pacing only its own calls, met more 429s than that between them.
+    it("429s past the try count are retried while the call is within its rate-limit budget (the provider's clients have one)", async () => {
+        emu.clearLog();
+        emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, text: "API requests too frequent" }, times: 6 });
+        const budgeted = clientFor(emu, { retry: { baseDelayMs: 1, maxDelayMs: 2, rateLimitMaxAttempts: 3, rateLimitBudgetMs: 60_000 } });
+        await expect(budgeted.templates.search()).resolves.toBeInstanceOf(Array);
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 429, 200]);
+    });
+
     it("honours Retry-After when the service sends it", async () => {
         emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "status", status: 429, text: "slow down", headers: { "Retry-After": "1" } } });
         await vast.templates.search();

@@ -56,6 +56,12 @@ describe("VASTAI_TIME_SCALE", () => {
         expect(timeScale("https://console.vast.ai")).toBe(1);
     });
 
+    it("scales the provider's retries, its 429 budget included: 2 minutes at live speed", () => {
+        const { scaledRetry } = require("../../provider/config/newClient");
+        expect(scaledRetry(1)).toEqual({ baseDelayMs: 300, maxDelayMs: 10_000, rateLimitBudgetMs: 120_000 });
+        expect(scaledRetry(0.01)).toMatchObject({ rateLimitBudgetMs: 1200 });
+    });
+
     it("slows it down anywhere, and ignores nonsense", () => {
         process.env.VASTAI_TIME_SCALE = "2";
         expect(timeScale("https://console.vast.ai")).toBe(2);

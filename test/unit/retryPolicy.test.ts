@@ -55,6 +55,17 @@ describe("decideRetry: one policy for every call", () => {
         expect(decideRetry(limited, DEFAULT_RETRY.rateLimitMaxAttempts - 1, true, DEFAULT_RETRY).retry).toBe(true);
     });
 
+    // Before: 12 tries, however soon: stacks sharing a key, each pacing only its own calls, ran out.
+    it("retries 429s past the count while the call is within its rate-limit budget", () => {
+        const budget = { ...DEFAULT_RETRY, rateLimitBudgetMs: 120_000 };
+        expect(decideRetry(limited, 30, false, budget, 119_000).retry).toBe(true);
+        expect(decideRetry(limited, 30, false, budget, 120_000).retry).toBe(false);
+        // The count still holds when the budget is spent early: at least 12 tries.
+        expect(decideRetry(limited, 3, false, budget, 500_000).retry).toBe(true);
+        // A 5xx is not a 429: its own cap, whatever the budget.
+        expect(decideRetry(server(503), DEFAULT_RETRY.maxAttempts, true, budget, 1_000).retry).toBe(false);
+    });
+
     it("obeys Retry-After when given", () => {
         const hinted = new VastRateLimitError({ ...ctx, status: 429 }, "429", 7000);
         expect(decideRetry(hinted, 1, true, DEFAULT_RETRY)).toEqual({ retry: true, delayMs: 7000 });
