@@ -48,7 +48,7 @@ export type { SshKeysApi } from "./client/api/sshKeys";
 export type { OffersApi } from "./client/api/offers";
 export type { TemplateRecord, TemplateFields, TemplateCreateRequest, TemplateEditRequest, VolumeInfo } from "./schemas/template";
 export type { TemplateFilters, TemplateFilterField, TemplateFilterValue, FilterOperator, FilterCondition } from "./schemas/templateFilters";
-export type { InstanceRecord, InstanceCreateRequest, InstanceListFilters, InstanceState } from "./schemas/instance";
+export type { InstanceRecord, InstanceCreateRequest, InstanceListFilters, InstanceState, ReadBackState } from "./schemas/instance";
 export type { OfferRecord, OfferQuery, OfferFilters, OfferFilterField, OfferFilterValue, OfferOrder, RentalType } from "./schemas/offer";
 export type { MachineRecord } from "./schemas/machine";
 export type { CurrentUser } from "./schemas/user";

@@ -114,6 +114,12 @@ export class VastUnexpectedResponseError extends VastError {
  */
 export class VastOutcomeUnknownError extends VastError {
     readonly kind = "outcome-unknown";
+    /**
+     * When the request whose outcome is unknown left this machine (ms, this machine's clock), after
+     * any wait its turn in the pacer took: what it may have made is no older than that. Set by the
+     * transport.
+     */
+    sentAt?: number;
     constructor(readonly underlying: VastError) {
         super(
             underlying,

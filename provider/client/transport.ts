@@ -7,6 +7,7 @@ import {
     HttpAnswer,
     VastConfigError,
     VastError,
+    VastOutcomeUnknownError,
     VastRateLimitError,
     VastUnexpectedResponseError,
     errorFromAnswer,
@@ -189,7 +190,10 @@ export class Transport {
                 this.pacer.penalize(lane, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
             }
             const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry, Date.now() - callStartedAt);
-            if (!decision.retry) throw decision.error;
+            if (!decision.retry) {
+                if (decision.error instanceof VastOutcomeUnknownError) decision.error.sentAt = started;
+                throw decision.error;
+            }
             await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
         }
     }

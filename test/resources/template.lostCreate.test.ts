@@ -135,6 +135,21 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Before: the window was counted from when the create was asked, not from when it left, which a
+    // wait for its turn (the pacer, a 429's Retry-After) can put seconds later: a template of the
+    // same content another stack made during that wait was taken for the lost one.
+    it("the window counts from when the lost create left, after its wait for a turn, not from when it was asked", async () => {
+        const { emu, engine } = stack;
+        const fields = { name: "made-while-waiting", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 429, text: "API requests too frequent", headers: { "Retry-After": "6" } } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        const error = await engine.up(() => new Template("mine", { name: "made-while-waiting", image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain(`template ${theirs.id} already has exactly this content`);
+        expect(engine.state.size).toBe(0);
+    }, 30_000);
+
     it("two resources with identical content: the second fails, the first keeps its template", async () => {
         const { engine } = stack;
         const error = await engine

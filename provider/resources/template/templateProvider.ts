@@ -182,13 +182,15 @@ export const templateProvider = (ctx: ProviderContext) => ({
         // One name and image at a time in this process (lostCreate.ts): a lost create must not take
         // the template an identical create is still waiting for.
         return oneCreateAtATime(`template ${fields.name}\n${fields.image}`, async () => {
-            const sentAt = ctx.clock.now();
+            // When the first create whose answer was lost left (after its turn in the pacer, which
+            // may be seconds): what it made is no older.
+            let lostSentAt: number | undefined;
             // The service answers identical content with the account's existing template instead of a
             // new one. That template is not this resource's to manage (deleting the resource would
             // delete it), unless it is the one our own lost create made.
-            const createNew = async (afterLostCreate: boolean): Promise<TemplateRecord> => {
+            const createNew = async (): Promise<TemplateRecord> => {
                 const { template, existing } = await vast.templates.create(fields);
-                if (existing && !(afterLostCreate && createdSince(vast, template, sentAt) && !heldHere.has(template.id))) {
+                if (existing && !(lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
                     // Another account's (public) template can be the match too: it cannot be deleted from here.
                     const me = await ctx.currentUserId().catch(() => undefined);
                     const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
@@ -207,11 +209,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
             // A lost answer, to the first send or to the one re-send, is resolved by adopting what it made.
             for (let send = 1; ; send++) {
                 let record: TemplateRecord | undefined;
+                const sending = ctx.clock.now();
                 try {
-                    record = await createNew(send > 1);
+                    record = await createNew();
                 } catch (e) {
                     if (!(e instanceof VastOutcomeUnknownError)) throw e;
-                    record = await findLostTemplate(ctx, vast, fields, sentAt);
+                    lostSentAt ??= e.sentAt ?? sending;
+                    record = await findLostTemplate(ctx, vast, fields, lostSentAt);
                     if (!record && send >= MAX_SENDS) {
                         throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                     }
