@@ -1,6 +1,7 @@
 import { Instance, InstanceArgs } from "../../provider";
 import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 import { eventually } from "../../testkit/support/fixtures";
+import { registerAsProgram } from "../../testkit/host/programMocks";
 
 describe("Instance start, stop and bid in place, through Pulumi's dynamic-provider host", () => {
     let stack: TestStack;
@@ -146,6 +147,38 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         }
         await engine.destroy();
         expect(emu.liveInstances().filter((i) => i.id === instanceId)).toEqual([]);
+    });
+
+    // Before: check refused the "frozen" a refresh recorded, which the engine hands back as the
+    // program's own for `ignoreChanges: ["desiredState"]` (it copies ignored old inputs into the new
+    // before check), so every later up of such a program failed.
+    it("a program that ignores changes to desiredState leaves a frozen instance frozen: check keeps the value the engine hands back, and a label edit neither starts nor stops it", async () => {
+        const { engine, emu, host } = stack;
+        const offer = emu.addOffer();
+        const program = (label: string) => () => new Instance("ignored", { offerId: offer.id, image: "busybox", label });
+        await engine.up(program("a"));
+        const instanceId = engine.get("ignored").outputs.instanceId as number;
+        emu.consoleFreezeInstance(instanceId);
+        await engine.refresh();
+        const entry = engine.get("ignored");
+        expect(entry.inputs).toMatchObject({ desiredState: "frozen" });
+
+        const [reg] = await registerAsProgram(program("b"));
+        const urn = host.urn(reg.type, reg.name);
+        // What the engine sends check for `ignoreChanges: ["desiredState"]`: the old value in the new inputs.
+        const checked = await host.check(urn, entry.inputs, { ...reg.inputs, desiredState: "frozen" });
+        expect(checked.failures).toEqual([]);
+        expect(checked.inputs).toMatchObject({ desiredState: "frozen", label: "b" });
+        // A program cannot ask for "frozen" itself.
+        const asked = await host.check(urn, { ...entry.inputs, desiredState: "running" }, { ...reg.inputs, desiredState: "frozen" });
+        expect(asked.failures).toEqual([expect.objectContaining({ property: "desiredState" })]);
+
+        expect(await host.diff(entry.id, urn, entry.outputs, checked.inputs)).toMatchObject({ changes: "some", replaces: [] });
+        emu.clearLog();
+        await host.update(entry.id, urn, entry.outputs, checked.inputs);
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toEqual([{ label: "b" }]);
+        expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: "frozen", label: "b" });
+        await engine.destroy();
     });
 
     // Before: a refresh recorded "exited" and every later `up` went green in silence, the disk still billed.

@@ -154,13 +154,15 @@ export const instanceArgsSchema = z
 /** An instance's arguments in a Pulumi program. */
 export interface InstanceArgs extends PulumiArgs<z.input<typeof instanceArgsSchema>> {}
 
-/** Inputs after `check`: validated, defaulted, `env` as the canonical map. */
-export type InstanceInputs = CanonicalInputs<typeof instanceArgsSchema>;
+/**
+ * Inputs after `check`: validated, defaulted, `env` as the canonical map. `desiredState` as the
+ * program asked, or `frozen` as a refresh read it back (see READ_BACK_STATES), which check keeps
+ * when the program ignores changes to it.
+ */
+export type InstanceInputs = Omit<CanonicalInputs<typeof instanceArgsSchema>, "desiredState"> & { desiredState: ReadBackState };
 
 /** Outputs: every input, plus what the service reports. Absent values are left out. */
-export interface InstanceOutputs extends Omit<InstanceInputs, "desiredState"> {
-    /** As the program asked, or after a refresh what the service says (`frozen` from the web console: see READ_BACK_STATES). */
-    desiredState: ReadBackState;
+export interface InstanceOutputs extends InstanceInputs {
     /** `new_contract`; the Pulumi id too. */
     instanceId: number;
     actualStatus?: string;

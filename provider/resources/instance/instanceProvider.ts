@@ -148,12 +148,16 @@ async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: 
  */
 export const instanceProvider = (ctx: ProviderContext) => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
-        const { args, failures } = checkArgs(news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
+        // A refresh records an instance frozen in the web console as desiredState "frozen", which no
+        // program sets; a program that ignores changes to desiredState has the engine hand that
+        // value back as its own. Kept then (the instance is left frozen), and refused otherwise.
+        const keptFrozen = news.desiredState === "frozen" && olds.desiredState === "frozen";
+        const { args, failures } = checkArgs(keptFrozen ? { ...news, desiredState: undefined } : news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         // Compared with the inputs in state as diff compares them, normalized: `env` written as a
         // flag string is the same as the map state keeps, and must not read as a replacement.
-        const inputs = normalize(args);
+        const inputs = normalize(keptFrozen ? { ...args, desiredState: "frozen" } : args);
         const replaces = replacingChanges(olds, inputs, changedProperties(olds, inputs as unknown as Props, INSTANCE_PROPERTIES));
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
         const creates = Object.keys(olds).length === 0 || replaces.length > 0;
@@ -240,7 +244,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // One that never ran (created stopped; a start since that failed) may show no status rather than `stopped`.
                 const neverRan = olds.intendedStatus === "stopped" && (olds.actualStatus == null || olds.actualStatus === "created");
                 if (olds.desiredState !== "stopped" || !wasStopped) record = await stopInstance(ctx, vast, instanceId, desired, neverRan);
-            } else if ([olds.desiredState, olds.actualStatus, olds.intendedStatus].some((s) => s === "stopped" || s === "frozen")) {
+            } else if (desired.desiredState === "running" && [olds.desiredState, olds.actualStatus, olds.intendedStatus].some((s) => s === "stopped" || s === "frozen")) {
                 // Also when a start asked by an earlier `up` did not take: it was last seen stopped,
                 // or meant to be (one created stopped that never ran shows no status). A frozen one
                 // (paused in the web console, its GPUs billed) is started again the same way.

@@ -52,7 +52,7 @@ export function frozenWarning(instanceId: number, record: Pick<InstanceRecord, "
     if (record.intended_status !== "frozen" && record.actual_status !== "frozen") return undefined;
     return (
         `instance ${instanceId} is frozen (paused, its memory kept): its GPUs are still billed. ` +
-        'The next `pulumi up` starts it again, or stops it when the program says desiredState: "stopped"; remove it from the program to destroy it'
+        'The next `pulumi up` starts it again, or stops it when the program says desiredState: "stopped" (unless it ignores changes to desiredState); remove it from the program to destroy it'
     );
 }
 
