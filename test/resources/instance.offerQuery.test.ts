@@ -1,5 +1,5 @@
 import { Instance } from "../../provider";
-import { MAX_REFUSED_RENTS } from "../../provider/resources/instance/instanceLaunch";
+import { MAX_TAKEN_OFFERS } from "../../provider/resources/instance/instanceLaunch";
 import { Fault } from "../../testkit/emulator/faults";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
@@ -61,7 +61,8 @@ describe("Instance rented by offer search", () => {
         expect(new Set([taken, refused, exits, good].map((o) => o.machineId)).size).toBe(4);
         expect([...emu.model.instances.values()].filter((i) => i.offerId === exits.id).every((i) => i.destroyed)).toBe(true);
         expect(engine.get("fallback").outputs).toMatchObject({ rentedOfferId: good.id, machineId: good.machineId });
-        expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} could not be rented`));
+        expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} was taken since the search; trying the next match`));
+        expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${refused.id} could not be rented`));
     });
 
     // Before: each taken offer counted as one of maxCreateAttempts, so stacks renting by the same
@@ -80,10 +81,19 @@ describe("Instance rented by offer search", () => {
         for (const taken of many) emu.faults.add({ method: "PUT", path: `/api/v0/asks/${taken.id}/`, fault: takenAnswer });
         emu.clearLog();
         const error = await engine.up(() => new Instance("crowded", { offer: byPrice("QT-CROWDED"), image: "busybox" })).catch((e) => e);
-        expect(error.message).toContain(`${MAX_REFUSED_RENTS} offers it chose could not be rented (taken since the search, or refused), and nothing was rented`);
-        expect(emu.requestsTo("PUT", asks)).toHaveLength(MAX_REFUSED_RENTS);
+        expect(error.message).toContain(`${MAX_TAKEN_OFFERS} offers it chose were taken since the search, and nothing was rented`);
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(MAX_TAKEN_OFFERS);
         expect(engine.state.size).toBe(0);
         expect(emu.liveInstances().filter((i) => many.some((o) => o.id === i.offerId))).toEqual([]);
+
+        // An offer refused for another reason, which may refuse every offer (no credit), is still an attempt.
+        const broke = market("QT-BROKE", [0.1, 0.2, 0.3].map((price) => ({ price })));
+        for (const o of broke) emu.faults.add({ method: "PUT", path: `/api/v0/asks/${o.id}/`, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "Your account lacks credit" } } });
+        emu.clearLog();
+        const refused = await engine.up(() => new Instance("broke", { offer: byPrice("QT-BROKE"), image: "busybox", maxCreateAttempts: 1 })).catch((e) => e);
+        expect(refused.message).toContain("lacks credit");
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(1);
+        emu.faults.clear();
     });
 
     it("a machine whose instance failed is not tried again, and the bound leaves nothing rented", async () => {

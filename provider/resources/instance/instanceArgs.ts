@@ -52,10 +52,10 @@ export const instanceArgsSchema = z
         /**
          * Rent by need instead of by offer id: a marketplace search (`filters`, `order`, `type`,
          * `defaults`, as `searchOffers` takes them) and `maxPricePerHour`. At create the best match is
-         * rented; an instance that will not run is destroyed and the next match tried on another
-         * machine, up to `maxCreateAttempts`, and an offer taken since the search or refused is passed
-         * over for the next match (up to 10 such offers). The query chooses at create: editing it
-         * later changes nothing on a running instance.
+         * rented; an offer refused, or an instance that will not run (destroyed), is an attempt, and
+         * the next match is tried on another machine, up to `maxCreateAttempts`; an offer taken since
+         * the search is passed over for the next match (up to 10 such offers). The query chooses at
+         * create: editing it later changes nothing on a running instance.
          */
         offer: prop(offerSearchSchema.extend({ maxPricePerHour: z.number().positive("must be a positive price in $/hour").optional() }).optional(), {
             onChange: "update",

@@ -90,20 +90,22 @@ async function notListed(vast: VastClient, instanceId: number, placed: InstanceC
 }
 
 /**
- * Offers a search chose that could not be rented (taken since the search, or refused), tried in
- * all by one create. They are not among `maxCreateAttempts`, which counts instances started: a
- * refusal makes nothing, and where other programs rent by the same search (the same program's
- * other stacks) the best matches go first, so a create may meet several in a row. Bounded all the
- * same: each costs a create call, 4.5 s apart at the live service's pace.
+ * Offers a search chose that were taken since the search, passed over by one create at most. They
+ * are not among `maxCreateAttempts`: a taken offer made nothing, and where other programs rent by
+ * the same search (the same program's other stacks) the best matches go first, so a create may
+ * meet several in a row. Bounded all the same: each costs a create call, 4.5 s apart at the live
+ * service's pace. An offer refused for another reason counts as an attempt, since the same reason
+ * (no credit, say) may refuse every offer.
  */
-export const MAX_REFUSED_RENTS = 10;
+export const MAX_TAKEN_OFFERS = 10;
 
 /**
  * Starts an instance on the offer `choice` gives and, unless told not to, waits until it runs. One
  * that ends `exited`, `unknown`, `offline` or with an error is destroyed and another started (on
  * the same offer, or the search's next match on another machine), up to `maxCreateAttempts`; an
- * offer a search chose that turns out taken or refused is passed over for the next match, up to
- * MAX_REFUSED_RENTS. Then the create fails with what happened to each, nothing left running.
+ * offer a search chose that was refused counts as an attempt too, and one taken since the search
+ * is passed over for the next match, up to MAX_TAKEN_OFFERS. Then the create fails with what
+ * happened to each, nothing left running.
  */
 export async function launchInstance(
     ctx: ProviderContext,
@@ -119,7 +121,7 @@ export async function launchInstance(
         attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
     // The last attempt's instance when it looked gone: its offer still taken says it may still run.
     let lookedGone: { instanceId: number; offerId: number } | undefined;
-    let refusedRents = 0;
+    let takenOffers = 0;
     for (let attempt = 1; attempt <= max; attempt++) {
         let instanceId: number;
         let chosen: ChosenOffer;
@@ -142,16 +144,22 @@ export async function launchInstance(
                     lookedGone.instanceId,
                 );
             }
-            if (choice.rentRefused(chosen, e)) {
-                attempts.push(`offer ${offerId} ${(e as Error).message}`);
-                if (++refusedRents >= MAX_REFUSED_RENTS) {
+            const refused = choice.rentRefused(chosen, e);
+            if (refused === "taken") {
+                attempts.push(`offer ${offerId} taken since the search`);
+                if (++takenOffers >= MAX_TAKEN_OFFERS) {
                     throw new Error(
-                        `vastai: create instance by offer search failed: ${refusedRents} offers it chose could not be rented (taken since the search, or refused), ` +
-                            `and nothing was rented: ${attempts.join("; ")}. Widen the search, or run \`pulumi up\` again`,
+                        `vastai: create instance by offer search failed: ${takenOffers} offers it chose were taken since the search, ` +
+                            `and nothing was rented (${attempts.join("; ")}). Widen the search, or run \`pulumi up\` again`,
                     );
                 }
+                ctx.log.progress(`offer ${offerId} was taken since the search; trying the next match`);
+                attempt--; // nothing was started, and nothing said other offers would fare the same: not an attempt
+                continue;
+            }
+            if (refused === "refused") {
                 ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
-                attempt--; // nothing was started: not an attempt
+                attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
                 continue;
             }
             throw withAttempts(e, attempt);

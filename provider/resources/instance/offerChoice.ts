@@ -20,10 +20,11 @@ export interface OfferChoice {
     /** The offer for the next attempt; throws when there is none to try. */
     next(): Promise<ChosenOffer>;
     /**
-     * Renting `chosen` was refused for good (taken, or refused for this offer): whether another
-     * offer may be tried. Never for an answer that leaves it unknown whether an instance exists.
+     * Renting `chosen` was refused for good: `taken` (the offer is gone, rented since the search),
+     * `refused` (turned down for this rental), or false when no other offer is to be tried. Never
+     * other than false for an answer that leaves it unknown whether an instance exists.
      */
-    rentRefused(chosen: ChosenOffer, error: unknown): boolean;
+    rentRefused(chosen: ChosenOffer, error: unknown): "taken" | "refused" | false;
     /** Its instance will not run: its machine is not tried again. */
     machineFailed(chosen: ChosenOffer): void;
     /** The last offer `next` gave. */
@@ -33,7 +34,7 @@ export interface OfferChoice {
 /** The program named the offer: every attempt rents it, and a refusal ends the create. */
 export function fixedOffer(offerId: number): OfferChoice {
     const chosen = { offerId };
-    return { current: chosen, next: async () => chosen, rentRefused: () => false, machineFailed: () => undefined };
+    return { current: chosen, next: async () => chosen, rentRefused: () => false as const, machineFailed: () => undefined };
 }
 
 /** A refusal that proves no instance was made: the offer is gone, or the service turned this rental down. */
@@ -112,8 +113,9 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
             if (!definitelyRefused(error)) return false;
             // Taken (no such offer, or a 410): another offer may be on the same machine. Refused: the machine is avoided too.
             const taken = error instanceof VastNotFoundError || (error as { status?: number }).status === 410;
-            if (!taken && chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
-            return true;
+            if (taken) return "taken";
+            if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+            return "refused";
         },
         machineFailed(chosen) {
             if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
