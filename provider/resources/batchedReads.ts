@@ -112,6 +112,8 @@ export class BatchedReads<R extends { id: number }> {
     constructor(
         private readonly source: ReadSource<R>,
         private readonly now: () => number = Date.now,
+        /** GATHER_MS; a test on a busy machine, whose event-loop turns can take longer, gives more. */
+        private readonly gatherMs: number = GATHER_MS,
     ) {}
 
     /** The record with this id, or undefined when the service has none by that id. */
@@ -139,12 +141,12 @@ export class BatchedReads<R extends { id: number }> {
         if (this.inFlight || this.asked.size === 0) return;
         const gathering = this.gathering;
         // Reads that come later than that are not the engine's answer to the round: no more waiting.
-        const stale = gathering !== undefined && gathering.timer === undefined && this.now() - gathering.since > GATHER_MS;
+        const stale = gathering !== undefined && gathering.timer === undefined && this.now() - gathering.since > this.gatherMs;
         if (gathering && !stale && this.asked.size < Math.min(gathering.want, this.source.maxIds)) {
             gathering.timer ??= setTimeout(() => {
                 this.gathering = undefined;
                 this.schedule();
-            }, GATHER_MS);
+            }, this.gatherMs);
             return;
         }
         if (gathering?.timer) clearTimeout(gathering.timer);
