@@ -67,7 +67,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         emu.faults.clear();
         const [first] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
         expect(error.message).toMatch(new RegExp(`create instance on offer ${offer.id} failed: HTTP 410 not found: offer taken`));
-        expect(error.message).toContain(`(on attempt 2; none of the earlier ones was left running: attempt 1: instance ${first.id} on offer ${offer.id} exited`);
+        expect(error.message).toContain(`(on attempt 2; nothing before it was left running: attempt 1: instance ${first.id} on offer ${offer.id} exited`);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
         expect(engine.state.size).toBe(0);
     });

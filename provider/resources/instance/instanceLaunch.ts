@@ -118,7 +118,7 @@ export async function launchInstance(
     const attempts: string[] = [];
     // A retry that cannot go on still says why there was a retry.
     const withAttempts = (e: unknown, attempt: number) =>
-        attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; none of the earlier ones was left running: ${attempts.join("; ")})`, { cause: e });
+        attempts.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; nothing before it was left running: ${attempts.join("; ")})`, { cause: e });
     // The last attempt's instance when it looked gone: its offer still taken says it may still run.
     let lookedGone: { instanceId: number; offerId: number } | undefined;
     let takenOffers = 0;
