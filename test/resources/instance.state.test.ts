@@ -93,6 +93,8 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
     it.each([
         ["exited", "job finished"],
         ["loading", "Error: OCI runtime create failed"],
+        // The container made but never started, as dstack reads it: the message alone says so.
+        ["created", "OCI runtime create failed: runc create failed"],
     ])("an instance that ends on its own right after a start (%s, %s) is recorded as ended: the next up sends no start, waits for nothing, and warns", async (status, statusMsg) => {
         const { emu, engine } = stack;
         const offer = emu.addOffer();
@@ -105,7 +107,7 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await eventually(async () => emu.requestsTo("PUT", `/api/v0/instances/${id}/`).length === 1, 10_000, 2);
         const instance = emu.model.instances.get(id)!;
         instance.stateChange = undefined;
-        instance.script = { status: status as "exited" | "loading", statusMsg };
+        instance.script = { status: status as "exited" | "loading" | "created", statusMsg };
         expect(await started).toMatch(/it will not reach running/);
         expect(engine.get("exits")).toMatchObject({ initFailed: true, outputs: { actualStatus: status, intendedStatus: "running", statusMsg } });
 

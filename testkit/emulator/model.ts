@@ -43,10 +43,10 @@ export interface EmuTemplate {
     deleted: boolean;
 }
 
-export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading" | "stopped";
+export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loading" | "created" | "stopped";
 
 /**
- * How instances created from an offer behave: the status they end in (`loading` means stuck there;
+ * How instances created from an offer behave: the status they end in (`loading` or `created` means stuck there;
  * `stopped` means created stopped, the machine unable to run it, which the create's answer says
  * with `success: false`), and its message.
  */

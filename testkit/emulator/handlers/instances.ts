@@ -31,7 +31,11 @@ const PAGE_SIZE = 25;
 export interface InstanceTimings {
     /** `actual_status` is null until this long after creation, then `loading`. */
     loadingAfterMs: number;
-    /** ...and then the offer's scripted end status (normally `running`). */
+    /**
+     * ...and then the offer's scripted end status (normally `running`). The last quarter of the
+     * time between the two shows `created` (the container made, not yet started), as the live
+     * service reports between the image pull and the start (docs/live-service.md).
+     */
     runningAfterMs: number;
 }
 
@@ -146,14 +150,20 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
     return undefined;
 }
 
-/** The status an instance shows at `now`: null, then loading, then its offer's scripted end; after a start or stop, see instanceState.ts. */
+/** The status an instance shows at `now`: null, then loading, created, then its offer's scripted end; after a start or stop, see instanceState.ts. */
 export function statusAt(instance: EmuInstance, now: number, timings: InstanceTimings): string | null {
     const changed = statusAfterStateChange(instance, now, timings);
     if (changed !== undefined) return changed;
     const elapsed = now - instance.createdAt;
     if (elapsed < timings.loadingAfterMs) return null;
-    if (elapsed < timings.runningAfterMs) return "loading";
+    if (elapsed < createdAfterMs(timings)) return "loading";
+    if (elapsed < timings.runningAfterMs) return "created";
     return instance.script.status;
+}
+
+/** When `created` follows `loading` on the way up: three quarters of the way from `loading` to the end. */
+function createdAfterMs(timings: InstanceTimings): number {
+    return timings.loadingAfterMs + ((timings.runningAfterMs - timings.loadingAfterMs) * 3) / 4;
 }
 
 /** An instance as `GET /instances/{id}/` shows it. */
@@ -170,15 +180,15 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
     // While loading on the way up, the image pull; once the script's end is reached, its message
     // (an offer scripted to stay `loading` may report an error there).
     const ended = now - instance.createdAt >= timings.runningAfterMs || instance.stateChange !== undefined;
-    const loadingMsg = "Pulling image layers";
-    const finalMsg = instance.stateChange ? `${status}` : instance.script.statusMsg ?? (status === "loading" ? loadingMsg : `${status}`);
+    const loadingMsg = status === "created" ? "Container created" : "Pulling image layers";
+    const finalMsg = instance.stateChange ? `${status}` : instance.script.statusMsg ?? (status === "loading" || status === "created" ? loadingMsg : `${status}`);
     return {
         id: instance.id,
         machine_id: instance.machineId,
         actual_status: status,
         intended_status: intendedStatus(instance),
         // The machine contract: a frozen instance keeps its GPUs (the service docs: "GPU charges apply").
-        cur_state: running || status === "frozen" ? "running" : status === null ? "created" : "stopped",
+        cur_state: running || status === "frozen" ? "running" : status === null || status === "created" ? "created" : "stopped",
         status_msg: status === null ? null : ended ? finalMsg : loadingMsg,
         label: instance.label,
         template_hash_id: instance.effective.template_hash_id ?? null,
