@@ -322,9 +322,14 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
                 scope,
             );
         }
+        // A 401 may be a scope refusal too: the contract (§5.4) and the vendor's authentication page
+        // both say a scoped key lacking the route's permission gets "401 or 403", and nothing in a
+        // 401 tells the two apart. So the route's permission is named as the other cause (not set
+        // as `missingPermission`, which says the refusal was certainly about it).
+        const orScope = status === 401 && scope ? `, or it is a scoped key without the "${scope}" permission this call needs` : "";
         return new VastAuthError(
             ctx,
-            `${statusText} unauthorized${said}. The API key was refused: it is wrong, expired or revoked ` +
+            `${statusText} unauthorized${said}. The API key was refused: it is wrong, expired or revoked${orScope} ` +
                 "(set vastai:apiKey or VAST_API_KEY to a valid key)",
         );
     }

@@ -1,6 +1,8 @@
 import { Instance, SshKey, SshKeyArgs } from "../../provider";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { TestStack, startStack } from "../../testkit/support/stack";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
 const LAPTOP = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyLaptop0000000000000000 me@laptop";
 const DESKTOP = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyDesktop000000000000000 me@desktop";
@@ -188,5 +190,31 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
         expect(emu.liveInstances()).toHaveLength(0);
         expect(emu.model.sshKeys.size).toBe(0);
+    });
+});
+
+// The contract (§5.4) and the vendor's docs: a scoped key lacking the route's permission is refused
+// with a 401 *or* a 403. Before: a 401 said only "wrong, expired or revoked", and never named the
+// permission, so a person with a valid scoped key was sent to replace a key that was fine.
+describe("SshKey made with a scoped stack key that the service refuses with a 401", () => {
+    it("names the permission the refused call needs", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, scopeRefusalStatus: 401 });
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        try {
+            const readOnly = emu.createKey({ api: { user_read: {} } }).key;
+            await host.configure({ "vastai:apiKey": readOnly, "vastai:baseUrl": emu.url });
+            const reg = await programRegistration({ publicKey: LAPTOP }, "scoped");
+            const urn = host.urn(reg.type, reg.name);
+            const checked = await host.check(urn, {}, reg.inputs);
+
+            const error = await host.create(urn, checked.inputs).catch((e) => e);
+            expect(error.message).toMatch(/create SSH key ssh-ed25519 "me@laptop" failed: HTTP 401 unauthorized/);
+            expect(error.message).toContain('a scoped key without the "user_write" permission this call needs');
+            expect(error.message).not.toContain(readOnly);
+            expect(emu.model.sshKeys.size).toBe(0);
+        } finally {
+            await host.stop();
+            await emu.stop();
+        }
     });
 });

@@ -24,11 +24,11 @@ export function authenticate(header: string | undefined, model: EmulatorModel, q
 }
 
 /** A scoped key needs the route's permission category; a full-access key has them all. */
-export function authorize(caller: Caller, scope: string): Answer | undefined {
+export function authorize(caller: Caller, scope: string, status: 401 | 403 = 403): Answer | undefined {
     const granted = caller.key.permissions?.api;
     if (!granted || scope in granted) return undefined;
     // The live body does not say which permission was missing; the client has to know.
-    return fail(403, "permission_denied", "This API key does not have permission to access this endpoint");
+    return fail(status, "permission_denied", "This API key does not have permission to access this endpoint");
 }
 
 /** Whether `requested` grants nothing beyond what `holder` has (a key cannot widen its own rights). */

@@ -35,6 +35,11 @@ export interface EmulatorOptions {
     /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
     revokedKeyAnswer?: 401 | 404;
     /**
+     * The status a scoped key is refused with on a route its permissions lack. The contract (§5.4)
+     * and the vendor's authentication page both say "401 or 403"; default 403.
+     */
+    scopeRefusalStatus?: 401 | 403;
+    /**
      * What the API-key listing shows of a key: `reference` (the default), as the service's API
      * reference's example does (`id, user_id, key: null, key_type, name, team_*`: no creation time,
      * no permissions); `detailed` adds `created_at` and `permissions`, which a client must not need.
@@ -109,6 +114,7 @@ export class Emulator {
             goneInstanceShape: options.goneInstanceShape ?? "null",
             dedupeTemplates: options.dedupeTemplates ?? true,
             revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+            scopeRefusalStatus: options.scopeRefusalStatus ?? 403,
             apiKeyListing: options.apiKeyListing ?? "reference",
             offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
             keepProcessAlive: options.keepProcessAlive ?? false,
@@ -362,7 +368,7 @@ export class Emulator {
         const caller = authenticate(authorization, this.model, url.searchParams.get("api_key"));
         if ("status" in caller) return caller;
         entry.keyId = caller.key.id;
-        const refused = authorize(caller, route.scope);
+        const refused = authorize(caller, route.scope, this.options.scopeRefusalStatus);
         if (refused) return refused;
 
         const limited = this.rateLimiter.check(`${route.name} ${caller.key.id}`, interval);
