@@ -4,6 +4,7 @@ import * as path from "path";
 import { suggestion } from "../client/zodIssues";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
+import { TemplateArgs } from "../resources/template/templateArgs";
 import { TemplateFile, TemplateFileError, TemplateFileProblem, readTemplateFile } from "./templateFileReader";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -79,36 +80,61 @@ export interface TemplatesFromFilesOptions {
     opts?: pulumi.CustomResourceOptions;
 }
 
-/** A stack secret by config key: `key` in the project's namespace, `namespace:key` in another. */
-function stackSecret(key: string): pulumi.Output<string> {
+/**
+ * A stack secret by config key: `key` in the project's namespace, `namespace:key` in another.
+ * Undefined when the stack does not set it (the caller says which file and property name it).
+ */
+function stackSecret(key: string): pulumi.Output<string> | undefined {
     const colon = key.indexOf(":");
-    return colon < 0 ? new pulumi.Config().requireSecret(key) : new pulumi.Config(key.slice(0, colon)).requireSecret(key.slice(colon + 1));
+    return colon < 0 ? new pulumi.Config().getSecret(key) : new pulumi.Config(key.slice(0, colon)).getSecret(key.slice(colon + 1));
+}
+
+/**
+ * One file's Template arguments, with the stack secrets it names and the registry token the
+ * `secrets` option gives it; each mistake is added to `problems`, naming the file and property.
+ */
+function templateInputs(t: TemplateFile, given: { dockerLoginPass: pulumi.Input<string> } | undefined, problems: TemplateFileProblem[]): TemplateArgs {
+    const secretAt = (property: string, key: string): pulumi.Output<string> => {
+        const value = stackSecret(key);
+        if (!value) problems.push({ file: t.file, property, reason: `the stack secret "${key}" is not set: pulumi config set --secret ${key} <value>` });
+        // Undefined only with a problem, which stops the program before these inputs are used.
+        return value as pulumi.Output<string>;
+    };
+    if (given && t.dockerLoginPassSecret) {
+        problems.push({ file: t.file, property: "dockerLoginPass", reason: `names the stack secret "${t.dockerLoginPassSecret}", and the secrets option gives one too; keep one` });
+    }
+    const pass = given?.dockerLoginPass ?? (t.dockerLoginPassSecret ? secretAt("dockerLoginPass", t.dockerLoginPassSecret) : undefined);
+    // A secret inside `env` makes the whole of it secret in state (the engine marks an output secret by its top-level key).
+    const env = t.envSecrets
+        ? { env: { ...(t.args.env as Record<string, string>), ...Object.fromEntries(Object.entries(t.envSecrets).map(([variable, key]) => [variable, secretAt(`env.${variable}`, key)])) } }
+        : {};
+    return { ...t.args, ...env, ...(pass !== undefined ? { dockerLoginPass: pass } : {}) };
 }
 
 /**
  * One `Template` per file in `dir`, by resource name: `templates["pytorch-trainer"].hashId` is
  * what an `Instance` starts from, and it changes (replacing the instance) when that file changes.
+ *
+ * Every file, every stack secret the files name and the `secrets` option are checked before the
+ * first Template is made: the engine starts a resource's create as soon as it is registered, so a
+ * mistake found at a later file would fail the `up` after the earlier files' templates were made.
  */
 export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptions = {}): Record<string, Template> {
-    const templates: Record<string, Template> = {};
-    for (const { file, name, args, dockerLoginPassSecret, envSecrets, plainCredentials } of readTemplateFiles(dir)) {
-        const given = options.secrets?.[name];
-        if (given && dockerLoginPassSecret) {
-            throw new TemplateFileError([{ file, property: "dockerLoginPass", reason: `names the stack secret "${dockerLoginPassSecret}", and the secrets option gives one too; keep one` }]);
-        }
-        const secret = given ?? (dockerLoginPassSecret ? { dockerLoginPass: stackSecret(dockerLoginPassSecret) } : undefined);
-        // A secret inside `env` makes the whole of it secret in state (the engine marks an output secret by its top-level key).
-        const env = envSecrets
-            ? { env: { ...(args.env as Record<string, string>), ...Object.fromEntries(Object.entries(envSecrets).map(([variable, key]) => [variable, stackSecret(key)])) } }
-            : {};
-        const template = new Template(`${options.namePrefix ?? ""}${name}`, { ...args, ...env, ...secret }, options.opts);
-        for (const found of plainCredentials ?? []) void pulumi.log.warn(plainCredentialWarning(file, found), template);
-        templates[name] = template;
-    }
-    const unused = Object.keys(options.secrets ?? {}).filter((n) => !(n in templates));
+    const files = readTemplateFiles(dir);
+    const problems: TemplateFileProblem[] = [];
+    const inputs = files.map((t) => templateInputs(t, options.secrets?.[t.name], problems));
+    if (problems.length > 0) throw new TemplateFileError(problems);
+    const names = files.map((t) => t.name);
+    const unused = Object.keys(options.secrets ?? {}).filter((n) => !names.includes(n));
     if (unused.length > 0) {
-        const hints = unused.map((n) => `${n}${suggestion(n, Object.keys(templates))}`);
+        const hints = unused.map((n) => `${n}${suggestion(n, names)}`);
         throw new Error(`vastai: secrets given for templates with no file in ${dir}: ${hints.join(", ")}`);
     }
+    const templates: Record<string, Template> = {};
+    files.forEach(({ file, name, plainCredentials }, i) => {
+        const template = new Template(`${options.namePrefix ?? ""}${name}`, inputs[i], options.opts);
+        for (const found of plainCredentials ?? []) void pulumi.log.warn(plainCredentialWarning(file, found), template);
+        templates[name] = template;
+    });
     return templates;
 }

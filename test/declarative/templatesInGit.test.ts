@@ -18,6 +18,8 @@ const REGISTRY_TOKEN = "ghp_registry_token_never_in_git_42";
 const HF_TOKEN = "hf_env_token_never_in_git_0123456789";
 const LONG_ONSTART = "#!/bin/bash\nset -euo pipefail\npip install -q transformers datasets accelerate\nhuggingface-cli login --token \"$HF_TOKEN\"\nexec python /workspace/train.py\n";
 const TEMPLATE_PATH = "/api/v0/template/";
+/** The SDK's wait for every registration the program sent to be answered (not in its typings). */
+const { waitForRPCs } = require("@pulumi/pulumi/runtime/settings") as { waitForRPCs(): Promise<void> };
 
 describe("templates in git: export, adopt, edit, remove", () => {
     let stack: TestStack;
@@ -186,6 +188,31 @@ describe("templates in git: export, adopt, edit, remove", () => {
         } finally {
             await engine.run([{ destroy: true }]);
             fs.rmSync(own, { recursive: true, force: true });
+        }
+    });
+
+    // Before: the stack secrets a file names were looked up, and the `secrets` option checked, while
+    // the Template resources were being made, one file after another: a later file's mistake failed
+    // the program after the earlier files' templates were registered, and `up` created them.
+    it("a stack secret a file names that is not set fails the program before any template is registered, naming the file and property", async () => {
+        const { emu, engine } = stack;
+        const files = fs.mkdtempSync(path.join(os.tmpdir(), "templates-unset-secret-"));
+        fs.writeFileSync(path.join(files, "a-fresh.yaml"), "name: fresh before the mistake\nimage: busybox\n");
+        fs.writeFileSync(path.join(files, "b-private.yaml"), "name: private registry\nimage: ghcr.io/acme/x\ndockerLoginUser: bot\ndockerLoginPass: { secret: b-private-dockerLoginPass }\n");
+        fs.writeFileSync(path.join(files, "c-token.yaml"), "name: token\nimage: busybox\nenv:\n  HF_TOKEN: { secret: c-token-env-HF_TOKEN }\n");
+        emu.clearLog();
+        try {
+            const failed = await engine.run([{ up: () => templatesFromFiles(files) }]).then(() => undefined, (e: Error) => e);
+            // Whatever the program registered before it failed has been stepped by now.
+            await waitForRPCs();
+            expect(failed?.message).toContain(
+                `${path.join(files, "b-private.yaml")}: dockerLoginPass: the stack secret "b-private-dockerLoginPass" is not set: pulumi config set --secret b-private-dockerLoginPass <value>`,
+            );
+            expect(failed?.message).toContain(`${path.join(files, "c-token.yaml")}: env.HF_TOKEN: the stack secret "c-token-env-HF_TOKEN" is not set`);
+            expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+            expect([...engine.state.values()].map((e) => e.name)).toEqual([]);
+        } finally {
+            fs.rmSync(files, { recursive: true, force: true });
         }
     });
 
