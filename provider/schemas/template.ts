@@ -1,10 +1,23 @@
 import { z } from "zod";
+import { FILTER_OPERATORS } from "./filters";
 
 /** Run types a template or instance can use (docs/service-contract.md §2.2). */
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
-/** `{field: {op: value}}`: default machine search filters kept on a template. */
-export const extraFiltersSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+/**
+ * `{field: {op: value}}`: default machine search filters kept on a template. The operators are the
+ * search's own: the service would keep a misspelt one (`gtee`) and the filter would never apply.
+ * Used for what is sent only; what comes back is read as it is.
+ */
+export const extraFiltersSchema = z.record(
+    z.string(),
+    z.record(z.string(), z.unknown()).superRefine((condition, ctx) => {
+        for (const operator of Object.keys(condition)) {
+            if ((FILTER_OPERATORS as readonly string[]).includes(operator)) continue;
+            ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
+        }
+    }),
+);
 
 /** Volume attachment (docs/service-contract.md §2.3). */
 export const volumeInfoSchema = z.strictObject({

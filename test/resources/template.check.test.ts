@@ -131,6 +131,11 @@ describe("Template check: bad input fails with the property's path", () => {
         ]);
     });
 
+    it("a misspelt search operator in extraFilters fails, naming the field and the operators there are", async () => {
+        const { failures } = await check({ ...valid, extraFilters: { gpu_ram: { gtee: 24000 }, num_gpus: { gte: 1 } } });
+        expect(failures).toEqual([{ property: "extraFilters.gpu_ram.gtee", reason: '"gtee" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin' }]);
+    });
+
     it("an env value the template flag string cannot carry fails in check, not later at create", async () => {
         const { failures } = await check({ ...valid, env: { OK: "1", MOTTO: `say "hi", it's fine` } });
         expect(failures).toEqual([{ property: "env.MOTTO", reason: expect.stringMatching(/both quote characters and whitespace/) }]);
