@@ -60,7 +60,7 @@ export const templateArgsSchema = z.strictObject({
     href: prop(z.string().optional(), { wire: "href", onChange: "update" }),
     /** The image's repository identifier. */
     repo: prop(z.string().optional(), { wire: "repo", onChange: "update" }),
-    /** Default machine search filters, `{ field: { op: value } }`. */
+    /** Default machine search filters, `{ field: { op: value } }`; `op` is one of eq, neq, lt, lte, gt, gte, in, notin. */
     extraFilters: prop(extraFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
     /** GB; default 8. */
     recommendedDiskSpace: prop(z.number().positive("must be a positive number of GB").default(DEFAULT_RECOMMENDED_DISK_GB), {
