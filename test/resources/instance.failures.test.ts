@@ -72,6 +72,30 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Offer ids are short-lived: a newcomer's program pins one from yesterday's search, or one that
+    // another program rented meanwhile. The service says only "no_such_ask ... is not available".
+    it("an offerId that is not on the market fails saying so and what to give instead, nothing rented", async () => {
+        const { engine, emu } = stack;
+        const missing = 424242;
+        expect(emu.model.offers.has(missing)).toBe(false);
+        const error = await engine.up(() => new Instance("stale-offer", { offerId: missing, image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain(`create instance on offer ${missing} failed: HTTP 404 not found`);
+        expect(error.message).toContain(`Offer ${missing} is not on the market: an offer leaves it when it is rented, and nothing was rented here.`);
+        expect(error.message).toContain("Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`");
+        expect(engine.state.size).toBe(0);
+
+        // Rented by another resource: the same answer, and the holder is untouched.
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("holder", { offerId: offer.id, image: "busybox" }));
+        const taken = await engine
+            .up(() => [new Instance("holder", { offerId: offer.id, image: "busybox" }), new Instance("late", { offerId: offer.id, image: "busybox" })])
+            .catch((e) => e);
+        expect(taken.message).toContain(`Offer ${offer.id} is not on the market`);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
+        expect([...engine.state.values()].map((r) => r.name)).toEqual(["holder"]);
+        await engine.destroy();
+    });
+
     it("a deadline passed while loading fails as an init failure carrying the id: the instance stays in state, destroyable", async () => {
         const { engine, emu, host } = stack;
         const offer = emu.addOffer({ status: "loading" }); // never gets further

@@ -3,6 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
+import { offerNotOnMarket } from "./offerRelease";
 import { PLACEMENT_ENV, instancesPlacedBy, placeInstance, placementToken } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus, howToRunAnew } from "./readiness";
@@ -90,6 +91,18 @@ async function notListed(vast: VastClient, instanceId: number, placed: InstanceC
 }
 
 /**
+ * The create's failure when the program's `offerId` cannot be rented (taken, or no such offer):
+ * offer ids are short-lived, so the message says what to give instead. Nothing was rented.
+ */
+function pinnedOfferGone(e: Error, offerId: number): Error {
+    return new Error(
+        `${e.message.replace(/[.\s]+$/, "")}. Offer ${offerId} is not on the market: an offer leaves it when it is rented, and nothing was rented here. ` +
+            "Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`",
+        { cause: e },
+    );
+}
+
+/**
  * Offers a search chose that were taken since the search, passed over by one create at most. They
  * are not among `maxCreateAttempts`: a taken offer made nothing, and where other programs rent by
  * the same search (the same program's other stacks) the best matches go first, so a create may
@@ -162,6 +175,8 @@ export async function launchInstance(
                 attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
                 continue;
             }
+            // The program's own offerId is not to be had: say why, and what to give instead.
+            if (inputs.offerId !== undefined && offerNotOnMarket(e)) throw withAttempts(pinnedOfferGone(e as Error, offerId), attempt);
             throw withAttempts(e, attempt);
         }
         const what = `instance ${instanceId} on offer ${offerId}`;

@@ -17,6 +17,11 @@ const releasedAt = new Map<number, number>();
 const RETURN_WAIT_MS = 60_000;
 const RETRY_EVERY_MS = 2000;
 
+/** The service's answer for an offer that cannot be rented: rented since (410), or no such offer (`no_such_ask`). */
+export function offerNotOnMarket(e: unknown): boolean {
+    return e instanceof VastNotFoundError && (e.status === 410 || /no_such_ask/.test(`${e.code} ${e.serviceMessage}`));
+}
+
 export function noteOfferReleased(offerId: number | undefined): void {
     if (offerId !== undefined && Number.isInteger(offerId)) releasedAt.set(offerId, Date.now());
 }
@@ -40,8 +45,7 @@ export async function rentWhenFree(
         } catch (e) {
             const freed = releasedAt.get(offerId);
             const waitUntil = freed === undefined ? 0 : freed + ctx.clock.scaled(RETURN_WAIT_MS);
-            const offerTaken = e instanceof VastNotFoundError && (e.status === 410 || /no_such_ask/.test(`${e.code} ${e.serviceMessage}`));
-            if (!offerTaken || !waitIfJustFreed || ctx.clock.now() >= waitUntil) throw e;
+            if (!offerNotOnMarket(e) || !waitIfJustFreed || ctx.clock.now() >= waitUntil) throw e;
             if (!told) ctx.log.progress(`offer ${offerId} was freed moments ago and is not rentable yet; waiting for it`);
             told = true;
             await ctx.clock.sleep(RETRY_EVERY_MS);
