@@ -118,6 +118,18 @@ describe("Instance rented by offer search", () => {
         expect(emu.requestsTo("PUT", asks)).toEqual([]);
     });
 
+    it("a search nothing on the market matches fails saying so and what to try, nothing rented", async () => {
+        const { emu, engine } = stack;
+        emu.clearLog();
+        const error = await engine.up(() => new Instance("no-match", { offer: byPrice("QT-NO-SUCH-GPU"), image: "busybox" })).catch((e) => e);
+        // Before: "no offer matching the search is left to try", as though some had been tried.
+        expect(error.message).toContain("create instance failed: no offer on the market matches the search, and nothing was rented.");
+        expect(error.message).toContain("Widen its filters (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them), or see what it finds with searchOffers");
+        expect(error.message).not.toContain("left to try");
+        expect(emu.requestsTo("PUT", asks)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("maxPricePerHour goes in the search: a cheap match below dearer ones ranked first is found, however small the limit", async () => {
         const { emu, engine } = stack;
         const machine = (gpu: string) => stack.emu.model.addMachine(stack.emu.otherUser.id, { gpu_name: gpu }).id;

@@ -104,7 +104,15 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
                     return choice.current;
                 }
                 if (searches >= 2) {
-                    throw new Error(`vastai: create instance failed: no offer matching the search is left to try${tried.size > 0 ? ` (tried ${[...tried].join(", ")})` : ""}`);
+                    if (tried.size === 0) {
+                        // Nothing matched at all (not even above the price ceiling: that is said above).
+                        throw new Error(
+                            "vastai: create instance failed: no offer on the market matches the search, and nothing was rented. " +
+                                "Widen its filters (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them), " +
+                                "or see what it finds with searchOffers",
+                        );
+                    }
+                    throw new Error(`vastai: create instance failed: no offer matching the search is left to try (tried ${[...tried].join(", ")})`);
                 }
                 matches = undefined;
             }
