@@ -198,6 +198,13 @@ describe("Instance rented by offer search", () => {
         expect(above.message).toMatch(/price: the bid \$0.2\/hour is above offer.maxPricePerHour \$0.1\/hour/);
     });
 
+    it("check: a misspelt offer field in offer.filters suggests the near one, as a misspelt property does", async () => {
+        const { engine } = stack;
+        const error = await engine.up(() => new Instance("typo", { offer: { filters: { gpu_nam: { eq: "RTX 4090" } } } as never, image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain('offer.filters.gpu_nam: unknown property "gpu_nam"; did you mean "gpu_name"?');
+        expect(engine.state.size).toBe(0);
+    });
+
     it("check: exactly one of offerId and offer", async () => {
         const { engine } = stack;
         const both = await engine.up(() => new Instance("both", { offerId: 1, offer: byPrice("X"), image: "busybox" })).catch((e) => e);
