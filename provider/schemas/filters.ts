@@ -42,6 +42,19 @@ function valueSchema(kind: FieldKind): z.ZodType {
     }
 }
 
+/**
+ * Adds an issue at each key of `condition` that is not a search operator (`gtee`, `ge`), naming the
+ * operators there are; true when there was one. The one check of operators, for the searches'
+ * conditions and for the filters a template keeps (`extra_filters`).
+ */
+export function refuseUnknownOperators(condition: Record<string, unknown>, ctx: z.RefinementCtx): boolean {
+    const unknown = Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key));
+    for (const operator of unknown) {
+        ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
+    }
+    return unknown.length > 0;
+}
+
 /** What an operator of a field of this kind takes, in words: "a number", "an array". */
 function expected(kind: FieldKind, operator: FilterOperator): string {
     if (operator === "in" || operator === "notin") return "an array";
@@ -58,8 +71,10 @@ function expected(kind: FieldKind, operator: FilterOperator): string {
 function conditionSchema(kind: FieldKind) {
     const value = valueSchema(kind);
     const list = z.array(value).min(1, { message: "expected at least one value (an empty list is refused: it would match nothing or exclude nothing)" });
+    // Loose, so that a misspelt operator is refused below with the list of operators, rather than
+    // as an "unknown property" that says nothing of what is expected.
     return z
-        .strictObject({
+        .looseObject({
             eq: value.optional(),
             neq: value.optional(),
             lt: value.optional(),
@@ -70,6 +85,7 @@ function conditionSchema(kind: FieldKind) {
             notin: list.optional(),
         })
         .superRefine((condition, ctx) => {
+            if (refuseUnknownOperators(condition, ctx)) return;
             const given = Object.entries(condition);
             if (given.some(([, v]) => v !== undefined)) return;
             if (given.length === 0) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FILTER_OPERATORS } from "./filters";
+import { refuseUnknownOperators } from "./filters";
 
 /** Run types a template or instance can use (docs/service-contract.md §2.2). */
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
@@ -11,12 +11,7 @@ export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
  */
 export const extraFiltersSchema = z.record(
     z.string(),
-    z.record(z.string(), z.unknown()).superRefine((condition, ctx) => {
-        for (const operator of Object.keys(condition)) {
-            if ((FILTER_OPERATORS as readonly string[]).includes(operator)) continue;
-            ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
-        }
-    }),
+    z.record(z.string(), z.unknown()).superRefine((condition, ctx) => void refuseUnknownOperators(condition, ctx)),
 );
 
 /** Volume attachment (docs/service-contract.md §2.3). */

@@ -205,6 +205,13 @@ describe("Instance rented by offer search", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    it("check: a misspelt operator in offer.filters names the operators there are", async () => {
+        const { engine } = stack;
+        const error = await engine.up(() => new Instance("op-typo", { offer: { filters: { gpu_ram: { ge: 24000 } } } as never, image: "busybox" })).catch((e) => e);
+        expect(error.message).toContain('offer.filters.gpu_ram.ge: "ge" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin');
+        expect(engine.state.size).toBe(0);
+    });
+
     it("check: exactly one of offerId and offer", async () => {
         const { engine } = stack;
         const both = await engine.up(() => new Instance("both", { offerId: 1, offer: byPrice("X"), image: "busybox" })).catch((e) => e);
