@@ -66,4 +66,26 @@ describe("Instance update that fails after some of its changes took, through Pul
         expect(emu.instanceView(id)).toMatchObject({ label: "b", dph_total: 0.5 });
         await engine.destroy();
     });
+
+    // A failure before any start or stop was sent leaves the desired state in state as it was: a
+    // program that keeps the stop and puts the label back must still stop the instance.
+    it("a refused label edit before a stop: state keeps running, and the next up stops it even with the label put back", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("relabel-stop", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({ label: "a" }));
+        const id = Number(engine.get("relabel-stop").id);
+
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        await expect(engine.up(program({ label: "b", desiredState: "stopped" }))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ label: "a", intended_status: "running" });
+        expect(engine.get("relabel-stop")).toMatchObject({ initFailed: true, outputs: { label: "a", desiredState: "running" } });
+
+        emu.clearLog();
+        await engine.up(program({ label: "a", desiredState: "stopped" }));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ state: "stopped" }]);
+        expect(emu.instanceView(id)).toMatchObject({ intended_status: "stopped" });
+        await engine.destroy();
+    });
 });

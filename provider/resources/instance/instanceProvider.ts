@@ -232,8 +232,13 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const newBid = olds.price !== undefined && desired.price !== undefined && olds.price !== desired.price;
         // The label and the bid the service has taken so far: a failure later in this update keeps
         // them in state (a program put back as before then sends them back). One whose own call
-        // failed keeps state's value, so the same program sends it again.
-        const taken: Pick<InstanceInputs, "label" | "price"> = { label: newLabel ? olds.label : desired.label, price: newBid ? olds.price : desired.price };
+        // failed keeps state's value, so the same program sends it again. So does the desired
+        // state, until a start or stop may have been sent: a failure before that sent neither.
+        const taken: Pick<InstanceInputs, "label" | "price" | "desiredState"> = {
+            label: newLabel ? olds.label : desired.label,
+            price: newBid ? olds.price : desired.price,
+            desiredState: olds.desiredState,
+        };
 
         let record: InstanceRecord | undefined;
         try {
@@ -246,6 +251,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 taken.price = desired.price;
                 ctx.log.progress(`instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`);
             }
+            taken.desiredState = desired.desiredState;
             if (desired.desiredState === "stopped") {
                 // Also when a stop asked by an earlier `up` did not finish in time.
                 // (One created stopped may be recorded as never run rather than `stopped`: that is stopped too.)
