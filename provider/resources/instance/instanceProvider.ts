@@ -228,16 +228,31 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         const instanceId = Number(olds.instanceId ?? id);
         const desired = normalize(news);
-        if ((olds.label ?? "") !== (desired.label ?? "")) await vast.instances.label(instanceId, desired.label ?? "");
+        const newLabel = (olds.label ?? "") !== (desired.label ?? "");
         // Between two bids only (diff replaces an instance that gains or loses its bid).
         const newBid = olds.price !== undefined && desired.price !== undefined && olds.price !== desired.price;
-        if (newBid) {
-            await vast.instances.changeBid(instanceId, desired.price!);
-            ctx.log.progress(`instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`);
-        }
+        // The label and the bid the service has taken so far: a failure later in this update keeps
+        // them in state (a program put back as before then sends them back). One whose own call
+        // failed keeps state's value, so the same program sends it again. So does the desired
+        // state, until a start or stop may have been sent: a failure before that sent neither.
+        const taken: Pick<InstanceInputs, "label" | "price" | "desiredState"> = {
+            label: newLabel ? olds.label : desired.label,
+            price: newBid ? olds.price : desired.price,
+            desiredState: olds.desiredState,
+        };
 
         let record: InstanceRecord | undefined;
         try {
+            if (newLabel) {
+                await vast.instances.label(instanceId, desired.label ?? "");
+                taken.label = desired.label;
+            }
+            if (newBid) {
+                await vast.instances.changeBid(instanceId, desired.price!);
+                taken.price = desired.price;
+                ctx.log.progress(`instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`);
+            }
+            taken.desiredState = desired.desiredState;
             if (desired.desiredState === "stopped") {
                 // Also when a stop asked by an earlier `up` did not finish in time.
                 // (One created stopped may be recorded as never run rather than `stopped`: that is stopped too.)
@@ -255,19 +270,21 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // An earlier create that ran out of time left it starting: this `up` waits for it again.
                 record = await awaitExisting(ctx, vast, instanceId, desired);
             }
+            // The new price shows in `dph_total`: read it back when no wait did.
+            if (newBid && !record) record = await vast.instances.show(instanceId);
         } catch (e) {
             // Whatever failed once a start or stop may have been sent (the call's answers lost, the
             // wait's reads failing, the deadline), state records what was asked and what was seen
             // last: kept as it was, a program put back as before would show no change while the
             // instance stayed as the failed call left it (running while state says stopped). The
-            // next `up` then knows whether to ask again or to wait.
+            // next `up` then knows whether to ask again or to wait. The label and the bid, which no
+            // status tells about, are recorded as the service took them (see `taken`).
             const last = e instanceof InstanceNotReadyError ? e.record : undefined;
             const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
             const message = e instanceof Error ? e.message : String(e);
-            throw initFailure(message, instanceId, instanceOutputs(desired, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
+            const state = { ...desired, ...taken };
+            throw initFailure(message, instanceId, instanceOutputs(state, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
         }
-        // The new price shows in `dph_total`: read it back when no wait did.
-        if (newBid && !record) record = await vast.instances.show(instanceId);
         const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
     },

@@ -1,0 +1,91 @@
+import { Instance, InstanceArgs } from "../../provider";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * An update that makes several changes (label, bid, start or stop) and fails part-way: what the
+ * service already took must be in state, or a program put back as before plans no change while the
+ * instance keeps what the failed `up` left it with.
+ */
+describe("Instance update that fails after some of its changes took, through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack({ emulator: { instanceTimings: { loadingAfterMs: 100, runningAfterMs: 300 } } });
+    });
+    afterAll(() => stack.stop());
+
+    // Before: the bid change was taken, the read of the new price after it failed, and update threw
+    // a plain error, so state kept the old bid. Putting the program back planned no change: the
+    // instance kept paying the new bid.
+    it("a bid change the service took, then a failed read-back: state holds the new bid, and putting the program back sends the old one", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (price: number) => () => new Instance("rebid", { offerId: offer.id, image: "busybox", price });
+        await engine.up(program(0.3));
+        const id = Number(engine.get("rebid").id);
+
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        await expect(engine.up(program(0.5))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.5 });
+        expect(engine.get("rebid")).toMatchObject({ initFailed: true, outputs: { price: 0.5 } });
+
+        emu.clearLog();
+        await engine.up(program(0.3));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/bid_price/${id}/`).map((r) => r.body)).toEqual([{ client_id: "me", price: 0.3 }]);
+        expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.3 });
+        await engine.destroy();
+    });
+
+    // Before: the label edit was taken, the bid change after it was refused, and state kept the old
+    // label. Putting the program back planned no change: the instance kept the new label.
+    it("a label edit the service took, then a refused bid change: state holds the new label and the old bid; the same program retries the bid, the old one restores the label", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("relabel", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({ label: "a", price: 0.3 }));
+        const id = Number(engine.get("relabel").id);
+
+        const refuseBids = () => emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        refuseBids();
+        await expect(engine.up(program({ label: "b", price: 0.5 }))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ label: "b", dph_total: 0.3 });
+        expect(engine.get("relabel")).toMatchObject({ initFailed: true, outputs: { label: "b", price: 0.3 } });
+
+        // The same program again: the bid is sent, the label is not.
+        emu.clearLog();
+        await engine.up(program({ label: "b", price: 0.5 }));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/bid_price/${id}/`).map((r) => r.body)).toEqual([{ client_id: "me", price: 0.5 }]);
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`)).toEqual([]);
+
+        // Failed the same way once more, then the program put back as before: the old label returns.
+        refuseBids();
+        await expect(engine.up(program({ label: "c", price: 0.3 }))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        await engine.up(program({ label: "b", price: 0.5 }));
+        expect(emu.instanceView(id)).toMatchObject({ label: "b", dph_total: 0.5 });
+        await engine.destroy();
+    });
+
+    // A failure before any start or stop was sent leaves the desired state in state as it was: a
+    // program that keeps the stop and puts the label back must still stop the instance.
+    it("a refused label edit before a stop: state keeps running, and the next up stops it even with the label put back", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("relabel-stop", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({ label: "a" }));
+        const id = Number(engine.get("relabel-stop").id);
+
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        await expect(engine.up(program({ label: "b", desiredState: "stopped" }))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ label: "a", intended_status: "running" });
+        expect(engine.get("relabel-stop")).toMatchObject({ initFailed: true, outputs: { label: "a", desiredState: "running" } });
+
+        emu.clearLog();
+        await engine.up(program({ label: "a", desiredState: "stopped" }));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ state: "stopped" }]);
+        expect(emu.instanceView(id)).toMatchObject({ intended_status: "stopped" });
+        await engine.destroy();
+    });
+});
