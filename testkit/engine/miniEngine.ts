@@ -140,7 +140,8 @@ function changedInputs(olds: Props, news: Props): string[] {
 }
 
 function checkFailed(name: string, checked: CheckResult): Error {
-    return new Error(`${name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    // A failure without a property (an unknown one, named in its reason) is shown by its reason alone.
+    return new Error(`${name}: check failed: ${checked.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
 }
 
 function emptySummary(): UpSummary {
