@@ -43,16 +43,22 @@ function valueSchema(kind: FieldKind): z.ZodType {
 }
 
 /**
- * Adds an issue at each key of `condition` that is not a search operator (`gtee`, `ge`), naming the
- * operators there are; true when there was one. The one check of operators, for the searches'
- * conditions and for the filters a template keeps (`extra_filters`).
+ * `schema` (a condition, `{op: value}`) with an issue at each key that is not a search operator
+ * (`gtee`, `ge`), naming the operators there are. Checked whatever else is wrong with the
+ * condition (a refinement runs only on a value without issues otherwise), so a typo is told at
+ * once beside a bad value. The one check of operators, for the searches' conditions and for the
+ * filters a template keeps (`extra_filters`).
  */
-export function refuseUnknownOperators(condition: Record<string, unknown>, ctx: z.RefinementCtx): boolean {
-    const unknown = Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key));
-    for (const operator of unknown) {
-        ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
-    }
-    return unknown.length > 0;
+export function operatorsChecked<S extends z.ZodType<Record<string, unknown>>>(schema: S): S {
+    return schema.superRefine(
+        (condition, ctx) => {
+            for (const operator of Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key))) {
+                ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
+            }
+        },
+        // Only an object has operators; anything else has its own issue already.
+        { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
+    ) as S;
 }
 
 /** What an operator of a field of this kind takes, in words: "a number", "an array". */
@@ -71,10 +77,10 @@ function expected(kind: FieldKind, operator: FilterOperator): string {
 function conditionSchema(kind: FieldKind) {
     const value = valueSchema(kind);
     const list = z.array(value).min(1, { message: "expected at least one value (an empty list is refused: it would match nothing or exclude nothing)" });
-    // Loose, so that a misspelt operator is refused below with the list of operators, rather than
-    // as an "unknown property" that says nothing of what is expected.
-    return z
-        .looseObject({
+    // Loose, so that a misspelt operator is refused by operatorsChecked with the list of operators,
+    // rather than as an "unknown property" that says nothing of what is expected.
+    return operatorsChecked(
+        z.looseObject({
             eq: value.optional(),
             neq: value.optional(),
             lt: value.optional(),
@@ -83,19 +89,18 @@ function conditionSchema(kind: FieldKind) {
             gte: value.optional(),
             in: list.optional(),
             notin: list.optional(),
-        })
-        .superRefine((condition, ctx) => {
-            if (refuseUnknownOperators(condition, ctx)) return;
-            const given = Object.entries(condition);
-            if (given.some(([, v]) => v !== undefined)) return;
-            if (given.length === 0) {
-                ctx.addIssue({ code: "custom", message: "expected at least one operator" });
-                return;
-            }
-            for (const [operator] of given) {
-                ctx.addIssue({ code: "custom", path: [operator], message: `expected ${expected(kind, operator as FilterOperator)}, got undefined` });
-            }
-        });
+        }),
+    ).superRefine((condition, ctx) => {
+        const given = Object.entries(condition);
+        if (given.some(([, v]) => v !== undefined)) return;
+        if (given.length === 0) {
+            ctx.addIssue({ code: "custom", message: "expected at least one operator" });
+            return;
+        }
+        for (const [operator] of given) {
+            ctx.addIssue({ code: "custom", path: [operator], message: `expected ${expected(kind, operator as FilterOperator)}, got undefined` });
+        }
+    });
 }
 
 type ConditionSchema = ReturnType<typeof conditionSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refuseUnknownOperators } from "./filters";
+import { operatorsChecked } from "./filters";
 
 /** Run types a template or instance can use (docs/service-contract.md §2.2). */
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
@@ -11,7 +11,7 @@ export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
  */
 export const extraFiltersSchema = z.record(
     z.string(),
-    z.record(z.string(), z.unknown()).superRefine((condition, ctx) => void refuseUnknownOperators(condition, ctx)),
+    operatorsChecked(z.record(z.string(), z.unknown())),
 );
 
 /** Volume attachment (docs/service-contract.md §2.3). */

@@ -96,6 +96,26 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // An offer this create freed (its first instance exited and was destroyed) that does not come
+    // back in time: not "rented elsewhere, nothing rented" (something was), but "run up again".
+    it("a pinned offer this create freed that does not come back in time says so, not that nothing was rented", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer([{ status: "exited", statusMsg: "container exited with code 1" }, { status: "running" }]);
+        const answered = emu.model.instances.size;
+        const program = () => new Instance("not-back", { offerId: offer.id, image: "busybox", maxCreateAttempts: 2 });
+        const up = engine.up(program).catch((e) => e);
+        // Once the first instance is destroyed, the offer stays off the market.
+        await eventually(async () => [...emu.model.instances.values()].slice(answered).some((i) => i.offerId === offer.id && i.destroyed), 10_000, 2);
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "status", status: 404, body: { success: false, error: "no_such_ask", msg: `Instance type by id ${offer.id} is not available.` } }, times: 1000 });
+        const error = await up;
+        emu.faults.clear();
+        expect(error.message).toContain(`Offer ${offer.id} was freed by this \`pulumi up\` (its instance destroyed) and did not come back to the market within 60 s`);
+        expect(error.message).not.toContain("nothing was rented here");
+        expect(error.message).toMatch(/attempt 1: instance \d+ on offer \d+ exited/);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("a deadline passed while loading fails as an init failure carrying the id: the instance stays in state, destroyable", async () => {
         const { engine, emu, host } = stack;
         const offer = emu.addOffer({ status: "loading" }); // never gets further

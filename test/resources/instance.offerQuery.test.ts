@@ -128,6 +128,11 @@ describe("Instance rented by offer search", () => {
         expect(error.message).not.toContain("left to try");
         expect(emu.requestsTo("PUT", asks)).toEqual([]);
         expect(engine.state.size).toBe(0);
+
+        // Without the defaults, the message does not say they apply.
+        const bare = await engine.up(() => new Instance("no-match", { offer: byPrice("QT-NO-SUCH-GPU", { defaults: false }), image: "busybox" })).catch((e) => e);
+        expect(bare.message).toContain("Widen its filters, or see what it finds with searchOffers");
+        expect(engine.state.size).toBe(0);
     });
 
     it("maxPricePerHour goes in the search: a cheap match below dearer ones ranked first is found, however small the limit", async () => {
@@ -210,6 +215,10 @@ describe("Instance rented by offer search", () => {
         const error = await engine.up(() => new Instance("op-typo", { offer: { filters: { gpu_ram: { ge: 24000 } } } as never, image: "busybox" })).catch((e) => e);
         expect(error.message).toContain('offer.filters.gpu_ram.ge: "ge" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin');
         expect(engine.state.size).toBe(0);
+        // Told at once beside a bad value in the same condition, not after it is mended.
+        const both = await engine.up(() => new Instance("op-typo", { offer: { filters: { gpu_ram: { gte: "24GB", ge: 1 } } } as never, image: "busybox" })).catch((e) => e);
+        expect(both.message).toContain("offer.filters.gpu_ram.gte: Invalid input: expected number");
+        expect(both.message).toContain('offer.filters.gpu_ram.ge: "ge" is not a search operator');
     });
 
     it("check: exactly one of offerId and offer", async () => {

@@ -3,7 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { InstanceInputs } from "./instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
-import { offerNotOnMarket } from "./offerRelease";
+import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "./offerRelease";
 import { PLACEMENT_ENV, instancesPlacedBy, placeInstance, placementToken } from "./instancePlacement";
 import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus, howToRunAnew } from "./readiness";
@@ -91,15 +91,19 @@ async function notListed(vast: VastClient, instanceId: number, placed: InstanceC
 }
 
 /**
- * The create's failure when the program's `offerId` cannot be rented (taken, or no such offer):
- * offer ids are short-lived, so the message says what to give instead. Nothing was rented.
+ * The create's failure when the program's `offerId` cannot be rented (taken, or no such offer),
+ * saying what to do. An offer this process freed (a replacement on the same offer, or an earlier
+ * attempt's instance destroyed) is most likely not back yet; any other, rented by someone else or
+ * gone (offer ids are short-lived). `firstAttempt`: nothing was rented by this create before.
  */
-function pinnedOfferGone(e: Error, offerId: number): Error {
-    return new Error(
-        `${e.message.replace(/[.\s]+$/, "")}. Offer ${offerId} is not on the market: an offer leaves it when it is rented, and nothing was rented here. ` +
-            "Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`",
-        { cause: e },
-    );
+function pinnedOfferGone(e: Error, offerId: number, firstAttempt: boolean): Error {
+    const said = e.message.replace(/[.\s]+$/, "");
+    const why = freedHere(offerId)
+        ? `Offer ${offerId} was freed by this \`pulumi up\` (its instance destroyed) and did not come back to the market within ${RETURN_WAIT_S} s: ` +
+          "run `pulumi up` again to rent it once it is back, or give another offerId (searchOffers lists them)"
+        : `Offer ${offerId} is not on the market: an offer leaves it when it is rented${firstAttempt ? ", and nothing was rented here" : ""}. ` +
+          "Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`";
+    return new Error(`${said}. ${why}`, { cause: e });
 }
 
 /**
@@ -176,7 +180,7 @@ export async function launchInstance(
                 continue;
             }
             // The program's own offerId is not to be had: say why, and what to give instead.
-            if (inputs.offerId !== undefined && offerNotOnMarket(e)) throw withAttempts(pinnedOfferGone(e as Error, offerId), attempt);
+            if (inputs.offerId !== undefined && offerNotOnMarket(e)) throw withAttempts(pinnedOfferGone(e as Error, offerId, attempts.length === 0), attempt);
             throw withAttempts(e, attempt);
         }
         const what = `instance ${instanceId} on offer ${offerId}`;

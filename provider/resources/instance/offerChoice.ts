@@ -3,6 +3,7 @@ import { OfferSearch, offerQuery } from "../../client/api/offers";
 import { VastClient } from "../../client/vastClient";
 import { OfferRecord } from "../../schemas/offer";
 import { InstanceInputs } from "./instanceArgs";
+import { offerNotOnMarket } from "./offerRelease";
 
 /** The offer an attempt rents, and what the search said of its machine. */
 export interface ChosenOffer {
@@ -106,10 +107,10 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
                 if (searches >= 2) {
                     if (tried.size === 0) {
                         // Nothing matched at all (not even above the price ceiling: that is said above).
+                        const defaultsTooText = search.defaults === false ? "" : " (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them)";
                         throw new Error(
                             "vastai: create instance failed: no offer on the market matches the search, and nothing was rented. " +
-                                "Widen its filters (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them), " +
-                                "or see what it finds with searchOffers",
+                                `Widen its filters${defaultsTooText}, or see what it finds with searchOffers`,
                         );
                     }
                     throw new Error(`vastai: create instance failed: no offer matching the search is left to try (tried ${[...tried].join(", ")})`);
@@ -120,8 +121,7 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         rentRefused(chosen, error) {
             if (!definitelyRefused(error)) return false;
             // Taken (no such offer, or a 410): another offer may be on the same machine. Refused: the machine is avoided too.
-            const taken = error instanceof VastNotFoundError || (error as { status?: number }).status === 410;
-            if (taken) return "taken";
+            if (offerNotOnMarket(error)) return "taken";
             if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
             return "refused";
         },

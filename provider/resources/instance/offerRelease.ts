@@ -17,10 +17,23 @@ const releasedAt = new Map<number, number>();
 const RETURN_WAIT_MS = 60_000;
 const RETRY_EVERY_MS = 2000;
 
-/** The service's answer for an offer that cannot be rented: rented since (410), or no such offer (`no_such_ask`). */
+/**
+ * The service's answer to a create on an offer that cannot be rented: no such offer (a not-found
+ * answer on a route that names only the offer: `no_such_ask`), or a 410 (rented since). The one
+ * rule for "the offer is not on the market": the wait for a freed offer, a search passing over a
+ * taken one and a pinned offerId's message all follow it.
+ */
 export function offerNotOnMarket(e: unknown): boolean {
-    return e instanceof VastNotFoundError && (e.status === 410 || /no_such_ask/.test(`${e.code} ${e.serviceMessage}`));
+    return e instanceof VastNotFoundError || (e as { status?: number } | undefined)?.status === 410;
 }
+
+/** True when this process freed `offerId` (destroyed the instance on it): its absence from the market is then most likely that. */
+export function freedHere(offerId: number): boolean {
+    return releasedAt.has(offerId);
+}
+
+/** How long a freed offer is waited for, in seconds at live speed, for messages. */
+export const RETURN_WAIT_S = RETURN_WAIT_MS / 1000;
 
 export function noteOfferReleased(offerId: number | undefined): void {
     if (offerId !== undefined && Number.isInteger(offerId)) releasedAt.set(offerId, Date.now());
