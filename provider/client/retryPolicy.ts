@@ -81,6 +81,14 @@ export function failureKind(error: VastError): FailureKind {
     return "final";
 }
 
+/**
+ * Whether a call that failed with `error` may have been carried out all the same (its answer lost:
+ * a reset, a timeout, a 5xx, an unreadable answer, after any retries), rather than refused.
+ */
+export function mayHaveActed(error: unknown): boolean {
+    return error instanceof VastOutcomeUnknownError || (error instanceof VastError && failureKind(error) === "maybe-acted");
+}
+
 /** Delay before try `attempt + 1`: base × 2^(attempt-1), capped, with jitter in [50%, 100%]. */
 export function backoffMs(attempt: number, opts: RetryOptions, random: () => number = Math.random): number {
     const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));

@@ -36,9 +36,9 @@ describe("Instance update that fails after some of its changes took, through Pul
         await engine.destroy();
     });
 
-    // Before: the label edit was taken, the bid change after it was refused, and state kept the old
+    // Before: the label edit was taken, the bid change after it failed, and state kept the old
     // label. Putting the program back planned no change: the instance kept the new label.
-    it("a label edit the service took, then a refused bid change: state holds the new label and the old bid; the same program retries the bid, the old one restores the label", async () => {
+    it("a label edit the service took, then a failed bid change (500): state holds the new label and the old bid; the same program retries the bid, the old one restores the label", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();
         const program = (args: Partial<InstanceArgs>) => () => new Instance("relabel", { offerId: offer.id, image: "busybox", ...args });
@@ -86,6 +86,54 @@ describe("Instance update that fails after some of its changes took, through Pul
         await engine.up(program({ label: "a", desiredState: "stopped" }));
         expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ state: "stopped" }]);
         expect(emu.instanceView(id)).toMatchObject({ intended_status: "stopped" });
+        await engine.destroy();
+    });
+
+    // Before: a bid change the service made but whose answer was lost (after the retries) kept the
+    // old bid in state, and the bid is not read back: a program put back as before planned no
+    // change, and the instance kept paying the bid the failed up sent.
+    it("a bid change whose answer was lost: state marks it unconfirmed, and the next up sends the program's bid whatever it is, after a refresh too", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (price: number) => () => new Instance("lost-bid", { offerId: offer.id, image: "busybox", price });
+        await engine.up(program(0.3));
+        const id = Number(engine.get("lost-bid").id);
+        const bids = () => emu.requestsTo("PUT", `/api/v0/instances/bid_price/${id}/`).map((r) => r.body);
+
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostAnswer", status: 500 }, times: 10 });
+        await expect(engine.up(program(0.5))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.5 });
+        expect(engine.get("lost-bid")).toMatchObject({ initFailed: true, outputs: { price: 0.3, bidUnconfirmed: 0.5 } });
+
+        // A refresh keeps it unconfirmed; the program put back as before sends its bid.
+        await engine.refresh();
+        expect(engine.get("lost-bid").outputs).toMatchObject({ price: 0.3, bidUnconfirmed: 0.5 });
+        emu.clearLog();
+        await engine.up(program(0.3));
+        expect(bids()).toEqual([{ client_id: "me", price: 0.3 }]);
+        expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.3 });
+        expect(engine.get("lost-bid").outputs.bidUnconfirmed).toBeUndefined();
+
+        // Confirmed: the next up sends nothing.
+        emu.clearLog();
+        await engine.up(program(0.3));
+        expect(bids()).toEqual([]);
+        await engine.destroy();
+    });
+
+    it("a bid change refused outright leaves no mark: the bid is what it was", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (price: number) => () => new Instance("refused-bid", { offerId: offer.id, image: "busybox", price });
+        await engine.up(program(0.3));
+        const id = Number(engine.get("refused-bid").id);
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "bid refused" } }, times: 1 });
+        await expect(engine.up(program(0.5))).rejects.toThrow(/bid refused/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.3 });
+        expect(engine.get("refused-bid").outputs).toMatchObject({ price: 0.3 });
+        expect(engine.get("refused-bid").outputs.bidUnconfirmed).toBeUndefined();
         await engine.destroy();
     });
 });

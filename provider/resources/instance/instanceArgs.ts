@@ -190,6 +190,12 @@ export interface InstanceOutputs extends InstanceInputs {
      * says; absent when neither says.
      */
     access?: InstanceAccess;
+    /**
+     * A bid change whose answer was lost ($/hour sent): the instance may or may not have taken it,
+     * and the bid is not read back (`dphTotal` holds more than the bid). Until a bid change is
+     * answered, every `up` sends the program's bid again, whatever `price` state holds.
+     */
+    bidUnconfirmed?: number;
 }
 
 /** Every input property, in the order they are reported. */
@@ -247,6 +253,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     dphTotal: {},
     effectiveEnv: { secret: true },
     access: {},
+    bidUnconfirmed: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);
 

@@ -30,6 +30,7 @@ import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
 import { ChosenOffer, fixedOffer, searchedOffer } from "./offerChoice";
 import { VastClient } from "../../client/vastClient";
+import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
@@ -178,7 +179,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
         const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
         if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+        // A bid change whose answer was lost is sent again (in place), whatever `price` says.
+        const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
+        return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
     async create(inputs: InstanceInputs) {
@@ -220,7 +223,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const warning = endedWarning(record.id, record, props.offerId !== undefined) ?? frozenWarning(record.id, record);
         if (warning) ctx.log.warn(warning);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
-        const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)) };
+        // A bid change still unconfirmed stays so: nothing read back says which bid the instance has.
+        const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)), ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed }) };
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
     },
 
@@ -229,8 +233,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const instanceId = Number(olds.instanceId ?? id);
         const desired = normalize(news);
         const newLabel = (olds.label ?? "") !== (desired.label ?? "");
-        // Between two bids only (diff replaces an instance that gains or loses its bid).
-        const newBid = olds.price !== undefined && desired.price !== undefined && olds.price !== desired.price;
+        // Between two bids only (diff replaces an instance that gains or loses its bid); sent again
+        // while an earlier change's answer was lost (see `bidUnconfirmed`).
+        const newBid = olds.price !== undefined && desired.price !== undefined && (olds.price !== desired.price || olds.bidUnconfirmed !== undefined);
+        let bidUnconfirmed = olds.bidUnconfirmed;
         // The label and the bid the service has taken so far: a failure later in this update keeps
         // them in state (a program put back as before then sends them back). One whose own call
         // failed keeps state's value, so the same program sends it again. So does the desired
@@ -248,9 +254,20 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 taken.label = desired.label;
             }
             if (newBid) {
-                await vast.instances.changeBid(instanceId, desired.price!);
+                try {
+                    await vast.instances.changeBid(instanceId, desired.price!);
+                } catch (e) {
+                    // Refused: the bid is what it was. Answer lost: it may be either, so it is sent again next time.
+                    if (mayHaveActed(e)) bidUnconfirmed = desired.price;
+                    throw e;
+                }
+                bidUnconfirmed = undefined;
                 taken.price = desired.price;
-                ctx.log.progress(`instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`);
+                ctx.log.progress(
+                    olds.price === desired.price
+                        ? `instance ${instanceId}: bid of $${desired.price}/hour confirmed (sent again: an earlier change's answer was lost)`
+                        : `instance ${instanceId}: bid changed from $${olds.price}/hour to $${desired.price}/hour`,
+                );
             }
             taken.desiredState = desired.desiredState;
             if (desired.desiredState === "stopped") {
@@ -283,7 +300,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
             const message = e instanceof Error ? e.message : String(e);
             const state = { ...desired, ...taken };
-            throw initFailure(message, instanceId, instanceOutputs(state, instanceId, { ...rentalIn(olds), ...seen }, olds.effectiveEnv), providerOf(news));
+            const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed }) };
+            throw initFailure(message, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));
         }
         const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
         return { outs: instanceOutputs(desired, instanceId, reported, olds.effectiveEnv) };
