@@ -63,6 +63,19 @@ const RESOURCES: ResourceUnderTest[] = [
         },
     },
     {
+        // Interruptible; the update is a bid change in place, whose answer may be lost like any other.
+        type: "Instance (bid)",
+        program: (emu, name, edited) => {
+            const offer = offerFor(emu, name);
+            return () => new Instance(name, { offerId: offer, image: "busybox", price: edited ? 0.5 : 0.3 });
+        },
+        ...instancesOnCaseOffer,
+        editDisagrees: (emu, id, outputs) => {
+            const bid = emu.instanceView(Number(id))?.dph_total;
+            return bid === outputs.price && outputs.bidUnconfirmed === undefined ? undefined : `state says $${outputs.price} (unconfirmed: ${outputs.bidUnconfirmed}), the service $${bid}`;
+        },
+    },
+    {
         // Created stopped (`target_state` in the create, then a stop asked all the same); the update is a label edit.
         type: "Instance (created stopped)",
         program: (emu, name, edited) => {
