@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
 import * as path from "path";
-import { suggestion } from "../client/zodIssues";
+import { suggestion } from "../schemas/nearestName";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
 import { TemplateArgs } from "../resources/template/templateArgs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { suggestion } from "../client/zodIssues";
+import { suggestion } from "../schemas/nearestName";
 import { isUnknown } from "./unknowns";
 
 /** What `check` reports per bad input; `pulumi preview` shows each with its property path. */

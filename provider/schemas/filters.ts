@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { suggestion } from "./nearestName";
 
 /**
  * The service's search conditions, `{field: {op: value}}`, shared by template search
@@ -50,16 +51,22 @@ function valueSchema(kind: FieldKind): z.ZodType {
  * filters a template keeps (`extra_filters`).
  */
 export function operatorsChecked<S extends z.ZodType<Record<string, unknown>>>(schema: S): S {
-    return schema.superRefine(
-        (condition, ctx) => {
-            for (const operator of Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key))) {
-                ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
-            }
-        },
-        // Only an object has operators; anything else has its own issue already.
-        { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
-    ) as S;
+    return schema.superRefine((condition, ctx) => {
+        for (const operator of Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key))) {
+            ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });
+        }
+    }, CHECKED_WHATEVER_ELSE_FAILED) as S;
 }
+
+/**
+ * A refinement's option to run it whenever the value is an object, even when another part of it
+ * failed (zod runs one only on a value without issues otherwise): a misspelt key is then told
+ * beside a bad value, not after it is mended. Only an object has keys; anything else has its own
+ * issue already.
+ */
+const CHECKED_WHATEVER_ELSE_FAILED = {
+    when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value),
+};
 
 /** What an operator of a field of this kind takes, in words: "a number", "an array". */
 function expected(kind: FieldKind, operator: FilterOperator): string {
@@ -120,6 +127,20 @@ function optionalCondition(kind: FieldKind): z.ZodOptional<ConditionSchema> {
         CONDITION_SCHEMAS.set(kind, schema);
     }
     return schema;
+}
+
+/**
+ * Conditions on `fields`, `{ gpu_name: { eq: "RTX 4090" } }`, checked at run time (filters from
+ * JavaScript or files). A field the search does not have is refused with the nearest one it has
+ * (`gpu_nam`: did you mean `gpu_name`), wherever the filters sit in what is checked.
+ */
+export function filtersSchema<Fields extends Record<string, FieldKind>>(fields: Fields) {
+    const names = Object.keys(fields);
+    return z.looseObject(filtersShape(fields)).superRefine((filters, ctx) => {
+        for (const key of Object.keys(filters).filter((k) => !names.includes(k))) {
+            ctx.addIssue({ code: "custom", path: [key], message: `unknown property "${key}"${suggestion(key, names)}` });
+        }
+    }, CHECKED_WHATEVER_ELSE_FAILED);
 }
 
 /** The zod shape checking conditions on `fields` at run time, for filters from JavaScript or files. */

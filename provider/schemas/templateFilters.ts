@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { FilterValue, Filters, filtersShape } from "./filters";
+import { FilterValue, Filters, filtersSchema } from "./filters";
 
 export { FILTER_OPERATORS } from "./filters";
 export type { FilterOperator, FilterCondition } from "./filters";
@@ -31,4 +30,4 @@ export type TemplateFilterValue<F extends TemplateFilterField> = FilterValue<typ
 export type TemplateFilters = Filters<typeof TEMPLATE_FILTER_FIELDS>;
 
 /** Run-time check of the same rules, for filters that come from JavaScript or from files. */
-export const templateFiltersSchema = z.strictObject(filtersShape(TEMPLATE_FILTER_FIELDS));
+export const templateFiltersSchema = filtersSchema(TEMPLATE_FILTER_FIELDS);

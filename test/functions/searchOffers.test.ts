@@ -164,7 +164,12 @@ describe("searchOffers against the emulator's marketplace", () => {
         expect(error).toBeInstanceOf(VastInvalidArgsError);
         expect(error.message).toMatch(/filters\.gpu_ram\.gte: .*expected number/);
         expect(error.message).toMatch(/filters\.gpu_name\.in: .*expected array/);
-        await expect(searchOffers({ filters: { gpu_nam: { eq: "RTX 4090" } } } as unknown as OfferSearch)).rejects.toThrow(/gpu_nam/);
+        await expect(searchOffers({ filters: { gpu_nam: { eq: "RTX 4090" } } } as unknown as OfferSearch)).rejects.toThrow(
+            /filters\.gpu_nam: unknown property "gpu_nam"; did you mean "gpu_name"\?/,
+        );
+        await expect(searchOffers({ filters: { gpu_ram: { ge: 24000 } } } as unknown as OfferSearch)).rejects.toThrow(
+            /filters\.gpu_ram\.ge: "ge" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin/,
+        );
         await expect(searchOffers({ filters: { num_gpus: { eq: 1.5 } } })).rejects.toThrow(/num_gpus\.eq: .*int/);
         await expect(searchOffers({ type: "spot" } as unknown as OfferSearch)).rejects.toThrow(/type/);
         await expect(searchOffers({ order: [["price", "asc"]] } as unknown as OfferSearch)).rejects.toThrow(/order/);

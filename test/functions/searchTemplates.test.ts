@@ -126,7 +126,8 @@ describe("searchTemplates against the emulator", () => {
         expect(error.message).toMatch(/recommended_disk_space\.gte: .*expected number/);
         expect(error.message).toMatch(/name\.in: .*expected array/);
         await expect(searchTemplates({ id: { eq: 1.5 } })).rejects.toThrow(/id\.eq: .*int/);
-        await expect(searchTemplates({ creator: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creator/);
+        await expect(searchTemplates({ creator: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creator: unknown property "creator"/);
+        await expect(searchTemplates({ creatr_id: { eq: 1 } } as unknown as TemplateFilters)).rejects.toThrow(/creatr_id: unknown property "creatr_id"; did you mean "creator_id"\?/);
         await expect(searchTemplates({ creator_id: { eq: pulumi.output(emu.demoUser.id) } } as unknown as TemplateFilters)).rejects.toThrow(
             /creator_id\.eq: expected a plain value, got an Output \(.*or use searchTemplatesOutput/,
         );

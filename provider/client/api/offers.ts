@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { filtersShape } from "../../schemas/filters";
+import { filtersSchema } from "../../schemas/filters";
 import {
     OFFER_FILTER_FIELDS,
     OfferFilters,
@@ -44,7 +44,7 @@ export const OFFER_SEARCH_DEFAULTS: OfferFilters = {
 const DEFAULT_ORDER: OfferOrder = [["score", "desc"]];
 
 export const offerSearchSchema = z.strictObject({
-    filters: z.strictObject(filtersShape(OFFER_FILTER_FIELDS)).optional(),
+    filters: filtersSchema(OFFER_FILTER_FIELDS).optional(),
     order: offerQuerySchema.shape.order,
     limit: offerQuerySchema.shape.limit,
     type: z.enum(RENTAL_TYPES).optional(),

@@ -7,7 +7,6 @@ import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
 import { offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
-import { OFFER_FILTER_FIELDS } from "../../schemas/offer";
 import { INSTANCE_STATES, ReadBackState } from "../../schemas/instance";
 
 /**
@@ -256,9 +255,6 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     bidUnconfirmed: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);
-
-/** For "did you mean" on a misspelt offer field in `offer.filters` (`gpu_nam`), as the top-level properties have it. */
-export const INSTANCE_KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = { "offer.filters": Object.keys(OFFER_FILTER_FIELDS) };
 
 /** The defaults `check` fills in, from the schema's `.default(...)`. */
 export const INSTANCE_DEFAULTS = defaultsOf(instanceArgsSchema);

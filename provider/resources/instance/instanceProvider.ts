@@ -11,7 +11,6 @@ import { InstanceRecord } from "../../schemas/instance";
 import {
     INSTANCE_COMPUTED,
     INSTANCE_DEFAULTS,
-    INSTANCE_KNOWN_NAMES,
     INSTANCE_PROPERTIES,
     InstanceInputs,
     InstanceOutputs,
@@ -154,7 +153,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // program sets; a program that ignores changes to desiredState has the engine hand that
         // value back as its own. Kept then (the instance is left frozen), and refused otherwise.
         const keptFrozen = news.desiredState === "frozen" && olds.desiredState === "frozen";
-        const { args, failures } = checkArgs(keptFrozen ? { ...news, desiredState: undefined } : news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED, INSTANCE_KNOWN_NAMES);
+        const { args, failures } = checkArgs(keptFrozen ? { ...news, desiredState: undefined } : news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
         if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         // Compared with the inputs in state as diff compares them, normalized: `env` written as a
