@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { FilterValue, Filters, filtersSchema } from "./filters";
 
 export { FILTER_OPERATORS } from "./filters";
@@ -29,5 +30,11 @@ export type TemplateFilterValue<F extends TemplateFilterField> = FilterValue<typ
 /** The whole `select_filters` object, typed per field so `{ id: { eq: "7" } }` does not compile. */
 export type TemplateFilters = Filters<typeof TEMPLATE_FILTER_FIELDS>;
 
-/** Run-time check of the same rules, for filters that come from JavaScript or from files. */
-export const templateFiltersSchema = filtersSchema(TEMPLATE_FILTER_FIELDS);
+/**
+ * Run-time check of the same rules, for filters that come from JavaScript or from files. Typed as
+ * what it checks (its values' kinds are checked at run time, beyond what zod's inferred type
+ * says), so its declaration names zod by `import { z } from "zod"` as the package's others do: an
+ * inferred one named `zod/v4/core`, which a program on node10 resolution (the default of
+ * `pulumi new typescript`) cannot compile without esModuleInterop.
+ */
+export const templateFiltersSchema: z.ZodType<TemplateFilters> = filtersSchema(TEMPLATE_FILTER_FIELDS) as z.ZodType<TemplateFilters>;

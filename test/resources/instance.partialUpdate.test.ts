@@ -13,15 +13,20 @@ describe("Instance update that fails after some of its changes took, through Pul
     });
     afterAll(() => stack.stop());
 
+    /** An interruptible instance `name` bidding $0.3/hour, and its program at any bid. */
+    async function bidding(name: string) {
+        const offer = stack.emu.addOffer();
+        const program = (price: number) => () => new Instance(name, { offerId: offer.id, image: "busybox", price });
+        await stack.engine.up(program(0.3));
+        return { program, id: Number(stack.engine.get(name).id) };
+    }
+
     // Before: the bid change was taken, the read of the new price after it failed, and update threw
     // a plain error, so state kept the old bid. Putting the program back planned no change: the
     // instance kept paying the new bid.
     it("a bid change the service took, then a failed read-back: state holds the new bid, and putting the program back sends the old one", async () => {
         const { engine, emu } = stack;
-        const offer = emu.addOffer();
-        const program = (price: number) => () => new Instance("rebid", { offerId: offer.id, image: "busybox", price });
-        await engine.up(program(0.3));
-        const id = Number(engine.get("rebid").id);
+        const { program, id } = await bidding("rebid");
 
         emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
         await expect(engine.up(program(0.5))).rejects.toThrow(/500/);
@@ -94,10 +99,7 @@ describe("Instance update that fails after some of its changes took, through Pul
     // change, and the instance kept paying the bid the failed up sent.
     it("a bid change whose answer was lost: state marks it unconfirmed, and the next up sends the program's bid whatever it is, after a refresh too", async () => {
         const { engine, emu } = stack;
-        const offer = emu.addOffer();
-        const program = (price: number) => () => new Instance("lost-bid", { offerId: offer.id, image: "busybox", price });
-        await engine.up(program(0.3));
-        const id = Number(engine.get("lost-bid").id);
+        const { program, id } = await bidding("lost-bid");
         const bids = () => emu.requestsTo("PUT", `/api/v0/instances/bid_price/${id}/`).map((r) => r.body);
 
         emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostAnswer", status: 500 }, times: 10 });
@@ -124,10 +126,7 @@ describe("Instance update that fails after some of its changes took, through Pul
 
     it("a bid change refused outright leaves no mark: the bid is what it was", async () => {
         const { engine, emu } = stack;
-        const offer = emu.addOffer();
-        const program = (price: number) => () => new Instance("refused-bid", { offerId: offer.id, image: "busybox", price });
-        await engine.up(program(0.3));
-        const id = Number(engine.get("refused-bid").id);
+        const { program, id } = await bidding("refused-bid");
         emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "bid refused" } }, times: 1 });
         await expect(engine.up(program(0.5))).rejects.toThrow(/bid refused/);
         emu.faults.clear();
