@@ -135,4 +135,26 @@ describe("Instance update that fails after some of its changes took, through Pul
         expect(engine.get("refused-bid").outputs.bidUnconfirmed).toBeUndefined();
         await engine.destroy();
     });
+
+    // A label edit whose answer was lost (after its retries) may have been made or not; the label
+    // is read back, so state says which, and a program put back as before restores the old one.
+    it("a label edit whose answer was lost: state holds the label the instance has, read back", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (label: string) => () => new Instance("lost-label", { offerId: offer.id, image: "busybox", label });
+        await engine.up(program("a"));
+        const id = Number(engine.get("lost-label").id);
+
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostAnswer", status: 500 }, times: 10 });
+        await expect(engine.up(program("b"))).rejects.toThrow(/500/);
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ label: "b" });
+        expect(engine.get("lost-label")).toMatchObject({ initFailed: true, outputs: { label: "b" } });
+
+        emu.clearLog();
+        await engine.up(program("a"));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`).map((r) => r.body)).toEqual([{ label: "a" }]);
+        expect(emu.instanceView(id)).toMatchObject({ label: "a" });
+        await engine.destroy();
+    });
 });

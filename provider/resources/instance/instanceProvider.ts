@@ -100,6 +100,12 @@ function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access });
 }
 
+/** The label the instance has now, as the program writes none: `""`. Undefined when it is not found. */
+async function labelNow(vast: VastClient, instanceId: number): Promise<string | undefined> {
+    const record = await vast.instances.show(instanceId);
+    return record ? (record.label ?? "") : undefined;
+}
+
 /** The keys of `values` that have a value: what the service did not report keeps what was known. */
 function definedOnly<T extends object>(values: T): Partial<T> {
     return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -249,7 +255,13 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         let record: InstanceRecord | undefined;
         try {
             if (newLabel) {
-                await vast.instances.label(instanceId, desired.label ?? "");
+                try {
+                    await vast.instances.label(instanceId, desired.label ?? "");
+                } catch (e) {
+                    // Answer lost: the label may be either. Unlike the bid it can be read back (best effort).
+                    if (mayHaveActed(e)) taken.label = (await labelNow(vast, instanceId).catch(() => undefined)) ?? taken.label;
+                    throw e;
+                }
                 taken.label = desired.label;
             }
             if (newBid) {
