@@ -48,6 +48,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
+        failedEditMisreported: labelDisagrees,
     },
     {
         // The update is a stop in place (a state change, then a wait for it), not a label edit.
@@ -73,6 +74,11 @@ const RESOURCES: ResourceUnderTest[] = [
         editDisagrees: (emu, id, outputs) => {
             const bid = emu.instanceView(Number(id))?.dph_total;
             return bid === outputs.price && outputs.bidUnconfirmed === undefined ? undefined : `state says $${outputs.price} (unconfirmed: ${outputs.bidUnconfirmed}), the service $${bid}`;
+        },
+        // Failed: the bid state holds is the service's, or state says it is unsure (bidUnconfirmed).
+        failedEditMisreported: (emu, id, outputs) => {
+            const bid = emu.instanceView(Number(id))?.dph_total;
+            return bid === outputs.price || outputs.bidUnconfirmed !== undefined ? undefined : `state says $${outputs.price}, the service $${bid}`;
         },
     },
     {
@@ -204,7 +210,7 @@ async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }
                 stack.emu.faults.clear();
                 if (!ok) audit.failed++;
                 auditCase(audit, r, stack.emu, stack.engine, name, before, c.label);
-                if (ok && operation === "update") auditEdit(audit, r, stack.emu, stack.engine, name, c.label);
+                if (operation === "update") auditEdit(audit, r, stack.emu, stack.engine, name, c.label, ok);
                 // Clean up without faults (a few tries, for a loaded machine): the next case starts from an empty stack.
                 await cleanUp(stack).catch((e) => audit.problems.push(`${r.type} ${c.label}: destroy afterwards failed: ${e.message}`));
                 r.purge(stack.emu, name);
@@ -218,7 +224,7 @@ async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }
     return { ...audit, cases };
 }
 
-describe("money safety: every call of every operation, spoiled once and twice", () => {
+describe("money safety: every call of every operation, spoiled once and twice, and each call of an update on every try", () => {
     it("leaves nothing leaked, duplicated or dropped", async () => {
         const started = Date.now();
         const results = await Promise.all(RESOURCES.map(runSuite));
@@ -231,18 +237,19 @@ describe("money safety: every call of every operation, spoiled once and twice", 
                 duplicated: sum.duplicated + a.duplicated,
                 dropped: sum.dropped + a.dropped,
                 disagreed: sum.disagreed + a.disagreed,
+                misreported: sum.misreported + a.misreported,
             }),
-            { cases: 0, fired: 0, failed: 0, leaked: 0, duplicated: 0, dropped: 0, disagreed: 0 },
+            { cases: 0, fired: 0, failed: 0, leaked: 0, duplicated: 0, dropped: 0, disagreed: 0, misreported: 0 },
         );
         const problems = results.flatMap((a) => a.problems);
         process.stdout.write(
             `money safety: ${total.cases} cases, ${total.fired} faults fired, ${total.failed} operations failed and were left safe; ` +
                 `leaked ${total.leaked}, duplicated ${total.duplicated}, dropped ${total.dropped}; ` +
-                `edits that succeeded but disagree with the service ${total.disagreed} ` +
+                `edits that succeeded but disagree with the service ${total.disagreed}, failed edits that state misreports ${total.misreported} ` +
                 `(${RESOURCES.map((r, i) => `${r.type} ${results[i].cases}`).join(", ")}; ${Math.round((Date.now() - started) / 1000)} s)\n`,
         );
         expect(problems).toEqual([]);
-        expect(total).toMatchObject({ leaked: 0, duplicated: 0, dropped: 0, disagreed: 0 });
+        expect(total).toMatchObject({ leaked: 0, duplicated: 0, dropped: 0, disagreed: 0, misreported: 0 });
         expect(total.cases).toBeGreaterThanOrEqual(300);
     }, 600_000);
 });

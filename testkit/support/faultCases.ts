@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Fault } from "../emulator/faults";
 import { Emulator } from "../emulator/server";
 import { MiniEngine } from "../engine/miniEngine";
+import { DEFAULT_RETRY } from "../../provider/client/retryPolicy";
 
 /**
  * The money-safety fault suite's cases and its audit. A case is one operation of one resource
@@ -23,6 +24,9 @@ export const FAULT_KINDS: Record<string, Fault> = {
     // A 2xx that says neither success nor failure, the request not handled: never taken as done.
     "200 {}": { kind: "status", status: 200, body: {} },
 };
+
+/** The faults an update's call meets on every try: made and unanswered, not made, and unknown. */
+const EVERY_TRY_KINDS = ["lost after the change", "500", "reset"];
 
 /** How many calls after a create its re-send may come (the lookup's calls come between). */
 const RESEND_REACH = 6;
@@ -51,6 +55,13 @@ export function casesFor(operation: Operation, calls: number, createAt?: number)
         for (const kind of Object.keys(FAULT_KINDS)) {
             add([{ at, kind }]);
             add([{ at, kind }, { at: at + 1, kind }]);
+        }
+    }
+    // An edit whose every try fails (its retries spent): the update fails, and state must still
+    // say what the service has, or that it cannot know (an answer lost after the change).
+    if (operation === "update") {
+        for (let at = 1; at <= calls; at++) {
+            for (const kind of EVERY_TRY_KINDS) add(Array.from({ length: DEFAULT_RETRY.maxAttempts }, (_, i) => ({ at: at + i, kind })));
         }
     }
     if (createAt !== undefined) {
@@ -88,6 +99,12 @@ export interface ResourceUnderTest {
      * they differ (an edit the service did not make must not read as made); undefined when they agree.
      */
     editDisagrees?(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined;
+    /**
+     * After an update that failed: what state says of the edit that the service contradicts,
+     * without state saying it is unsure (a program put back as before would then plan no change
+     * while the service keeps the failed update's edit); undefined when state tells the truth.
+     */
+    failedEditMisreported?(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined;
 }
 
 export interface Audit {
@@ -96,6 +113,8 @@ export interface Audit {
     dropped: number;
     /** Updates that succeeded while state and the service disagree on the edit. */
     disagreed: number;
+    /** Updates that failed while state misreports the edit the service has (`failedEditMisreported`). */
+    misreported: number;
     /** Operations that failed (allowed: the invariants must hold either way). */
     failed: number;
     /** Faults that fired: a case whose positions lie past the operation's end counts none. */
@@ -104,7 +123,7 @@ export interface Audit {
 }
 
 export function emptyAudit(): Audit {
-    return { leaked: 0, duplicated: 0, dropped: 0, disagreed: 0, failed: 0, fired: 0, problems: [] };
+    return { leaked: 0, duplicated: 0, dropped: 0, disagreed: 0, misreported: 0, failed: 0, fired: 0, problems: [] };
 }
 
 /**
@@ -136,10 +155,11 @@ export function auditCase(
 }
 
 /** After an update that succeeded: state's entry for case `name` must say what the service has of the edit. */
-export function auditEdit(audit: Audit, r: ResourceUnderTest, emu: Emulator, engine: MiniEngine, name: string, label: string): void {
+export function auditEdit(audit: Audit, r: ResourceUnderTest, emu: Emulator, engine: MiniEngine, name: string, label: string, ok: boolean): void {
     const entry = [...engine.state.values()].find((e) => e.name === name);
-    const problem = entry && r.editDisagrees?.(emu, entry.id, entry.outputs as Record<string, unknown>);
+    const outputs = entry?.outputs as Record<string, unknown> | undefined;
+    const problem = entry && (ok ? r.editDisagrees?.(emu, entry.id, outputs!) : r.failedEditMisreported?.(emu, entry.id, outputs!));
     if (!problem) return;
-    audit.disagreed++;
-    audit.problems.push(`${r.type} ${label}: the update succeeded, but ${problem}`);
+    audit[ok ? "disagreed" : "misreported"]++;
+    audit.problems.push(`${r.type} ${label}: the update ${ok ? "succeeded" : "failed"}, and ${problem}`);
 }
