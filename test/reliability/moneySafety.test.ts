@@ -90,6 +90,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
+        failedEditMisreported: labelDisagrees,
     },
     {
         // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
@@ -100,6 +101,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
+        failedEditMisreported: labelDisagrees,
     },
     {
         type: "SshKey",
