@@ -181,7 +181,9 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
     // (an offer scripted to stay `loading` may report an error there).
     const ended = now - instance.createdAt >= timings.runningAfterMs || instance.stateChange !== undefined;
     const loadingMsg = status === "created" ? "Container created" : "Pulling image layers";
-    const finalMsg = instance.stateChange ? `${status}` : instance.script.statusMsg ?? (status === "loading" || status === "created" ? loadingMsg : `${status}`);
+    // A start that ended where the script ends reports the script's message, as the create would have.
+    const scriptedEnd = !instance.stateChange || (instance.stateChange.to === "running" && status === instance.script.status && status !== "running");
+    const finalMsg = !scriptedEnd ? `${status}` : instance.script.statusMsg ?? (status === "loading" || status === "created" ? loadingMsg : `${status}`);
     return {
         id: instance.id,
         machine_id: instance.machineId,
