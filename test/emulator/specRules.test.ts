@@ -88,4 +88,31 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
         await eventually(async () => emu.instanceView(id)?.actual_status === "running");
         await call(emu, "DELETE", instance(id), {});
     });
+
+    // docs/live-service.md "Renting by need": `rentable` is false while the host keeps the offer
+    // off the market. Before, such an offer was rented like any other, so a search that dropped the
+    // CLI's defaults (`rentable: true`) and picked one passed here.
+    it("an offer kept off the market (rentable: false) is refused as no_such_ask; nothing is rented", async () => {
+        const offer = emu.addOffer(undefined, undefined, undefined, { rentable: false });
+        const refused = await call(emu, "PUT", asks(offer.id), { image: "busybox" });
+        expect(refused.status).toBe(404);
+        expect(refused.json).toMatchObject({ success: false, error: "invalid_args", msg: expect.stringContaining("no_such_ask") });
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    // "a taken offer answers 404 no_such_ask or 410": both, so a client is tested against each.
+    it.each([[410, "no_such_ask"], [404, "invalid_args"]] as const)("takenOfferAnswer %s: a taken offer is answered %s", async (status, error) => {
+        const other = await startEmulator({ takenOfferAnswer: status });
+        try {
+            const offer = other.addOffer();
+            expect((await call(other, "PUT", asks(offer.id), { image: "busybox" })).status).toBe(200);
+            const taken = await call(other, "PUT", asks(offer.id), { image: "busybox" });
+            expect(taken.status).toBe(status);
+            expect(taken.json).toMatchObject({ success: false, error });
+            expect(JSON.stringify(taken.json)).toContain("no_such_ask");
+        } finally {
+            await other.stop();
+        }
+        expect(new Emulator().options.takenOfferAnswer).toBe(410);
+    });
 });

@@ -47,10 +47,14 @@ export function createInstance(ctx: HandlerContext): Answer {
         return invalidArgs("template_id is not accepted for instance creation; pass template_hash_id");
     }
     const offer = ctx.emu.model.offers.get(offerId);
-    if (!offer) {
-        return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
+    // An offer its host keeps off the market (`rentable: false`) is no ask to accept: as one that
+    // does not exist. Before, it was rented like any other.
+    if (!offer || !offer.listing.rentable) return noSuchAsk(offerId);
+    // A taken offer: 410, or the same 404 as one that does not exist; both are seen live
+    // (docs/live-service.md "Renting by need").
+    if (ctx.now < offer.freeAt) {
+        return ctx.emu.options.takenOfferAnswer === 404 ? noSuchAsk(offerId) : fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
     }
-    if (ctx.now < offer.freeAt) return fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
 
     const problem = checkCreateBody(body);
     if (problem) return invalidArgs(problem);
@@ -105,6 +109,10 @@ export function createInstance(ctx: HandlerContext): Answer {
     // in stopped state" (the service's API reference): the instance exists either way.
     const startsStopped = instance.script.status === "stopped" || body.target_state === "stopped";
     return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
+}
+
+function noSuchAsk(offerId: number): Answer {
+    return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
 }
 
 function checkCreateBody(body: Record<string, unknown>): string | undefined {
