@@ -43,6 +43,7 @@ function call(emu: Emulator, method: string, path: string, body?: unknown): Prom
 
 const asks = (offerId: number) => `/api/v0/asks/${offerId}/`;
 const instance = (id: number) => `/api/v0/instances/${id}/`;
+const TEMPLATE = "/api/v0/template/";
 
 describe("the emulator keeps the specs' rules where it was lenient", () => {
     let emu: Emulator;
@@ -114,5 +115,48 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
             await other.stop();
         }
         expect(new Emulator().options.takenOfferAnswer).toBe(410);
+    });
+
+    // Contract §2.3: create_new boolean, volume_id integer, size number, mount_path string.
+    it.each([
+        ["camelCase names", { createNew: false, volumeId: 5, mountPath: "/data" }],
+        ["a string id", { create_new: false, volume_id: "5", mount_path: "/data" }],
+        ["no mount path", { create_new: false, volume_id: 5 }],
+        ["create_new as a string", { create_new: "false", volume_id: 5, mount_path: "/data" }],
+        ["size as a string", { create_new: true, volume_id: 5, size: "20", mount_path: "/data" }],
+        ["not an object", "vol-5:/data"],
+    ])("volume_info with %s is refused; nothing is rented", async (_, volumeInfo) => {
+        const offer = emu.addOffer();
+        const refused = await call(emu, "PUT", asks(offer.id), { image: "busybox", volume_info: volumeInfo });
+        expect(refused.status).toBe(400);
+        expect(refused.json).toMatchObject({ success: false, error: "invalid_args", msg: expect.stringContaining("volume_info") });
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    it("volume_info as the contract states it is taken, a new volume with or without its size", async () => {
+        for (const volumeInfo of [
+            { create_new: false, volume_id: 5, mount_path: "/data" },
+            { create_new: true, volume_id: 77, size: 20, mount_path: "/data" },
+        ]) {
+            const created = await call(emu, "PUT", asks(emu.addOffer().id), { image: "busybox", volume_info: volumeInfo });
+            expect(created.status).toBe(200);
+            expect(emu.model.instances.get(created.json.new_contract)!.effective.volume_info).toEqual(volumeInfo);
+        }
+    });
+
+    // Contract §2.2: a template's runtype is ssh, jupyter or args.
+    it("a template's runtype is one of ssh, jupyter, args, on create and on edit; an instance's wire form is refused", async () => {
+        const base = { image: "busybox", docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        for (const runtype of ["ssh_proxy", "jupyter_direc ssh_direc ssh_proxy", "SSH", ""]) {
+            const refused = await call(emu, "POST", TEMPLATE, { ...base, name: `rt-${runtype}`, runtype });
+            expect(refused.status).toBe(400);
+            expect(refused.json).toMatchObject({ success: false, error: "invalid_args", msg: "runtype must be one of ssh, jupyter, args" });
+        }
+        const made = await call(emu, "POST", TEMPLATE, { ...base, name: "rt-ok", runtype: "jupyter" });
+        expect(made.json).toMatchObject({ success: true, template: { runtype: "jupyter" } });
+        const edit = await call(emu, "PUT", TEMPLATE, { hash_id: made.json.template.hash_id, runtype: "ssh_proxy" });
+        expect(edit.status).toBe(400);
+        expect(emu.model.templates.get(made.json.template.id)!.fields.runtype).toBe("jupyter");
+        expect((await call(emu, "PUT", TEMPLATE, { hash_id: made.json.template.hash_id, runtype: "ssh" })).json).toMatchObject({ success: true, template: { runtype: "ssh" } });
     });
 });

@@ -111,6 +111,21 @@ export function createInstance(ctx: HandlerContext): Answer {
     return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
 }
 
+/**
+ * `volume_info` as contract §2.3 states it: `create_new` boolean, `volume_id` integer (the existing
+ * volume, or the volume offer for a new one), `mount_path` string, `size` GB (used for a new one).
+ * Before, anything was taken and stored, so a client that sent the wrong names or types (camelCase,
+ * a string id) attached nothing live and passed here.
+ */
+function volumeInfoProblem(v: unknown): string | undefined {
+    if (!isObject(v)) return "volume_info must be an object {create_new, volume_id, size, mount_path}";
+    if (typeof v.create_new !== "boolean") return "volume_info.create_new must be true or false";
+    if (typeof v.volume_id !== "number" || !Number.isInteger(v.volume_id)) return "volume_info.volume_id must be an integer";
+    if (typeof v.mount_path !== "string" || v.mount_path === "") return "volume_info.mount_path must be a path";
+    if (v.size !== undefined && v.size !== null && (typeof v.size !== "number" || !(v.size > 0))) return "volume_info.size must be a number of GB";
+    return undefined;
+}
+
 function noSuchAsk(offerId: number): Answer {
     return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
 }
@@ -138,6 +153,10 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
             total += k.length + v.length;
         }
         if (total > LIMITS.envTotal) return `env is longer than ${LIMITS.envTotal} characters`;
+    }
+    if (body.volume_info !== undefined) {
+        const problem = volumeInfoProblem(body.volume_info);
+        if (problem) return problem;
     }
     if (str("image").length > LIMITS.image) return `image is longer than ${LIMITS.image} characters`;
     if (str("label").length > LIMITS.label) return `label is longer than ${LIMITS.label} characters`;

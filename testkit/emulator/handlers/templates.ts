@@ -60,7 +60,15 @@ const REQUIRED_ON_CREATE = ["name", "image"];
 /** Defaults the contract names: tag latest, runtype args, recommended disk 8 GB. */
 const CREATE_DEFAULTS = { tag: "latest", runtype: "args", recommended_disk_space: 8 };
 
+/** A template's run types (contract §2.2); an instance's compound wire forms are not among them. */
+const TEMPLATE_RUNTYPES = ["ssh", "jupyter", "args"];
+
 function typeError(fields: Record<string, unknown>): string | undefined {
+    // Before, any string was stored, so a client that sent an instance's runtype ("ssh_proxy",
+    // "jupyter_direc ssh_direc ssh_proxy") or a misspelling to a template passed here.
+    if (fields.runtype !== undefined && !TEMPLATE_RUNTYPES.includes(fields.runtype as string)) {
+        return `runtype must be one of ${TEMPLATE_RUNTYPES.join(", ")}`;
+    }
     for (const [name, value] of Object.entries(fields)) {
         const want = TEMPLATE_FIELDS[name];
         if (!want) continue;
