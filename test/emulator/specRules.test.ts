@@ -159,4 +159,23 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
         expect(emu.model.templates.get(made.json.template.id)!.fields.runtype).toBe("jupyter");
         expect((await call(emu, "PUT", TEMPLATE, { hash_id: made.json.template.hash_id, runtype: "ssh" })).json).toMatchObject({ success: true, template: { runtype: "ssh" } });
     });
+
+    // docs/live-service.md: "Delete only unlinks the template from the account", and a create of
+    // existing content answers with the existing template.
+    it("a deleted template is only unlinked: the same content created again answers with it, linked again", async () => {
+        const body = { name: "unlinked", image: "busybox", env: "-e A=1", docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const made = (await call(emu, "POST", TEMPLATE, body)).json.template;
+        expect((await call(emu, "DELETE", TEMPLATE, { template_id: made.id })).json).toMatchObject({ success: true });
+        const again = await call(emu, "POST", TEMPLATE, body);
+        expect(again.status).toBe(200);
+        expect(again.json).toMatchObject({ success: false, msg: `Existing Template Found: ${made.id}. User relationship added.`, template: { id: made.id, hash_id: made.hash_id } });
+        const q = encodeURIComponent(JSON.stringify({ id: { eq: made.id } }));
+        expect((await call(emu, "GET", `${TEMPLATE}?select_filters=${q}`)).json.templates).toEqual([expect.objectContaining({ id: made.id })]);
+        // Another account's deleted template is not found for this one.
+        const theirs = emu.model.addTemplate(emu.otherUser.id, { name: "theirs-unlinked", image: "alpine", tag: "latest", runtype: "args", recommended_disk_space: 8, private: false });
+        theirs.deleted = true;
+        const fresh = await call(emu, "POST", TEMPLATE, { name: "theirs-unlinked", image: "alpine", private: false });
+        expect(fresh.json).toMatchObject({ success: true });
+        expect(fresh.json.template.id).not.toBe(theirs.id);
+    });
 });

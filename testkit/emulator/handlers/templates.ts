@@ -143,9 +143,14 @@ export function createTemplate(ctx: HandlerContext): Answer {
     if (ctx.emu.options.dedupeTemplates) {
         // Another account's public template matches too: the live answer has been seen naming a
         // template whose creator_id was another account's.
+        // A delete only unlinks a template from the account (docs/live-service.md "Bodies and
+        // responses"): the account's own deleted template is still there to be found, and is
+        // linked again. Before, a deleted one was never found, so a destroy and a new `up` of the
+        // same program made a fresh template here where the live service answers with the old one.
         const same = [...model.templates.values()].find(
-            (t) => !t.deleted && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
+            (t) => (!t.deleted || t.creator_id === ctx.caller.user.id) && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
         );
+        if (same) same.deleted = false;
         // As the live service documents it: success false, with the template it found.
         if (same) return ok({ success: false, msg: `Existing Template Found: ${same.id}. User relationship added.`, template: templateView(same) });
     }
