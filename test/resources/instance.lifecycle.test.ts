@@ -236,6 +236,23 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
 
+    // The emulator took any volume_info until a review (contract §2.3 now checked there): this is
+    // the provider's camelCase volumeInfo reaching the service in the contract's names and types.
+    it("volumeInfo goes in the create as the contract's volume_info, which the service takes", async () => {
+        const { engine, emu } = stack;
+        for (const [name, volumeInfo, wire] of [
+            ["vol-link", { createNew: false, volumeId: 5, mountPath: "/data" }, { create_new: false, volume_id: 5, mount_path: "/data" }],
+            ["vol-new", { createNew: true, volumeId: 77, size: 20, mountPath: "/scratch" }, { create_new: true, volume_id: 77, size: 20, mount_path: "/scratch" }],
+        ] as const) {
+            const offer = emu.addOffer();
+            await engine.up(() => new Instance(name, { offerId: offer.id, image: "busybox", volumeInfo }));
+            const [put] = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`);
+            expect(put).toMatchObject({ status: 200, body: { volume_info: wire } });
+            expect(emu.model.instances.get(engine.get(name).outputs.instanceId as number)!.effective.volume_info).toEqual(wire);
+        }
+        await engine.destroy();
+    });
+
     it("instances from one template look it up once; an unknown hashId fails the create before anything is paid for", async () => {
         const { engine, emu } = stack;
         const [a, b] = [emu.addOffer(), emu.addOffer()];

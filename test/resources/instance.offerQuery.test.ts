@@ -149,6 +149,18 @@ describe("Instance rented by offer search", () => {
         expect(JSON.parse(search.query.q)).toMatchObject({ gpu_name: { eq: "QT-CEILING" }, dph_total: { lte: 1 }, limit: 1 });
     });
 
+    // The emulator rented an offer kept off the market (rentable: false) until a review; the live
+    // service answers it no_such_ask. A search without the CLI's defaults can find one.
+    it("defaults: false finds an offer kept off the market too; its refusal moves on to the next match", async () => {
+        const { emu, engine } = stack;
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: "QT-OFFMARKET" });
+        const off = emu.addOffer({ status: "running" }, 0.1, machine.id, { gpu_name: "QT-OFFMARKET", verified: true, rentable: false, external: false });
+        const [good] = market("QT-OFFMARKET", [{ price: 0.2 }]);
+        await engine.up(() => new Instance("offmarket", { offer: byPrice("QT-OFFMARKET", { defaults: false }), image: "busybox" }));
+        expect(engine.get("offmarket").outputs).toMatchObject({ rentedOfferId: good.id });
+        expect([...emu.model.instances.values()].filter((i) => i.offerId === off.id)).toEqual([]);
+    });
+
     it("a taken offer does not rule out its machine: the next offer there is tried", async () => {
         const { emu, engine } = stack;
         const [taken] = market("QT-TAKEN", [{ price: 0.1 }, { price: 0.9 }]);

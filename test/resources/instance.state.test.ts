@@ -119,6 +119,23 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         await engine.destroy();
     });
 
+    // The same without reaching into the emulator: created stopped on an offer whose instances exit,
+    // the start ends exited as the create would have (contract §3: exited never reaches running).
+    it("an instance created stopped on an offer whose instances exit: the start ends exited, recorded as ended, and the next up sends no start", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer({ status: "exited", statusMsg: "container exited with code 1" });
+        const program = (desiredState: "running" | "stopped") => () => new Instance("badstart", { offerId: offer.id, image: "busybox", desiredState });
+        await engine.up(program("stopped"));
+        const id = Number(engine.get("badstart").id);
+        await expect(engine.up(program("running"))).rejects.toThrow(/it will not reach running/);
+        expect(engine.get("badstart")).toMatchObject({ initFailed: true, outputs: { actualStatus: "exited", intendedStatus: "running" } });
+        expect(emu.instanceView(id)).toMatchObject({ actual_status: "exited" });
+        emu.clearLog();
+        await engine.up(program("running"));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${id}/`)).toEqual([]);
+        await engine.destroy();
+    });
+
     // Before: a refresh kept the program's desiredState for a frozen instance (intended_status
     // "frozen" was not read back), so a program saying "stopped" planned no change while its GPUs
     // were billed, and one saying "running" never saw it paused.

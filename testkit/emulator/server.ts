@@ -50,6 +50,11 @@ export interface EmulatorOptions {
      * marketplace takes a moment to list it); default 5000 ms.
      */
     offerReturnAfterMs?: number;
+    /**
+     * How a create on a taken offer is answered: 410 `no_such_ask` (the default), or the 404
+     * `no_such_ask` an offer that does not exist gets. The live service has been seen to do both.
+     */
+    takenOfferAnswer?: 404 | 410;
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
     /**
@@ -117,6 +122,7 @@ export class Emulator {
             scopeRefusalStatus: options.scopeRefusalStatus ?? 403,
             apiKeyListing: options.apiKeyListing ?? "reference",
             offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
+            takenOfferAnswer: options.takenOfferAnswer ?? 410,
             keepProcessAlive: options.keepProcessAlive ?? false,
             latencyMs: options.latencyMs ?? 0,
             keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,

@@ -6,8 +6,8 @@ import { InstanceTimings, labelInstance, ownLive, statusAt } from "./instances";
 /**
  * Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid").
  * A stop takes `loadingAfterMs` to show `stopped` (the status before it until then); a start shows
- * `scheduling` for as long (the machine finding room), then `loading`, then `running` once
- * `runningAfterMs` has passed since the start was asked. `intended_status` follows at once. A
+ * `scheduling` for as long (the machine finding room), then `loading`, then the offer's scripted
+ * end (normally `running`) once `runningAfterMs` has passed since the start was asked. `intended_status` follows at once. A
  * freeze, which only the web console asks for here (the API reference documents none), shows
  * `frozen` at once; a start or a stop takes a frozen instance out of it as from any other status.
  */
@@ -22,7 +22,10 @@ export function statusAfterStateChange(instance: EmuInstance, now: number, timin
     // A queued start (its machine without room) waits stopped.
     if (instance.script.status === "stopped") return "stopped";
     if (elapsed < timings.loadingAfterMs) return "scheduling";
-    return elapsed < timings.runningAfterMs ? "loading" : "running";
+    // A start ends where the offer's script ends, as a create does: an instance scripted to exit
+    // (or to go unknown, offline, or stay loading) does so again, for `exited`, `unknown` and
+    // `offline` never reach `running` (contract §3). Before, any start ended `running`.
+    return elapsed < timings.runningAfterMs ? "loading" : instance.script.status;
 }
 
 /** What the instance is meant to be: `running` unless a stop (or a freeze) was asked last. */

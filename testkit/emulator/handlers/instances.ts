@@ -47,10 +47,14 @@ export function createInstance(ctx: HandlerContext): Answer {
         return invalidArgs("template_id is not accepted for instance creation; pass template_hash_id");
     }
     const offer = ctx.emu.model.offers.get(offerId);
-    if (!offer) {
-        return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
+    // An offer its host keeps off the market (`rentable: false`) is no ask to accept: as one that
+    // does not exist. Before, it was rented like any other.
+    if (!offer || !offer.listing.rentable) return noSuchAsk(offerId);
+    // A taken offer: 410, or the same 404 as one that does not exist; both are seen live
+    // (docs/live-service.md "Renting by need").
+    if (ctx.now < offer.freeAt) {
+        return ctx.emu.options.takenOfferAnswer === 404 ? noSuchAsk(offerId) : fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
     }
-    if (ctx.now < offer.freeAt) return fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
 
     const problem = checkCreateBody(body);
     if (problem) return invalidArgs(problem);
@@ -107,6 +111,25 @@ export function createInstance(ctx: HandlerContext): Answer {
     return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
 }
 
+/**
+ * `volume_info` as contract §2.3 states it: `create_new` boolean, `volume_id` integer (the existing
+ * volume, or the volume offer for a new one), `mount_path` string, `size` GB (used for a new one).
+ * Before, anything was taken and stored, so a client that sent the wrong names or types (camelCase,
+ * a string id) attached nothing live and passed here.
+ */
+function volumeInfoProblem(v: unknown): string | undefined {
+    if (!isObject(v)) return "volume_info must be an object {create_new, volume_id, size, mount_path}";
+    if (typeof v.create_new !== "boolean") return "volume_info.create_new must be true or false";
+    if (typeof v.volume_id !== "number" || !Number.isInteger(v.volume_id)) return "volume_info.volume_id must be an integer";
+    if (typeof v.mount_path !== "string" || v.mount_path === "") return "volume_info.mount_path must be a path";
+    if (v.size !== undefined && v.size !== null && (typeof v.size !== "number" || !(v.size > 0))) return "volume_info.size must be a number of GB";
+    return undefined;
+}
+
+function noSuchAsk(offerId: number): Answer {
+    return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
+}
+
 function checkCreateBody(body: Record<string, unknown>): string | undefined {
     const str = (name: string) => (body[name] === undefined ? "" : String(body[name]));
     for (const name of ["image", "onstart", "label", "args_str", "runtype", "template_hash_id", "image_login", "jupyter_dir", "extra", "user"]) {
@@ -130,6 +153,10 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
             total += k.length + v.length;
         }
         if (total > LIMITS.envTotal) return `env is longer than ${LIMITS.envTotal} characters`;
+    }
+    if (body.volume_info !== undefined) {
+        const problem = volumeInfoProblem(body.volume_info);
+        if (problem) return problem;
     }
     if (str("image").length > LIMITS.image) return `image is longer than ${LIMITS.image} characters`;
     if (str("label").length > LIMITS.label) return `label is longer than ${LIMITS.label} characters`;
@@ -181,7 +208,9 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
     // (an offer scripted to stay `loading` may report an error there).
     const ended = now - instance.createdAt >= timings.runningAfterMs || instance.stateChange !== undefined;
     const loadingMsg = status === "created" ? "Container created" : "Pulling image layers";
-    const finalMsg = instance.stateChange ? `${status}` : instance.script.statusMsg ?? (status === "loading" || status === "created" ? loadingMsg : `${status}`);
+    // A start that ended where the script ends reports the script's message, as the create would have.
+    const scriptedEnd = !instance.stateChange || (instance.stateChange.to === "running" && status === instance.script.status && status !== "running");
+    const finalMsg = !scriptedEnd ? `${status}` : instance.script.statusMsg ?? (status === "loading" || status === "created" ? loadingMsg : `${status}`);
     return {
         id: instance.id,
         machine_id: instance.machineId,

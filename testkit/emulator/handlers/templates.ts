@@ -60,7 +60,15 @@ const REQUIRED_ON_CREATE = ["name", "image"];
 /** Defaults the contract names: tag latest, runtype args, recommended disk 8 GB. */
 const CREATE_DEFAULTS = { tag: "latest", runtype: "args", recommended_disk_space: 8 };
 
+/** A template's run types (contract §2.2); an instance's compound wire forms are not among them. */
+const TEMPLATE_RUNTYPES = ["ssh", "jupyter", "args"];
+
 function typeError(fields: Record<string, unknown>): string | undefined {
+    // Before, any string was stored, so a client that sent an instance's runtype ("ssh_proxy",
+    // "jupyter_direc ssh_direc ssh_proxy") or a misspelling to a template passed here.
+    if (fields.runtype !== undefined && !TEMPLATE_RUNTYPES.includes(fields.runtype as string)) {
+        return `runtype must be one of ${TEMPLATE_RUNTYPES.join(", ")}`;
+    }
     for (const [name, value] of Object.entries(fields)) {
         const want = TEMPLATE_FIELDS[name];
         if (!want) continue;
@@ -135,9 +143,14 @@ export function createTemplate(ctx: HandlerContext): Answer {
     if (ctx.emu.options.dedupeTemplates) {
         // Another account's public template matches too: the live answer has been seen naming a
         // template whose creator_id was another account's.
+        // A delete only unlinks a template from the account (docs/live-service.md "Bodies and
+        // responses"): the account's own deleted template is still there to be found, and is
+        // linked again. Before, a deleted one was never found, so a destroy and a new `up` of the
+        // same program made a fresh template here where the live service answers with the old one.
         const same = [...model.templates.values()].find(
-            (t) => !t.deleted && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
+            (t) => (!t.deleted || t.creator_id === ctx.caller.user.id) && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
         );
+        if (same) same.deleted = false;
         // As the live service documents it: success false, with the template it found.
         if (same) return ok({ success: false, msg: `Existing Template Found: ${same.id}. User relationship added.`, template: templateView(same) });
     }
