@@ -251,6 +251,30 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before: a registry login field the program stops setting is left as the service has it (never
+    // cleared), so the edit sent the template's unchanged content: a new hash_id, and every Instance
+    // on the template replaced, for an edit that changed nothing.
+    it("a registry login field the program stops setting sends no edit: same hashId, the instance on it not replaced", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const login = { dockerLoginRepo: "ghcr.io", dockerLoginUser: "bot", dockerLoginPass: "ghp_token" };
+        const program = (extra: Partial<TemplateArgs>) => () => {
+            const t = new Template("login-dropped", { name: "login-dropped", image: "busybox", ...extra });
+            return [t, new Instance("on-login-dropped", { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program(login));
+        const { hashId, templateId } = engine.get("login-dropped").outputs;
+        emu.clearLog();
+        const summary = await engine.up(program({ dockerLoginRepo: "ghcr.io" }));
+        expect(summary.replace).toEqual([]);
+        expect(emu.requestsTo("PUT", "/api/v0/template/")).toEqual([]);
+        expect(engine.get("login-dropped").outputs.hashId).toBe(hashId);
+        expect(emu.model.templates.get(templateId as number)!.fields).toMatchObject({ docker_login_user: "bot", docker_login_pass: "ghp_token" });
+        // The next up with the same program: nothing to do.
+        expect(await engine.up(program({ dockerLoginRepo: "ghcr.io" }))).toMatchObject({ update: [], replace: [] });
+        await engine.destroy();
+    });
+
     // Before the read of null as not set, versions stored the null: an upgrade must neither edit
     // the template (a new hash) nor replace the instances on it.
     it.each([

@@ -21,7 +21,7 @@ import {
 } from "./templateArgs";
 import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { editTemplate, holds } from "./templateEdit";
-import { asCheckedIn, canonicalTemplateInputs, clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate } from "./templateOwnership";
 
 type Props = Record<string, any>;
@@ -241,9 +241,14 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         const templateId = Number(olds.templateId ?? id);
         const desired = canonicalTemplateInputs(news);
-        // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
+        // Only the shim in state is new (see shimChanged), or nothing to send: no edit, which would change the hash.
         const managed = withoutLegacyBlanks(olds, desired);
-        if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
+        // A property the program stops setting that has no cleared value (a registry login field) is
+        // left as the service has it: a change of that alone sends nothing, and an edit of unchanged
+        // content would still give a new hash, replacing every Instance on the template.
+        const changed = changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT);
+        const toSend = TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+        if (toSend.length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
         }
         // A null an earlier version stored may stand for a value it failed to clear: cleared with the edit.
