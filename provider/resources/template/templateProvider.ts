@@ -205,10 +205,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
             // delete it), unless it is the one our own lost create made.
             const createNew = async (): Promise<TemplateRecord> => {
                 const { template, existing } = await vast.templates.create(fields);
-                if (existing && !(lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
-                    // Another account's (public) template can be the match too: it cannot be deleted from here.
-                    const me = await ctx.currentUserId().catch(() => undefined);
-                    const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
+                if (!existing) return template;
+                // Another account's (public) template can be the match too: it cannot be edited or
+                // deleted from here, and is never what our lost create made, however recent.
+                const me = await ctx.currentUserId().catch(() => undefined);
+                const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
+                const mine = template.creator_id == null || (me !== undefined && template.creator_id === me);
+                if (!(mine && lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
                     throw new VastRequestRejectedError(
                         { operation: "create template", target: `"${fields.name}"` },
                         `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
