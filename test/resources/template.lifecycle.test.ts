@@ -1,4 +1,5 @@
 import { Instance, Template, TemplateArgs } from "../../provider";
+import { Fault } from "../../testkit/emulator/faults";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
@@ -274,6 +275,69 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.model.templates.get(id)?.fields[field]).not.toEqual((first as Record<string, unknown>)[property]);
         await engine.refresh();
         expect(await engine.up(program({ [property]: null }))).toMatchObject({ update: [], replace: [] });
+        await engine.destroy();
+    });
+
+    // Before: a registry login field the program stops setting is left as the service has it (never
+    // cleared), so the edit sent the template's unchanged content: a new hash_id, and every Instance
+    // on the template replaced, for an edit that changed nothing.
+    it("a registry login field the program stops setting sends no edit: same hashId, the instance on it not replaced", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const login = { dockerLoginRepo: "ghcr.io", dockerLoginUser: "bot", dockerLoginPass: "ghp_token" };
+        const program = (extra: Partial<TemplateArgs>) => () => {
+            const t = new Template("login-dropped", { name: "login-dropped", image: "busybox", ...extra });
+            return [t, new Instance("on-login-dropped", { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program(login));
+        const { hashId, templateId } = engine.get("login-dropped").outputs;
+        emu.clearLog();
+        const summary = await engine.up(program({ dockerLoginRepo: "ghcr.io" }));
+        expect(summary.replace).toEqual([]);
+        expect(emu.requestsTo("PUT", "/api/v0/template/")).toEqual([]);
+        expect(engine.get("login-dropped").outputs.hashId).toBe(hashId);
+        expect(emu.model.templates.get(templateId as number)!.fields).toMatchObject({ docker_login_user: "bot", docker_login_pass: "ghp_token" });
+        // The next up with the same program: nothing to do.
+        expect(await engine.up(program({ dockerLoginRepo: "ghcr.io" }))).toMatchObject({ update: [], replace: [] });
+        await engine.destroy();
+    });
+
+    // Before: an update whose edit answer was lost twice (the first send refused with a 500, the
+    // one re-send's answer lost too) failed and left state as it was: the old content, and a hash
+    // the service may no longer have. A program put back as before then showed no change, and the
+    // template kept the failed up's content.
+    it.each<[string, Fault, boolean]>([
+        ["made, its answer lost", { kind: "lostAnswer" }, true],
+        ["refused with a 500 again", { kind: "status", status: 500 }, false],
+    ])("an edit whose re-send was %s: the next up with the program put back as before looks first, and edits only if the template took it", async (_case, resent, made) => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const name = `edit-lost-${made}`;
+        const template = (desc: string) => new Template(name, { name, image: "busybox", desc });
+        const program = (desc: string) => () => {
+            const t = template(desc);
+            return [t, new Instance(`on-${name}`, { offerId: offer.id, templateHashId: t.hashId, waitForRunning: false })];
+        };
+        await engine.up(program("first"));
+        const record = emu.model.templates.get(engine.get(name).outputs.templateId as number)!;
+        const before = record.hash_id;
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 500 } });
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: resent });
+        // (The template alone: the mini engine lets a dependent's failed registration escape as unhandled.)
+        await expect(engine.up(() => template("edited"))).rejects.toThrow(/whether it was made could not be settled/);
+        expect(record.fields.desc).toBe(made ? "edited" : "first");
+        expect(engine.get(name).outputs).toMatchObject({ editUnconfirmed: true, hashId: before });
+
+        emu.clearLog();
+        const summary = await engine.up(program("first"));
+        expect(record.fields.desc).toBe("first");
+        expect(emu.requestsTo("PUT", "/api/v0/template/")).toHaveLength(made ? 1 : 0);
+        expect(engine.get(name).outputs).toMatchObject({ desc: "first", hashId: record.hash_id });
+        expect(engine.get(name).outputs).not.toHaveProperty("editUnconfirmed");
+        // The instance follows the hash: replaced exactly when the template's changed.
+        expect(summary.replace.map((r) => r.name)).toEqual(made ? [`on-${name}`] : []);
+        expect(engine.get(`on-${name}`).inputs.templateHashId).toBe(record.hash_id);
+        expect(await engine.up(program("first"))).toMatchObject({ update: [], replace: [] });
         await engine.destroy();
     });
 

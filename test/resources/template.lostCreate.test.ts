@@ -109,6 +109,21 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Before: after a lost create, the re-send's "existing template found" was taken for what the
+    // lost create made when only its creation time fitted: another account's public template of
+    // the same content, made just then, was held (and its creator recorded as the owner, so a
+    // refresh kept it as ours), though it can be neither edited nor deleted from here.
+    it("after a lost create, the re-send answered with another account's public template made just then: not taken", async () => {
+        const { emu, engine } = stack;
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const fields = { name: "theirs-just-now", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: false };
+        const theirs = emu.model.addTemplate(emu.otherUser.id, { ...fields, ...login }, { created_at: Date.now() });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 502 } });
+        const error = await engine.up(() => new Template("mine", { name: "theirs-just-now", image: "busybox", private: false })).catch((e) => e);
+        expect(error.message).toContain(`template ${theirs.id}, made by another account, already has exactly this content`);
+        expect(engine.state.size).toBe(0);
+    });
+
     // Before: the second's lost create found the first's template, made moments earlier with the
     // same name and content, and took it: two resources held one template.
     it("a lost create never takes the template of another resource of identical content made moments earlier", async () => {

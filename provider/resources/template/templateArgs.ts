@@ -95,6 +95,12 @@ export interface TemplateOutputs extends TemplateInputs {
     hashId: string;
     /** The account that made the template; lets a refresh tell this account's template from another's public one without asking who the key belongs to. */
     creatorId?: number;
+    /**
+     * Only after an edit whose answer was lost and could not be settled: the template may or may
+     * not hold it (under a new hash). State keeps the content and hash from before; the next `up`
+     * reads the template and edits it only where it differs from the program. A refresh clears it.
+     */
+    editUnconfirmed?: boolean;
 }
 
 /** Every input property, in the order they are reported. */
@@ -109,7 +115,7 @@ export type TemplateContentProperty = keyof typeof TEMPLATE_FIELDS;
 export const TEMPLATE_CONTENT = TEMPLATE_PROPERTIES.filter((p): p is TemplateContentProperty => p in TEMPLATE_FIELDS);
 
 /** Properties the provider computes, never accepted as inputs; none of them is secret. */
-export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
+export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {}, editUnconfirmed: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
 export const TEMPLATE_COMPUTED = computedOf(TEMPLATE_COMPUTED_OUTPUTS);
 
 /** The defaults `check` fills in, from the schema's `.default(...)`. */

@@ -1,5 +1,6 @@
 import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
+import { mayHaveActed } from "../../client/retryPolicy";
 import { ProviderContext } from "../../dynamic/context";
 import { sameValue } from "../../dynamic/diffInputs";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
@@ -38,11 +39,39 @@ export async function editTemplate(
             e instanceof VastNotFoundError ||
             (e instanceof VastRequestRejectedError && (e.status === 404 || e.status === 410)) ||
             (e instanceof VastInvalidArgsError && /none found for given hash id/i.test(e.serviceMessage ?? ""));
-        if (!stale && !(e instanceof VastOutcomeUnknownError)) throw e;
-        const current = await ownTemplate(ctx, vast, templateId, owner);
+        const lost = e instanceof VastOutcomeUnknownError;
+        if (!stale && !lost) throw e;
+        let current: TemplateRecord | undefined;
+        try {
+            current = await ownTemplate(ctx, vast, templateId, owner);
+        } catch (looking) {
+            // A lost edit that cannot be looked for may be on the template, under a new hash, or not.
+            throw lost ? new TemplateEditUnsettledError(templateId, looking) : looking;
+        }
         if (!current) {
             throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
         }
-        return current.hash_id !== hashId && holds(current, fields) ? current : await editWith(current.hash_id);
+        if (current.hash_id !== hashId && holds(current, fields)) return current;
+        try {
+            return await editWith(current.hash_id);
+        } catch (resent) {
+            throw mayHaveActed(resent) ? new TemplateEditUnsettledError(templateId, resent) : resent;
+        }
+    }
+}
+
+/**
+ * An edit that may or may not have been made: the caller cannot tell the template's content or
+ * hash from what it sent, and must look before trusting either (the Template provider records
+ * `editUnconfirmed`).
+ */
+export class TemplateEditUnsettledError extends Error {
+    constructor(templateId: number, cause: unknown) {
+        super(
+            `vastai: edit template ${templateId}: its answer was lost, and whether it was made could not be settled ` +
+                `(${(cause as Error)?.message ?? cause}); the next \`pulumi up\` reads the template and edits it only where it differs from the program`,
+            { cause },
+        );
+        this.name = "TemplateEditUnsettledError";
     }
 }

@@ -6,6 +6,7 @@ import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../dynamic/context";
 import { replacedBy } from "../../dynamic/properties";
+import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { confirmedRemoval } from "../../client/api/removal";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
@@ -20,8 +21,8 @@ import {
     templateArgsSchema,
 } from "./templateArgs";
 import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
-import { editTemplate, holds } from "./templateEdit";
-import { asCheckedIn, canonicalTemplateInputs, clearedFields, inputsFromRecord, toTemplateFields } from "./templateMapping";
+import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit";
+import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate } from "./templateOwnership";
 
 type Props = Record<string, any>;
@@ -142,6 +143,18 @@ function withoutLegacyBlanks(olds: object, news: object): Props {
 }
 
 /**
+ * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as
+ * a refresh would record it, so that the update edits only where the template differs from the
+ * program, and keeps the hash it has when nothing does.
+ */
+async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient, templateId: number, olds: TemplateOutputs): Promise<TemplateOutputs> {
+    const { editUnconfirmed: _unsure, ...known } = olds;
+    const record = await ownTemplate(ctx, vast, templateId, olds.creatorId);
+    if (!record) throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+    return { ...known, ...inputsFromRecord(record, inputsOf(known)), hashId: record.hash_id };
+}
+
+/**
  * The Template resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context. Typed against Pulumi's `ResourceProvider`: `diff`, `update`, `read`
  * and `delete` read the outputs `create` writes, and the compiler holds them to it.
@@ -167,7 +180,9 @@ export const templateProvider = (ctx: ProviderContext) => ({
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
-        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
+        // After an edit that could not be settled, the update looks at the template (see `editUnconfirmed`).
+        const unsure = olds.editUnconfirmed === true;
+        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news) || unsure, replaces, deleteBeforeReplace: false };
     },
 
     async create(inputs: TemplateInputs) {
@@ -190,10 +205,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
             // delete it), unless it is the one our own lost create made.
             const createNew = async (): Promise<TemplateRecord> => {
                 const { template, existing } = await vast.templates.create(fields);
-                if (existing && !(lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
-                    // Another account's (public) template can be the match too: it cannot be deleted from here.
-                    const me = await ctx.currentUserId().catch(() => undefined);
-                    const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
+                if (!existing) return template;
+                // Another account's (public) template can be the match too: it cannot be edited or
+                // deleted from here, and is never what our lost create made, however recent.
+                const me = await ctx.currentUserId().catch(() => undefined);
+                const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
+                const mine = template.creator_id == null || (me !== undefined && template.creator_id === me);
+                if (!(mine && lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
                     throw new VastRequestRejectedError(
                         { operation: "create template", target: `"${fields.name}"` },
                         `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
@@ -241,16 +259,31 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         const templateId = Number(olds.templateId ?? id);
         const desired = canonicalTemplateInputs(news);
-        // Only the shim in state is new (see shimChanged): no edit, which would change the hash.
-        const managed = withoutLegacyBlanks(olds, desired);
-        if (changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT).length === 0) {
-            return { outs: outputsOf(desired, { id: templateId, hash_id: String(olds.hashId) }, templateId, olds.creatorId) };
+        const known = olds.editUnconfirmed ? await asTheTemplateIsNow(ctx, vast, templateId, olds) : olds;
+        // Only the shim in state is new (see shimChanged), or nothing to send: no edit, which would change the hash.
+        const managed = withoutLegacyBlanks(known, desired);
+        // A property the program stops setting that has no cleared value (a registry login field) is
+        // left as the service has it: a change of that alone sends nothing, and an edit of unchanged
+        // content would still give a new hash, replacing every Instance on the template.
+        const changed = changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT);
+        const toSend = TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+        if (toSend.length === 0) {
+            return { outs: outputsOf(desired, { id: templateId, hash_id: String(known.hashId) }, templateId, known.creatorId) };
         }
         // A null an earlier version stored may stand for a value it failed to clear: cleared with the edit.
-        const removed = TEMPLATE_CONTENT.filter((p) => (managed[p] !== undefined || (olds as Props)[p] === null) && desired[p] === undefined);
+        const removed = TEMPLATE_CONTENT.filter((p) => (managed[p] !== undefined || (known as Props)[p] === null) && desired[p] === undefined);
         const fields = { ...clearedFields(removed), ...toTemplateFields(desired) };
-        const edited = await editTemplate(ctx, vast, templateId, String(olds.hashId), fields, olds.creatorId);
-        return { outs: outputsOf(desired, edited, templateId, olds.creatorId) };
+        let edited: { id?: number; hash_id: string };
+        try {
+            edited = await editTemplate(ctx, vast, templateId, String(known.hashId), fields, known.creatorId);
+        } catch (e) {
+            if (!(e instanceof TemplateEditUnsettledError)) throw e;
+            // Kept as it was, the state would show no change for a program put back as before while
+            // the template may hold this edit (and a hash state does not have): recorded as unsure,
+            // so the next up looks first (the engine records these outputs with the failure).
+            throw initFailure(e.message, id, { ...known, editUnconfirmed: true }, providerOf(news));
+        }
+        return { outs: outputsOf(desired, edited, templateId, known.creatorId) };
     },
 
     async delete(id: string, props: TemplateOutputs) {
