@@ -39,6 +39,11 @@ const RESOURCES: ResourceUnderTest[] = [
             const desc = emu.model.templates.get(Number(id))?.fields.desc;
             return desc === outputs.desc ? undefined : `state says desc ${JSON.stringify(outputs.desc)}, the service ${JSON.stringify(desc)}`;
         },
+        // Failed: the description state holds is the service's, or state says it is unsure (editUnconfirmed).
+        failedEditMisreported: (emu, id, outputs) => {
+            const desc = emu.model.templates.get(Number(id))?.fields.desc;
+            return desc === outputs.desc || outputs.editUnconfirmed === true ? undefined : `state says desc ${JSON.stringify(outputs.desc)}, the service ${JSON.stringify(desc)}`;
+        },
     },
     {
         type: "Instance",
