@@ -223,7 +223,9 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
     // live. What the provider does today: it refuses to take the template it cannot tell from one
     // another resource manages, and says to adopt it; adopting it works. (Reported: a destroy and
     // an up of an unchanged program should not need the program edited.)
-    it("destroy, then up the same program again: the create answers the deleted template; the up fails saying to adopt it, and adopting it works", async () => {
+    // A delete only unlinks a template, and a create of the same content answers with the old one,
+    // linked again ("User relationship added"). Before: that up failed, asking to set adopt.
+    it("destroy, then up the same program again: the create answers the deleted template, linked again, and it is managed here as before", async () => {
         const { engine, emu } = stack;
         const args = { name: "again-tpl", image: "busybox", env: { A: "1" } };
         await engine.up(() => new Template("again-tpl", args));
@@ -232,15 +234,24 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         expect(await engine.destroy()).toEqual(["again-tpl"]);
         expect(emu.model.templates.get(id)?.deleted).toBe(true);
 
-        await expect(engine.up(() => new Template("again-tpl", args))).rejects.toThrow(
-            `template ${id} already has exactly this content (the service answered with it, and links it to this account)`,
-        );
-        expect(engine.state.has("again-tpl")).toBe(false);
-        expect([...emu.model.templates.values()].filter((t) => t.fields.name === "again-tpl").map((t) => t.id)).toEqual([id]);
-
-        expect((await engine.up(() => new Template("again-tpl", { ...args, adopt: id }))).create).toEqual(["again-tpl"]);
+        expect((await engine.up(() => new Template("again-tpl", args))).create).toEqual(["again-tpl"]);
         expect(engine.get("again-tpl").outputs).toMatchObject({ templateId: id, hashId: first.hashId });
+        expect([...emu.model.templates.values()].filter((t) => t.fields.name === "again-tpl").map((t) => [t.id, t.deleted])).toEqual([[id, false]]);
         expect(await engine.destroy()).toEqual(["again-tpl"]);
+    });
+
+    // Linked to the account already, the same content is another resource's (or the console's): not taken.
+    it("the same content as a template the account has linked is refused, naming it and how to adopt it", async () => {
+        const { engine, emu } = stack;
+        const args = { name: "twice-tpl", image: "busybox" };
+        await engine.up(() => new Template("twice-a", args));
+        const id = engine.get("twice-a").outputs.templateId as number;
+        const error = await engine.up(() => [new Template("twice-a", args), new Template("twice-b", args)]).catch((e) => e);
+        expect(error.message).toContain(`template ${id} already has exactly this content`);
+        expect(error.message).toContain(`set adopt: ${id}`);
+        expect(engine.state.has("twice-b")).toBe(false);
+        expect(emu.model.templates.get(id)?.deleted).toBe(false);
+        expect(await engine.destroy()).toEqual(["twice-a"]);
     });
 
     it("registry login fields the program sets to \"\" (as the contract says for unused ones) make no edit on the next up, nor replace the instance using the template", async () => {

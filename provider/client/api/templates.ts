@@ -59,14 +59,17 @@ export class TemplatesApi {
     /**
      * Creates a template. The service answers a create whose content matches an existing template
      * with that template (`success: false`, "Existing Template Found", its API reference says):
-     * `existing` says so, so the caller can tell a new template from an old one.
+     * `existing` says so, so the caller can tell a new template from an old one; `linkedNow`, that
+     * the answer says the create linked it to the account ("User relationship added"): it was not
+     * the account's before (one it deleted, since a delete only unlinks; or another account's).
      */
-    async create(request: TemplateCreateRequest): Promise<{ template: TemplateRecord; existing: boolean }> {
+    async create(request: TemplateCreateRequest): Promise<{ template: TemplateRecord; existing: boolean; linkedNow: boolean }> {
         const endpoint = ENDPOINTS.createTemplate;
         const body = checkRequest(endpoint, templateCreateRequestSchema, request);
         const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
         // The live answer for an existing one: `success: false`, "Existing Template Found: 123. User relationship added."
-        return { template: answer.template, existing: answer.success === false || /existing/i.test(answer.msg ?? "") };
+        const existing = answer.success === false || /existing/i.test(answer.msg ?? "");
+        return { template: answer.template, existing, linkedNow: existing && /user relationship added/i.test(answer.msg ?? "") };
     }
 
     /**

@@ -202,15 +202,22 @@ export const templateProvider = (ctx: ProviderContext) => ({
             let lostSentAt: number | undefined;
             // The service answers identical content with the account's existing template instead of a
             // new one. That template is not this resource's to manage (deleting the resource would
-            // delete it), unless it is the one our own lost create made.
+            // delete it), unless it is the one our own lost create made, or one this account deleted.
             const createNew = async (): Promise<TemplateRecord> => {
-                const { template, existing } = await vast.templates.create(fields);
+                const { template, existing, linkedNow } = await vast.templates.create(fields);
                 if (!existing) return template;
                 // Another account's (public) template can be the match too: it cannot be edited or
                 // deleted from here, and is never what our lost create made, however recent.
                 const me = await ctx.currentUserId().catch(() => undefined);
                 const others = template.creator_id != null && me !== undefined && template.creator_id !== me;
                 const mine = template.creator_id == null || (me !== undefined && template.creator_id === me);
+                // The account's own template that this create linked to it again: one it had deleted
+                // (a delete only unlinks), as a destroy and an `up` of the same program do. Linked to
+                // the account by nothing else, it is no other resource's: taken back here.
+                if (linkedNow && me !== undefined && template.creator_id === me && !heldHere.has(template.id)) {
+                    ctx.log.progress(`template ${template.id}, which this account deleted, has exactly this content: the service linked it again, and it is managed here`);
+                    return template;
+                }
                 if (!(mine && lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
                     throw new VastRequestRejectedError(
                         { operation: "create template", target: `"${fields.name}"` },
@@ -298,5 +305,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         } catch (e) {
             throw refusedDelete(e, templateId) ?? e;
         }
+        // Deleted (unlinked): no resource holds it any more, and a create of the same content may take it back.
+        heldHere.delete(templateId);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;

@@ -150,9 +150,15 @@ export function createTemplate(ctx: HandlerContext): Answer {
         const same = [...model.templates.values()].find(
             (t) => (!t.deleted || t.creator_id === ctx.caller.user.id) && (t.creator_id === ctx.caller.user.id || t.fields.private === false) && sameFields(t.fields, fields),
         );
-        if (same) same.deleted = false;
-        // As the live service documents it: success false, with the template it found.
-        if (same) return ok({ success: false, msg: `Existing Template Found: ${same.id}. User relationship added.`, template: templateView(same) });
+        if (same) {
+            // As the live service documents it: success false, with the template it found, and
+            // "User relationship added" when it links the template to the account (one it had
+            // deleted, or another account's); not when the account has it linked already.
+            const linkedAlready = !same.deleted && same.creator_id === ctx.caller.user.id;
+            same.deleted = false;
+            const msg = `Existing Template Found: ${same.id}.${linkedAlready ? "" : " User relationship added."}`;
+            return ok({ success: false, msg, template: templateView(same) });
+        }
     }
     const template = model.addTemplate(ctx.caller.user.id, fields);
     return ok({ success: true, msg: "template created", template: templateView(template) });
