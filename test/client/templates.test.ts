@@ -41,9 +41,13 @@ describe("templates API against the emulator", () => {
         const first = await vast.templates.create({ ...base, name: "twin" });
         const second = await vast.templates.create({ ...base, name: "twin" });
         expect(first.existing).toBe(false);
-        expect(second).toEqual({ template: expect.objectContaining({ id: first.template.id }), existing: true });
+        // Linked to the account already: no "User relationship added".
+        expect(second).toEqual({ template: expect.objectContaining({ id: first.template.id }), existing: true, linkedNow: false });
         // The live answer, as the emulator gives it: success false beside the template, read once, not retried.
         expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(2);
+        // Deleted (a delete only unlinks), then the same content: the answer links it again, and says so.
+        await vast.templates.delete(first.template.id);
+        expect(await vast.templates.create({ ...base, name: "twin" })).toEqual({ template: expect.objectContaining({ id: first.template.id }), existing: true, linkedNow: true });
     });
 
     it("reads a success: false beside a template as 'existing' only in the service's words; any other is a failure", async () => {
@@ -52,12 +56,14 @@ describe("templates API against the emulator", () => {
         const record = { id: 77, hash_id: "c".repeat(32), name: "p", image: "other" };
         // The older form, success true with a message that says so, is read as existing too.
         answer({ success: true, msg: "existing template found", template: record });
-        expect(await vast.templates.create({ ...base, name: "p" })).toEqual({ template: expect.objectContaining({ id: 77 }), existing: true });
+        expect(await vast.templates.create({ ...base, name: "p" })).toEqual({ template: expect.objectContaining({ id: 77 }), existing: true, linkedNow: false });
+        answer({ success: false, msg: "Existing Template Found: 77. User relationship added.", template: record });
+        expect(await vast.templates.create({ ...base, name: "p" })).toEqual({ template: expect.objectContaining({ id: 77 }), existing: true, linkedNow: true });
         answer({ success: false, error: "invalid_args", msg: "image is not allowed", template: { name: "p", image: "x" } });
         await expect(vast.templates.create({ ...base, name: "p" })).rejects.toThrow(VastInvalidArgsError);
         answer({ success: false, msg: "A template named p already exists", template: record });
         await expect(vast.templates.create({ ...base, name: "p" })).rejects.toThrow(/success=false rejected: A template named p already exists/);
-        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(3);
+        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(4);
     });
 
     it("reads an edit's new hash_id from its template, or from beside it; an answer with neither is unexpected", async () => {
