@@ -14,7 +14,7 @@ describe("refreshing many resources", () => {
         await stack.stop();
     });
 
-    it("shares its searches, reads the rest ahead in one, and makes no other call, not even to ask whose key it is", async () => {
+    it("shares its searches, reads the rest ahead in one, and makes no other call but one to ask whose key it is, before one counts as gone", async () => {
         const names = Array.from({ length: 20 }, (_, i) => `refresh-${i}`);
         await stack.engine.up(() => names.map((n) => new Template(n, { name: n, image: "busybox" })));
         // Edited in the console before the refresh: a read answered from the read-ahead shows it too.
@@ -33,7 +33,9 @@ describe("refreshing many resources", () => {
         expect(summary.same).toHaveLength(names.length - 2);
         expect(stack.engine.get("refresh-17").outputs.tag).toBe("nightly");
         const calls = stack.emu.requests.map((r) => `${r.method} ${r.path}`);
-        expect(new Set(calls)).toEqual(new Set(["GET /api/v0/template/"]));
+        expect(new Set(calls)).toEqual(new Set(["GET /api/v0/template/", "GET /api/v0/users/current/"]));
+        // Whose key it is, asked once in the process: only a template that looks gone needs it (templateOwnership.ts).
+        expect(calls.filter((c) => c === "GET /api/v0/users/current/")).toHaveLength(1);
         // A search the rate limiter turned away is sent again, the same search: on a busy machine the
         // 19 ms test-speed interval can be squeezed on arrival. Only the searches it let through count.
         const filters = stack.emu.requestsTo("GET", "/api/v0/template/").map((r) => JSON.parse(String(r.query?.select_filters ?? "{}")));

@@ -2,6 +2,7 @@ import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { TemplateRecord } from "../../schemas/template";
 import { lookAgainIfMissing } from "../lookAgain";
+import { assertSameAccount } from "../sameAccount";
 import { sharedTemplateReader } from "./sharedTemplateReader";
 
 /**
@@ -30,27 +31,11 @@ export async function templateById(
     const look = () => sharedTemplateReader(vast).get(templateId, owner);
     const record = await lookAgainIfMissing(ctx.clock, await look(), look);
     if (!record) {
-        await sameAccount(ctx, templateId, owner);
+        await assertSameAccount(ctx, `template ${templateId}`, owner);
         return { none: true };
     }
     if (record.creator_id === undefined || record.creator_id === null) return { own: record };
     return ownedBy(record, owner ?? (await ctx.currentUserId())) ? { own: record } : { othersPublic: record };
-}
-
-/**
- * Before a template counts as gone: the key is the account's that made it. Another account's key
- * does not see a private template, and a refresh would drop it from state (and a delete call it
- * done) while it is still there. Asked only then (once per process); not known for state written
- * before `creatorId` was.
- */
-async function sameAccount(ctx: ProviderContext, templateId: number, owner: number | undefined): Promise<void> {
-    if (owner === undefined) return;
-    const me = await ctx.currentUserId();
-    if (me === owner) return;
-    throw new Error(
-        `vastai: template ${templateId} was made by account ${owner}, but the API key in use is account ${me}'s, which cannot see it: ` +
-            `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner}`,
-    );
 }
 
 /** The template with this numeric id if it is this account's; another user's public one is not, whatever its id. */

@@ -5,10 +5,10 @@ import { startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 // Another account's key does not see a private template. Before: a refresh with the stack's key
-// switched to another account's dropped the template from state as deleted (and a delete called it
-// done), while it was still there; the next up made a second one.
-describe("a Template read with another account's key, through Pulumi's dynamic-provider host", () => {
-    it("is not taken as deleted: the read and the delete fail, naming both accounts", async () => {
+// switched to another account's dropped it from state as deleted (and a delete called it done),
+// while it was still there; the next up made a second one.
+describe("a resource read with another account's key, through Pulumi's dynamic-provider host", () => {
+    it("a Template is not taken as deleted: the read and the delete fail, naming both accounts", async () => {
         const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         // A host process per command, as the CLI runs them: each configured once, with its key.
         const hostWith = async (key: string) => {
