@@ -1,5 +1,6 @@
-import * as http from "http";
 import { Emulator } from "../../testkit/emulator/server";
+// Plain http, as any client: the emulator is tested without the provider's client.
+import { rawCall as call } from "../../testkit/support/rawCall";
 import { Fault } from "../../testkit/emulator/faults";
 import { eventually, startEmulator } from "../../testkit/support/fixtures";
 
@@ -9,37 +10,6 @@ import { eventually, startEmulator } from "../../testkit/support/fixtures";
  * is as strict as the live service (wrong paths, offers that take a moment to return, runtype with
  * a template).
  */
-
-interface Reply {
-    status: number;
-    contentType: string;
-    text: string;
-}
-
-/** One request as any client would send it; `timeoutMs` is when the client gives up. */
-function call(emu: Emulator, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-        const req = http.request(`${emu.url}${path}`, {
-            method,
-            headers: {
-                Authorization: `Bearer ${emu.demoKey}`,
-                ...(payload !== undefined ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
-            },
-        }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => resolve({
-                status: res.statusCode ?? 0,
-                contentType: String(res.headers["content-type"] ?? ""),
-                text: Buffer.concat(chunks).toString("utf8"),
-            }));
-        });
-        if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error("client timeout")));
-        req.on("error", reject);
-        req.end(payload);
-    });
-}
 
 const USER = "/api/v0/users/current/";
 const TEMPLATE = "/api/v0/template/";

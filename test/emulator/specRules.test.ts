@@ -1,5 +1,6 @@
-import * as http from "http";
 import { Emulator } from "../../testkit/emulator/server";
+// Plain http, as any client: the emulator is tested without the provider's client.
+import { rawCall as call } from "../../testkit/support/rawCall";
 import { eventually, startEmulator } from "../../testkit/support/fixtures";
 
 /**
@@ -7,39 +8,6 @@ import { eventually, startEmulator } from "../../testkit/support/fixtures";
  * lenient about than the service, found by a rule-by-rule review: each test is one rule, over real
  * sockets with plain http, so a provider that breaks the rule fails here as it would live.
  */
-
-interface Reply {
-    status: number;
-    json: any;
-}
-
-function call(emu: Emulator, method: string, path: string, body?: unknown): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : JSON.stringify(body);
-        const req = http.request(`${emu.url}${path}`, {
-            method,
-            headers: {
-                Authorization: `Bearer ${emu.demoKey}`,
-                ...(payload !== undefined ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
-            },
-        }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => {
-                const text = Buffer.concat(chunks).toString("utf8");
-                let json: unknown;
-                try {
-                    json = JSON.parse(text);
-                } catch {
-                    json = text;
-                }
-                resolve({ status: res.statusCode ?? 0, json });
-            });
-        });
-        req.on("error", reject);
-        req.end(payload);
-    });
-}
 
 const asks = (offerId: number) => `/api/v0/asks/${offerId}/`;
 const instance = (id: number) => `/api/v0/instances/${id}/`;
