@@ -2,6 +2,7 @@ import { Template } from "../../provider";
 import { Fault } from "../../testkit/emulator/faults";
 import { Emulator } from "../../testkit/emulator/server";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { templateView } from "../../testkit/emulator/handlers/templates";
 
 /** A template on the account with what `new Template(name, { name, image: "busybox" })` sends, an hour old. */
 function madeAnHourAgo(emu: Emulator, name: string) {
@@ -134,6 +135,21 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(error.message).toMatch(/already has exactly this content/);
         expect([...engine.state.values()].map((e) => e.name)).toEqual(["a"]);
         expect(live("twice")).toHaveLength(1);
+    });
+
+    // The lookup searches by the account's creator_id; should the service answer with another
+    // account's template all the same (a filter it ignored), that template is not ours to take.
+    it("the lookup after a lost create never takes another account's template, whatever the search answered", async () => {
+        const { emu, engine } = stack;
+        const fields = { name: "not-filtered", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
+        const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
+        const theirs = emu.model.addTemplate(emu.otherUser.id, { ...fields, ...login }, { created_at: Date.now() });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 502 } });
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", fault: { kind: "status", status: 200, body: { success: true, templates_found: 1, templates: [templateView(theirs)] } } });
+        await engine.up(() => new Template("mine", { name: "not-filtered", image: "busybox" }));
+        const [ours] = live("not-filtered").filter((t) => t.creator_id === emu.demoUser.id);
+        expect(engine.get("mine").id).toBe(String(ours.id));
+        expect(engine.get("mine").id).not.toBe(String(theirs.id));
     });
 
     // Before: anything made up to 2 minutes before the send (this machine's clock may be off) could

@@ -23,7 +23,7 @@ import {
 import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit";
 import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
-import { ownTemplate } from "./templateOwnership";
+import { ownTemplate, ownedBy } from "./templateOwnership";
 
 type Props = Record<string, any>;
 
@@ -109,7 +109,8 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
         look: async () => {
             const me = await ctx.currentUserId();
             const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
-                .filter((t) => createdSince(vast, t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
+                // The account's own, whatever the search answered (it also lists other users' public templates).
+                .filter((t) => ownedBy(t, me) && createdSince(vast, t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
                 .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
             if (candidates.length > 1) ctx.log.warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
