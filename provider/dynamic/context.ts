@@ -10,7 +10,7 @@ import type { VastClient } from "../client/vastClient";
 export interface ProviderContext {
     /** The client for the configured account; made on first use, so `check` never needs a key. */
     client(): VastClient;
-    /** The id of the account the key belongs to, asked once per process (templates are matched on their creator). */
+    /** The id of the account the key belongs to, asked once per process (see resources/sameAccount.ts). */
     currentUserId(): Promise<number>;
     clock: Clock;
     log: Log;

@@ -1,11 +1,17 @@
 import { ProviderContext } from "../dynamic/context";
 
 /**
+ * The one home of "whose key is this". Another account's key does not see a private template or
+ * an instance: to it they look deleted. A refresh would drop them from state (a delete call it
+ * done) while they are still there, an instance still billed. So what a resource was made by is
+ * kept in state (a template's `creatorId`, an instance's `accountId`), and compared with the key's
+ * account before anything counts as gone.
+ */
+
+/**
  * Before something counts as gone: the API key is the account's that made it (`owner`, kept in
- * state). Another account's key does not see a private template, and a refresh would drop it from
- * state (a delete call it done) while it is still there. Asked only then (the current user, once
- * per process); nothing to compare when state does not know the owner. A template's is in state
- * (`creatorId`); an instance's is not yet, so instances do not use it.
+ * state). Asked only then (the current user, once per process); nothing to compare when state does
+ * not know the owner.
  */
 export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserId">, what: string, owner: number | undefined): Promise<void> {
     if (owner === undefined) return;
@@ -15,4 +21,17 @@ export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserI
         `vastai: ${what} was made by account ${owner}, but the API key in use is account ${me}'s, which cannot see it: ` +
             `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner}`,
     );
+}
+
+/**
+ * The key's account, to record beside what it makes; undefined when it cannot be told (a key
+ * without `user_read`, or the look-up failed), which only leaves that resource without the check.
+ * Asked once per process.
+ */
+export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): Promise<number | undefined> {
+    try {
+        return await ctx.currentUserId();
+    } catch {
+        return undefined;
+    }
 }

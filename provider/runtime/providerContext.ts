@@ -1,3 +1,4 @@
+import { VastAuthError } from "../client/errors";
 import { VastClient } from "../client/vastClient";
 import { newClient, timeScale as scaleFor } from "../config/newClient";
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
@@ -58,14 +59,18 @@ export function vastClient(): VastClient {
 
 /**
  * The id of the account the configured key belongs to, asked once per process: templates are
- * matched on their creator, since searches include other users' public ones.
+ * matched on their creator, since searches include other users' public ones, and what a key made
+ * is told from what it cannot see (resources/sameAccount.ts). A look-up that failed is asked again
+ * next time, unless the key was refused (one without `user_read`): it would be refused again.
  */
 export function currentUserId(): Promise<number> {
     const client = vastClient();
     const entry = cached!;
     if (!entry.userId) {
         entry.userId = client.account.currentUser().then((u) => u.id);
-        entry.userId.catch(() => (entry.userId = undefined)); // a failed look-up is asked again next time
+        entry.userId.catch((e) => {
+            if (!(e instanceof VastAuthError)) entry.userId = undefined;
+        });
     }
     return entry.userId;
 }

@@ -195,6 +195,13 @@ export interface InstanceOutputs extends InstanceInputs {
      * answered, every `up` sends the program's bid again, whatever `price` state holds.
      */
     bidUnconfirmed?: number;
+    /**
+     * The account whose API key created (or, for an instance from before this output, first
+     * refreshed) it. Another account's key sees no instance at all, so a refresh or destroy with
+     * one fails, naming both accounts, instead of taking the instance as gone while it is billed.
+     * Absent when the key could not tell its account (it lacks `user_read`).
+     */
+    accountId?: number;
 }
 
 /** Every input property, in the order they are reported. */
@@ -253,6 +260,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     effectiveEnv: { secret: true },
     access: {},
     bidUnconfirmed: {},
+    accountId: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);
 

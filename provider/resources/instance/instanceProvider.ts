@@ -33,7 +33,8 @@ import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
-import { lookAgainIfMissing } from "../lookAgain";
+import { instanceUnlessGone } from "./instanceLookup";
+import { keyAccount } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -97,7 +98,7 @@ function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
  */
 function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const access = props.access ?? accessOf(props.runtype, undefined);
-    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access });
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId });
 }
 
 /** The label the instance has now, as the program writes none: `""`. Undefined when it is not found. */
@@ -191,6 +192,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
+        // Whose key rents it, asked (once per process) while the rent is under way: recorded as
+        // `accountId`, so another account's key never reads the instance as gone.
+        const account = keyAccount(ctx);
         const desired = normalize(inputs);
         const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
         const plan = toCreateRequest(desired, template);
@@ -204,11 +208,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
             // waited for all the same: should the service ever run it anyway, it does not stay running.
             if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-            const reported = { ...rentedOn(choice.current), ...access, ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await account }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
-            const reported = { ...rentedOn(choice.current), ...access, ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await account }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
             throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
@@ -218,18 +222,23 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async read(id: string, props: Partial<InstanceOutputs> = {}) {
         const instanceId = Number(props.instanceId ?? id);
         const vast = ctx.client();
-        // Reads share one list call per round; one missing from it is gone only in the service's
-        // own words (`instances: null`, `{}`, a not_found from its own read), said three times a
-        // moment apart (lookAgain.ts); anything else throws.
-        const show = () => vast.instances.show(instanceId);
+        // An instance from before `accountId` existed (or imported) has it recorded now, the key's
+        // account asked once per process while the list is read.
+        const account = props.accountId !== undefined ? props.accountId : keyAccount(ctx);
+        // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
+        // says (the service's own words, three times, with the account's key); anything else throws.
         const listed = await sharedInstanceReader(vast).get(instanceId);
-        const record = listed ?? (await lookAgainIfMissing(ctx.clock, await show(), show));
+        const record = listed ?? (await instanceUnlessGone(ctx, vast, instanceId, props.accountId));
         if (!record) return goneResult<InstanceOutputs>();
         const warning = endedWarning(record.id, record, props.offerId !== undefined) ?? frozenWarning(record.id, record);
         if (warning) ctx.log.warn(warning);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
         // A bid change still unconfirmed stays so: nothing read back says which bid the instance has.
-        const reported = { ...rentalIn(props), ...definedOnly(reportedByService(record)), ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed }) };
+        const reported = {
+            ...rentalIn(props),
+            ...definedOnly(reportedByService(record)),
+            ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed, accountId: await account }),
+        };
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
     },
 
@@ -320,7 +329,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await destroyConfirmed(ctx, ctx.client(), instanceId, props.rentedOfferId ?? props.offerId);
+        const { alreadyGone } = await destroyConfirmed(ctx, ctx.client(), instanceId, props.rentedOfferId ?? props.offerId, props.accountId);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<InstanceInputs, InstanceOutputs>;

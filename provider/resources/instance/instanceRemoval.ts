@@ -1,25 +1,26 @@
 import { confirmedRemoval } from "../../client/api/removal";
 import { VastClient } from "../../client/vastClient";
-import { Clock } from "../../dynamic/context";
-import { lookAgainIfMissing } from "../lookAgain";
+import { ProviderContext } from "../../dynamic/context";
+import { instanceUnlessGone } from "./instanceLookup";
 import { noteOfferReleased } from "./offerRelease";
 
 /**
  * Destroys an instance and makes sure it is gone (see `confirmedRemoval`): a lost answer never
  * reads as a failure to destroy, and a failure never reads as gone. The offer it held is noted
- * as freed, so renting it again waits for the marketplace to return it.
+ * as freed, so renting it again waits for the marketplace to return it. `accountId`: the account
+ * that made it, when state knows (another account's key finds nothing to destroy: not gone).
  */
 export async function destroyConfirmed(
-    ctx: { clock: Clock },
+    ctx: Pick<ProviderContext, "clock" | "currentUserId">,
     vast: VastClient,
     instanceId: number,
     offerId?: number,
+    accountId?: number,
 ): Promise<{ alreadyGone: boolean }> {
-    const show = () => vast.instances.show(instanceId);
     const result = await confirmedRemoval(
         { operation: "destroy instance", target: String(instanceId) },
         () => vast.instances.destroy(instanceId),
-        async () => (await lookAgainIfMissing(ctx.clock, await show(), show)) !== undefined,
+        async () => (await instanceUnlessGone(ctx, vast, instanceId, accountId)) !== undefined,
     );
     noteOfferReleased(offerId);
     return result;
