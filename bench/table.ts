@@ -25,6 +25,13 @@ export interface MachineNote {
 
 type Bytes = { providerBytes: number; stateBytes: number };
 
+/** Why the provider makes a call the bare provider does not, by the emulator's route name. */
+const WHY_BEYOND_BARE: Record<string, string> = {
+    "current-user":
+        "the key's account, asked once per host process while the rents are under way and kept as accountId, " +
+        "so that a refresh or destroy with another account's key never takes a billed instance as gone",
+};
+
 export interface ResultRow {
     resource: string;
     operation: Operation;
@@ -117,6 +124,12 @@ export function printResults(r: Results): void {
             ]),
         ),
     );
+    const beyond = r.overhead.flatMap((row) => {
+        if (row.provider.calls <= row.bare.calls) return [];
+        const extra = Object.entries(row.provider.routes ?? {}).filter(([route]) => !(route in (row.bare.routes ?? {})));
+        return extra.map(([route, count]) => `${row.resource} ${row.operation}: ${route} ×${count}${WHY_BEYOND_BARE[route] ? ` (${WHY_BEYOND_BARE[route]})` : ""}`);
+    });
+    if (beyond.length > 0) console.log(`\nCalls the bare provider does not make: ${beyond.join("; ")}.`);
     const split = r.overhead.filter((row) => row.provider.afterFirstCallSeconds !== undefined && row.bare.afterFirstCallSeconds !== undefined);
     if (split.length > 0) {
         console.log(
