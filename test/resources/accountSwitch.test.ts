@@ -1,4 +1,4 @@
-import { Instance, Template } from "../../provider";
+import { Instance, SshKey, Template } from "../../provider";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { startEmulator } from "../../testkit/support/fixtures";
@@ -64,6 +64,31 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             expect(emu.requestsTo("GET", "/api/v0/users/current/")).toHaveLength(1);
         } finally {
             await scoped.stop();
+            await emu.stop();
+        }
+    });
+
+    it("an SshKey is not taken as removed: the refresh and the delete fail, naming both accounts", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const own = await hostWith(emu, emu.demoKey);
+        const other = await hostWith(emu, emu.createKey(undefined, emu.otherUser.id).key);
+        try {
+            const publicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyAccount00000000000000 me@laptop";
+            const [reg] = await registerAsProgram(() => new SshKey("laptop", { publicKey }));
+            const urn = own.urn(reg.type, reg.name);
+            const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            expect(created.properties).toMatchObject({ accountId: emu.demoUser.id });
+
+            const expected = `SSH key ${created.id} was made by account ${emu.demoUser.id}, but the API key in use is account ${emu.otherUser.id}'s`;
+            await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
+            await expect(other.delete(created.id, urn, created.properties)).rejects.toThrow(expected);
+            expect(emu.model.sshKeys.get(Number(created.id))).toBeDefined();
+
+            await own.delete(created.id, urn, created.properties);
+            expect(emu.model.sshKeys.get(Number(created.id))).toBeUndefined();
+        } finally {
+            await own.stop();
+            await other.stop();
             await emu.stop();
         }
     });

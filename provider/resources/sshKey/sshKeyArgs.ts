@@ -36,9 +36,15 @@ export type SshKeyInputs = z.output<typeof sshKeyArgsSchema>;
 export interface SshKeyOutputs extends SshKeyInputs {
     /** The service's numeric id; the Pulumi id too. */
     sshKeyId: number;
+    /**
+     * The account that holds the key (the service's `user_id`). Another account's key lists none
+     * of this account's keys, so a refresh or delete with one fails, naming both accounts, instead
+     * of taking the key as removed.
+     */
+    accountId?: number;
 }
 
 export const SSH_KEY_PROPERTIES = propertiesOf(sshKeyArgsSchema);
 
-export const SSH_KEY_COMPUTED_OUTPUTS = { sshKeyId: {} } as const satisfies ComputedOutputs<SshKeyOutputs, SshKeyInputs>;
+export const SSH_KEY_COMPUTED_OUTPUTS = { sshKeyId: {}, accountId: {} } as const satisfies ComputedOutputs<SshKeyOutputs, SshKeyInputs>;
 export const SSH_KEY_COMPUTED = computedOf(SSH_KEY_COMPUTED_OUTPUTS);

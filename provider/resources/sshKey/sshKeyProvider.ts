@@ -10,12 +10,18 @@ import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
 import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate } from "../lostCreate";
+import { assertSameAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
 
 type Props = Record<string, any>;
 
 const inputsOf = (props: object) => pickInputs(props as Props, SSH_KEY_PROPERTIES) as unknown as SshKeyInputs;
+
+/** Outputs: the key, its id, and the account holding it when known. */
+function outputsOf(publicKey: string, sshKeyId: number, accountId: number | undefined): SshKeyOutputs {
+    return accountId === undefined ? { publicKey, sshKeyId } : { publicKey, sshKeyId, accountId };
+}
 
 /** Key reads in this process share the account's key listing (a refresh of many keys: one call, not one each). */
 const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
@@ -117,17 +123,19 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         }
         madeHere.add(created.id);
         ctx.log.progress(`SSH key ${created.id} ${keyTarget(publicKey)} added to the account`);
-        const outs: SshKeyOutputs = { publicKey, sshKeyId: created.id };
-        return { id: String(created.id), outs };
+        return { id: String(created.id), outs: outputsOf(publicKey, created.id, created.user_id ?? undefined) };
     },
 
-    /** The key as the account lists it now; gone when a listing that answered lacks it. */
+    /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
     async read(id: string, props: Partial<SshKeyOutputs> = {}) {
         const sshKeyId = Number(props.sshKeyId ?? id);
         const record = await sharedKeyReader(ctx.client()).get(sshKeyId);
-        if (!record) return goneResult<SshKeyOutputs>();
+        if (!record) {
+            await assertSameAccount(ctx, `SSH key ${sshKeyId}`, props.accountId);
+            return goneResult<SshKeyOutputs>();
+        }
         const inputs: SshKeyInputs = { publicKey: record.public_key.trim() };
-        return readResult(String(sshKeyId), { ...inputs, sshKeyId }, inputs);
+        return readResult(String(sshKeyId), outputsOf(inputs.publicKey, sshKeyId, record.user_id ?? props.accountId), inputs);
     },
 
     /** Removes the key from the account; one already gone is fine. */
@@ -137,7 +145,11 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         const { alreadyGone } = await confirmedRemoval(
             { operation: "delete SSH key", target: String(sshKeyId) },
             () => vast.sshKeys.delete(sshKeyId),
-            async () => (await vast.sshKeys.list()).some((k) => k.id === sshKeyId),
+            async () => {
+                if ((await vast.sshKeys.list()).some((k) => k.id === sshKeyId)) return true;
+                await assertSameAccount(ctx, `SSH key ${sshKeyId}`, props.accountId);
+                return false;
+            },
         );
         ctx.log.progress(alreadyGone ? `SSH key ${sshKeyId} was already removed` : `SSH key ${sshKeyId} removed from the account`);
     },
