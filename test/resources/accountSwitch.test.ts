@@ -1,12 +1,13 @@
-import { Instance, SshKey, Template } from "../../provider";
+import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../provider";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
-// Another account's key does not see a private template. Before: a refresh with the stack's key
-// switched to another account's dropped it from state as deleted (and a delete called it done),
-// while it was still there; the next up made a second one.
+// Another account's key sees none of an account's instances, SSH keys or API keys, nor its
+// private templates. Before: a refresh with the stack's key switched to another account's dropped
+// them from state as deleted (and a delete called it done) while they were still there: an
+// instance still billed, an API key still working; the next up made a second one.
 describe("a resource read with another account's key, through Pulumi's dynamic-provider host", () => {
     /** A host process per command, as the CLI runs them, each configured once with its key. */
     const hostWith = async (emu: { url: string }, key: string) => {
@@ -86,6 +87,31 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
 
             await own.delete(created.id, urn, created.properties);
             expect(emu.model.sshKeys.get(Number(created.id))).toBeUndefined();
+        } finally {
+            await own.stop();
+            await other.stop();
+            await emu.stop();
+        }
+    });
+
+    it("an ApiKey is not taken as revoked: the refresh and the delete fail, naming both accounts, and the key still works", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const own = await hostWith(emu, emu.demoKey);
+        const other = await hostWith(emu, emu.createKey(undefined, emu.otherUser.id).key);
+        try {
+            const [reg] = await registerAsProgram(() => new ApiKey("ci", { name: "ci-reader", permissions: apiKeyPermissions("user_read") }));
+            const urn = own.urn(reg.type, reg.name);
+            const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            expect(created.properties).toMatchObject({ accountId: emu.demoUser.id });
+            const secret = created.properties.key as string;
+
+            const expected = `API key ${created.id} was made by account ${emu.demoUser.id}, but the API key in use is account ${emu.otherUser.id}'s`;
+            await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
+            await expect(other.delete(created.id, urn, created.properties)).rejects.toThrow(expected);
+            expect(emu.model.keys.get(secret)?.revokedAnswer).toBeUndefined();
+
+            await own.delete(created.id, urn, created.properties);
+            expect(emu.model.keys.get(secret)?.revokedAnswer).toBeDefined();
         } finally {
             await own.stop();
             await other.stop();

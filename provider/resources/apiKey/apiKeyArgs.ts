@@ -42,12 +42,18 @@ export interface ApiKeyOutputs extends ApiKeyInputs {
     keyId: number;
     /** The key itself. Secret in state (`additionalSecretOutputs`); absent when its create's answer was lost (the next `up` replaces the key). */
     key?: string;
+    /**
+     * The account the key belongs to: the stack's key's account, asked once per process. Another
+     * account's API key lists none of this account's keys, so a refresh or delete with one fails,
+     * naming both accounts, instead of taking a live key as revoked. Absent when it could not be told.
+     */
+    accountId?: number;
 }
 
 export const API_KEY_PROPERTIES = propertiesOf(apiKeyArgsSchema);
 
 /** Properties the provider computes, never accepted as inputs; the provider's outputs are plain, so `key` is made secret here. */
-export const API_KEY_COMPUTED_OUTPUTS = { keyId: {}, key: { secret: true } } as const satisfies ComputedOutputs<ApiKeyOutputs, ApiKeyInputs>;
+export const API_KEY_COMPUTED_OUTPUTS = { keyId: {}, key: { secret: true }, accountId: {} } as const satisfies ComputedOutputs<ApiKeyOutputs, ApiKeyInputs>;
 export const API_KEY_COMPUTED = computedOf(API_KEY_COMPUTED_OUTPUTS);
 
 /** For "did you mean" on a misspelt category. */

@@ -9,6 +9,7 @@ import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
+import { assertSameAccount, keyAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
@@ -59,6 +60,11 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string,
     return found?.[0];
 }
 
+/** Outputs with the account the key belongs to, when known. */
+function withAccount(outs: ApiKeyOutputs, accountId: number | undefined): ApiKeyOutputs {
+    return accountId === undefined ? outs : { ...outs, accountId };
+}
+
 /** The key a lost create may have made, as a person would look for it in the console. */
 function lostKeyDescription(name: string, sentAt: number, before: number): string {
     return `an API key named "${name}" with an id above ${before} (made at ${new Date(sentAt).toISOString()} or later)`;
@@ -78,6 +84,8 @@ function samePermissions(listed: unknown, asked: Permissions): boolean | undefin
 async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ id: string; outs: ApiKeyOutputs }> {
     const vast = ctx.client();
     const { name, permissions } = inputsOf(inputs);
+    // Whose key this is, asked (once per process) while the listing and the create are under way.
+    const account = keyAccount(ctx);
     const before = Math.max(0, ...(await vast.account.listApiKeys()).map((k) => k.id));
     const sentAt = ctx.clock.now();
     let created: { id: number; key: string };
@@ -105,7 +113,7 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
                 "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one. " +
                 `The account's listing cannot date keys: if another stack or a person made a key named "${name}" in the same moments, ` +
                 `${lost.id} may be theirs; then remove it from this stack's state (\`pulumi state delete\` with this resource's URN) before that \`up\``;
-            throw initFailure(message, lost.id, { name, permissions, keyId: lost.id }, providerOf(inputs));
+            throw initFailure(message, lost.id, withAccount({ name, permissions, keyId: lost.id }, await account), providerOf(inputs));
         }
         if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
             // The generic answer names the route's permission or the key; here a likelier cause is
@@ -122,8 +130,7 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
     madeHere.add(created.id);
     // A line for the person running `pulumi up`: which key, never its secret.
     ctx.log.progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
-    const outs: ApiKeyOutputs = { name, permissions, keyId: created.id, key: created.key };
-    return { id: String(created.id), outs };
+    return { id: String(created.id), outs: withAccount({ name, permissions, keyId: created.id, key: created.key }, await account) };
 }
 
 /**
@@ -166,15 +173,20 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
      */
     async read(id: string, props: Partial<ApiKeyOutputs> = {}) {
         const keyId = Number(props.keyId ?? id);
+        // A key from before `accountId` existed (or imported) has it recorded now, asked once per process.
+        const account = props.accountId !== undefined ? props.accountId : keyAccount(ctx);
         const record = await sharedKeyReader(ctx.client()).get(keyId);
-        if (!record) return goneResult<ApiKeyOutputs>();
+        if (!record) {
+            await assertSameAccount(ctx, `API key ${keyId}`, props.accountId);
+            return goneResult<ApiKeyOutputs>();
+        }
         const previous = inputsOf(props);
         const listed = safeParse(permissionsSchema, record.permissions);
         const inputs = pickInputs(
             { name: record.name ?? previous.name, permissions: listed.success ? listed.data : previous.permissions },
             API_KEY_PROPERTIES,
         ) as unknown as ApiKeyInputs;
-        const outs: ApiKeyOutputs = { ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) };
+        const outs: ApiKeyOutputs = withAccount({ ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) }, await account);
         return readResult(String(keyId), outs, inputs);
     },
 
@@ -185,7 +197,11 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         const { alreadyGone } = await confirmedRemoval(
             { operation: "delete API key", target: String(keyId) },
             () => vast.account.deleteApiKey(keyId),
-            async () => (await vast.account.listApiKeys()).some((k) => k.id === keyId),
+            async () => {
+                if ((await vast.account.listApiKeys()).some((k) => k.id === keyId)) return true;
+                await assertSameAccount(ctx, `API key ${keyId}`, props.accountId);
+                return false;
+            },
         );
         ctx.log.progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
     },
