@@ -97,7 +97,7 @@ describe("one declaration per property", () => {
 
         expect(API_KEY_PROPERTIES).toEqual(["name", "permissions"]);
         expect(replacedBy(apiKeyArgsSchema)).toEqual(API_KEY_PROPERTIES);
-        expect(API_KEY_COMPUTED).toEqual(["keyId", "key"]);
+        expect(API_KEY_COMPUTED).toEqual(["keyId", "key", "accountId"]);
     });
 
     it("an instance's create request carries each property under its declared field", () => {
