@@ -49,6 +49,12 @@ export interface Endpoint {
      * `success: false` stays a failure.
      */
     madeWhenAnswered?: { field: string; msg?: RegExp };
+    /**
+     * The resource a `no_such_*` answer on this route must name to mean it is gone (`instance`): one
+     * naming anything else (the create's `no_such_ask`, about an offer) is not about it, and never
+     * reads as it gone. Set on the reads that decide "gone"; a removal's not-found is checked by one.
+     */
+    about?: string;
 }
 
 /**
@@ -67,7 +73,7 @@ export const ENDPOINTS = {
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
     createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "new_contract" } },
-    showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
+    showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true, about: "instance" },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
     changeInstanceState: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "change instance state", scope: "instance_write", minIntervalMs: 1000, idempotent: true },

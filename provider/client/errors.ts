@@ -151,6 +151,8 @@ export interface ErrorFactoryInput extends HttpAnswer {
     target?: string;
     /** The permission the route needs, if known (docs/live-service.md "Scopes per route"). */
     scope?: string;
+    /** What the route's own not-found names (`Endpoint.about`): a `no_such_*` naming anything else is not about it. */
+    about?: string;
     redact: (text: string) => string;
 }
 
@@ -300,14 +302,17 @@ export function rateLimitThresholdMs(serviceMessage: string): number | undefined
 
 /** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
 export function errorFromAnswer(input: ErrorFactoryInput): VastError {
-    const { status, body, operation, target, scope, redact } = input;
+    const { status, body, operation, target, scope, about, redact } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
     const said = serviceMessage ? `: ${serviceMessage}` : "";
     const statusText = isOkStatus(status) ? `HTTP ${status} with success=false` : `HTTP ${status}`;
-    // The service's own words: a JSON body whose code or message says what is missing.
-    const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(`${code ?? ""} ${serviceMessage}`);
+    // The service's own words: a JSON body whose code or message says what is missing; on a route
+    // that says what its not-found names, a `no_such_*` naming anything else is about something else.
+    const words = `${code ?? ""} ${serviceMessage}`;
+    const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(words);
+    const namesOther = noSuch && about !== undefined && [...words.matchAll(/no_such_(\w+)/gi)].some(([, named]) => named.toLowerCase() !== about);
 
     // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
     // A 403 that says `invalid_args` refuses the request, not the key (create instance: "Offer X is
@@ -347,6 +352,7 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     if (code === "deprecated_endpoint") {
         return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`);
     }
+    if (namesOther) return new VastRequestRejectedError(ctx, `${statusText} names something other than this ${about}${said}`);
     if (noSuch) return new VastNotFoundError(ctx, `${statusText} not found${said}`);
     if (status === 404 || status === 410) {
         return new VastRequestRejectedError(

@@ -132,6 +132,20 @@ describe("instances API against the emulator", () => {
         await expect(vast.instances.show(instanceId)).rejects.toThrow(`asked for instance ${instanceId}, the service answered with instance 4242`);
     });
 
+    // Before: any `no_such_*` read as this instance gone, so a refresh dropped a running instance on
+    // an answer naming an offer (the service's `no_such_ask`), after its three looks.
+    it("never reads a not-found that names something else (an offer's no_such_ask) as the instance gone", async () => {
+        const vast = clientFor(emu, { retry: { maxAttempts: 1 } });
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        const noSuchAsk = { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask  Instance type by id 7 is not available." };
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "status", status: 404, body: noSuchAsk } });
+        await expect(vast.instances.show(instanceId)).rejects.toThrow(
+            new RegExp(`show instance ${instanceId} failed: HTTP 404 names something other than this instance: error 404/3603: no_such_ask`),
+        );
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${instanceId}/`, fault: { kind: "status", status: 404, body: { success: false, error: "no_such_instance" } } });
+        expect(await vast.instances.show(instanceId)).toBeUndefined();
+    });
+
     it("reads `instances: {}` as gone too", async () => {
         const other = await startEmulator({ goneInstanceShape: "empty" });
         try {

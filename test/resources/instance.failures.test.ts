@@ -277,6 +277,30 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(engine.state.size).toBe(0);
         expect(host.output.join("\n")).toMatch(new RegExp(`instance ${id} was already gone`));
     });
+    // Before: the reads that settle "gone" took any `no_such_*` for this instance, so a refresh, or a
+    // destroy answered about an offer and then read back the same way, let a running instance go.
+    it("reads answered by a not-found about something else keep the running instance in state, on refresh and on destroy", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("kept", { offerId: offer.id, image: "busybox" }));
+        const id = engine.get("kept").id;
+        const noSuchAsk = { kind: "status" as const, status: 404, body: { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask  Instance type by id 7 is not available." } };
+
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "status", status: 200, body: { instances: [] } } });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: noSuchAsk, times: 20 });
+        await expect(engine.refresh()).rejects.toThrow(/show instance \d+ failed: HTTP 404 names something other than this instance/);
+        expect(engine.get("kept").id).toBe(id);
+        emu.faults.clear();
+
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: noSuchAsk });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: noSuchAsk, times: 20 });
+        await expect(engine.destroy()).rejects.toThrow(/not found, but reading it to make sure failed/);
+        expect(engine.get("kept").id).toBe(id);
+        expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
+        emu.faults.clear();
+        await engine.destroy();
+        expect(engine.state.size).toBe(0);
+    });
 });
 
 /**
