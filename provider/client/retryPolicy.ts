@@ -13,13 +13,13 @@ import {
  * | failure                                   | repeatable call (GET, DELETE, label) | create or edit          |
  * |-------------------------------------------|--------------------------------------|-------------------------|
  * | 429 rate limited                          | retry                                | retry                   |
- * | connection never made (refused, DNS)      | retry                                | retry                   |
+ * | never sent (refused, DNS, certificate)    | retry                                | retry                   |
  * | reset or timeout after sending            | retry                                | outcome unknown         |
  * | any 5xx, 408                              | retry                                | outcome unknown         |
  * | 2xx whose body is not the expected JSON   | retry                                | outcome unknown         |
  * | anything else (other 4xx, auth)           | fail                                 | fail                    |
  *
- * Why: a 429 and an unmade connection mean the service did not act, so anything may be sent again.
+ * Why: a 429, an unmade connection and a refused certificate mean the service did not act, so anything may be sent again.
  * Otherwise the service may have acted. A repeatable call (a read; a delete, whose repeat finds
  * nothing left; a label, which sets the same value) is safe to send again. A create or an edit is
  * not: sent twice it makes two instances or two hashes, so it fails with `VastOutcomeUnknownError`

@@ -11,6 +11,12 @@ import {
 } from "../../provider/client/errors";
 import { VastClient } from "../../provider/client/vastClient";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
+import { execFileSync } from "child_process";
+import { mkdtempSync, readFileSync } from "fs";
+import { connect, AddressInfo } from "net";
+import { tmpdir } from "os";
+import { join } from "path";
+import { createServer as createTlsServer } from "tls";
 import { Emulator } from "../../testkit/emulator/server";
 import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
 
@@ -267,6 +273,38 @@ describe("faults: each a typed error or a success after retry", () => {
             expect((error as VastNetworkError).sent).toBe(false);
             expect(error.message).toMatch(/create template "fault-test" failed: network error \(ECONNREFUSED\)/);
         });
+    });
+
+    // Before: a certificate the client refuses (a TLS-intercepting proxy, a clock far off) failed the
+    // handshake, before any byte of the request left, yet read as sent: a template create then
+    // looked for minutes for what it could not have made, and said to look in the console.
+    it("a create whose TLS handshake fails on the certificate is not sent: a network error, not outcome-unknown", async () => {
+        // A TLS front for the emulator with a certificate no one trusts: a request it let through would reach the emulator.
+        const dir = mkdtempSync(join(tmpdir(), "vastai-tls-"));
+        execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+        const front = createTlsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (tlsSocket) => {
+            const upstream = connect(Number(new URL(emu.url).port), "127.0.0.1");
+            tlsSocket.pipe(upstream).pipe(tlsSocket);
+        });
+        await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+        try {
+            const tries: string[] = [];
+            const untrusted = clientFor(emu, {
+                baseUrl: `https://127.0.0.1:${(front.address() as AddressInfo).port}`,
+                retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 2 },
+                log: (line) => tries.push(line),
+            });
+            const error = await failure(untrusted.templates.create(template));
+            expect(error).toBeInstanceOf(VastNetworkError);
+            expect(error).not.toBeInstanceOf(VastOutcomeUnknownError);
+            expect((error as VastNetworkError).sent).toBe(false);
+            expect(error.message).toMatch(/create template "fault-test" failed: network error \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+            expect(tries).toHaveLength(2);
+            expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(0);
+        } finally {
+            await new Promise((resolve) => front.close(resolve));
+        }
     });
 
     describe("the key never travels over plain http to another host", () => {
