@@ -11,7 +11,7 @@ import {
 } from "../../provider/client/errors";
 import { VastClient } from "../../provider/client/vastClient";
 import { TemplateCreateRequest } from "../../provider/schemas/template";
-import { execFileSync } from "child_process";
+import { execFileSync, spawnSync } from "child_process";
 import { mkdtempSync, readFileSync } from "fs";
 import { connect, AddressInfo } from "net";
 import { tmpdir } from "os";
@@ -278,7 +278,9 @@ describe("faults: each a typed error or a success after retry", () => {
     // Before: a certificate the client refuses (a TLS-intercepting proxy, a clock far off) failed the
     // handshake, before any byte of the request left, yet read as sent: a template create then
     // looked for minutes for what it could not have made, and said to look in the console.
-    it("a create whose TLS handshake fails on the certificate is not sent: a network error, not outcome-unknown", async () => {
+    // The certificate is made at test time with openssl (Debian's machines have it); without it the case cannot be set up.
+    const withOpenssl = spawnSync("openssl", ["version"]).status === 0 ? it : it.skip;
+    withOpenssl("a create whose TLS handshake fails on the certificate is not sent: a network error, not outcome-unknown", async () => {
         // A TLS front for the emulator with a certificate no one trusts: a request it let through would reach the emulator.
         const dir = mkdtempSync(join(tmpdir(), "vastai-tls-"));
         execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
