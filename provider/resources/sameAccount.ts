@@ -23,6 +23,9 @@ export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserI
     );
 }
 
+/** How long, at live speed, a create that has made its resource still waits for the key's account. */
+const ACCOUNT_WAIT_MS = 5000;
+
 /**
  * The key's account, to record beside what it makes; undefined when it cannot be told (a key
  * without `user_read`, or the look-up failed), which only leaves that resource without the check.
@@ -34,4 +37,14 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
     } catch {
         return undefined;
     }
+}
+
+/**
+ * The account `keyAccount` tells, for a create that has made its resource: undefined when the
+ * look-up has not answered within ACCOUNT_WAIT_MS. What was made (a billed instance, a live key)
+ * reaches state now rather than after the look-up's retries (minutes when it goes unanswered);
+ * the first refresh records the account then.
+ */
+export function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
+    return Promise.race([account, ctx.clock.sleep(ACCOUNT_WAIT_MS).then(() => undefined)]);
 }

@@ -111,4 +111,36 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             await emu.stop();
         }
     });
+
+    // Before: the create of a rented instance (or a made API key) waited for the look-up through
+    // all its retries (at live speed four 60 s timeouts) before returning what it made: all that
+    // time the instance was billed and not in state, and an interrupted `up` would lose it.
+    it("an account look-up that does not answer does not hold back a create: recorded without accountId, the first refresh records it", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const own = await hostWith(emu, emu.demoKey);
+        const CURRENT_USER = "/api/v0/users/current/";
+        try {
+            emu.faults.add({ method: "GET", path: CURRENT_USER, fault: { kind: "timeout", acted: false, holdMs: 60_000 }, times: 4 });
+            const regs = await registerAsProgram(() => [
+                new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }),
+                new ApiKey("ci", { name: "ci-reader", permissions: apiKeyPermissions("user_read") }),
+            ]);
+            const made = [];
+            for (const reg of regs) {
+                const urn = own.urn(reg.type, reg.name);
+                const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+                // Returned while the look-up was still unanswered, not after its four tries.
+                expect(emu.requestsTo("GET", CURRENT_USER).length).toBeLessThan(4);
+                expect(created.properties.accountId).toBeUndefined();
+                made.push({ urn, ...created });
+            }
+            emu.faults.clear();
+            for (const { urn, id, properties } of made) {
+                expect((await own.read(id, urn, properties)).properties).toMatchObject({ accountId: emu.demoUser.id });
+            }
+        } finally {
+            await own.stop();
+            await emu.stop();
+        }
+    });
 });

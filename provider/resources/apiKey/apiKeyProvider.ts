@@ -9,7 +9,7 @@ import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
-import { assertSameAccount, keyAccount } from "../sameAccount";
+import { accountOnceMade, assertSameAccount, keyAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { Permissions, permissionsSchema } from "../../schemas/permissions";
@@ -113,7 +113,7 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
                 "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one. " +
                 `The account's listing cannot date keys: if another stack or a person made a key named "${name}" in the same moments, ` +
                 `${lost.id} may be theirs; then remove it from this stack's state (\`pulumi state delete\` with this resource's URN) before that \`up\``;
-            throw initFailure(message, lost.id, withAccount({ name, permissions, keyId: lost.id }, await account), providerOf(inputs));
+            throw initFailure(message, lost.id, withAccount({ name, permissions, keyId: lost.id }, await accountOnceMade(ctx, account)), providerOf(inputs));
         }
         if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
             // The generic answer names the route's permission or the key; here a likelier cause is
@@ -130,7 +130,7 @@ async function createKey(ctx: ProviderContext, inputs: ApiKeyInputs): Promise<{ 
     madeHere.add(created.id);
     // A line for the person running `pulumi up`: which key, never its secret.
     ctx.log.progress(`API key ${created.id} "${name}" created with ${Object.keys(permissions.api).join(", ")}`);
-    return { id: String(created.id), outs: withAccount({ name, permissions, keyId: created.id, key: created.key }, await account) };
+    return { id: String(created.id), outs: withAccount({ name, permissions, keyId: created.id, key: created.key }, await accountOnceMade(ctx, account)) };
 }
 
 /**

@@ -199,7 +199,8 @@ export interface InstanceOutputs extends InstanceInputs {
      * The account whose API key created (or, for an instance from before this output, first
      * refreshed) it. Another account's key sees no instance at all, so a refresh or destroy with
      * one fails, naming both accounts, instead of taking the instance as gone while it is billed.
-     * Absent when the key could not tell its account (it lacks `user_read`).
+     * Absent when the key could not tell its account (it lacks `user_read`), or had not told it
+     * 5 s after the rent (a create never waits longer: the first refresh records it).
      */
     accountId?: number;
 }

@@ -34,7 +34,7 @@ import { findTemplate } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
 import { instanceUnlessGone } from "./instanceLookup";
-import { keyAccount } from "../sameAccount";
+import { accountOnceMade, keyAccount } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -208,11 +208,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
             // waited for all the same: should the service ever run it anyway, it does not stay running.
             if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await account }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
             return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
         } catch (e) {
             if (!(e instanceof InstanceNotReadyError)) throw e;
-            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await account }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
             // The label the instance really has, so the next update sets the program's.
             const state = e.label === undefined ? desired : { ...desired, label: e.label };
             throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
