@@ -1,3 +1,4 @@
+import { VastAuthError, VastConfigError } from "../client/errors";
 import { ProviderContext } from "../dynamic/context";
 
 /**
@@ -15,10 +16,20 @@ import { ProviderContext } from "../dynamic/context";
  */
 export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserId">, what: string, owner: number | undefined): Promise<void> {
     if (owner === undefined) return;
-    const me = await ctx.currentUserId();
+    let me: number;
+    try {
+        me = await ctx.currentUserId();
+    } catch (e) {
+        if (!(e instanceof VastAuthError)) throw e;
+        throw new VastConfigError(
+            `${what} was made by account ${owner}, and the API key in use cannot see it nor tell its own account (${e.message}): ` +
+                `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner} with the "user_read" permission`,
+        );
+    }
     if (me === owner) return;
-    throw new Error(
-        `vastai: ${what} was made by account ${owner}, but the API key in use is account ${me}'s, which cannot see it: ` +
+    // A VastConfigError: what fixes it is the key, not running the command again.
+    throw new VastConfigError(
+        `${what} was made by account ${owner}, but the API key in use is account ${me}'s, which cannot see it: ` +
             `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner}`,
     );
 }

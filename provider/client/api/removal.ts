@@ -1,4 +1,4 @@
-import { VastAuthError, VastNotFoundError, VastRequestRejectedError } from "../errors";
+import { VastAuthError, VastConfigError, VastNotFoundError, VastRequestRejectedError } from "../errors";
 
 /**
  * Runs a delete or destroy. One whose target is already gone (a not-found answer) has done what
@@ -21,7 +21,8 @@ export async function removal(call: () => Promise<unknown>): Promise<{ alreadyGo
  * - a not-found answer: it may be about something else (a 404 naming another resource, a proxy's
  *   page), so it is believed only when a read agrees. Still there (or unreadable) throws, and the
  *   resource stays in state: a running instance is never let go on one answer.
- * A failure is never taken for gone.
+ * A failure is never taken for gone. A read that fails on the configuration (the key is not the
+ * resource's account's) fails the removal with its own message: the key is what to change.
  */
 export async function confirmedRemoval(
     what: { operation: string; target: string },
@@ -33,13 +34,17 @@ export async function confirmedRemoval(
         outcome = await remove();
     } catch (e) {
         if (e instanceof VastAuthError) throw e;
-        const there = await exists().catch(() => true);
+        const there = await exists().catch((readError: Error) => {
+            if (readError instanceof VastConfigError) throw readError;
+            return true;
+        });
         if (there) throw e;
         return { alreadyGone: false };
     }
     if (!outcome.alreadyGone) return outcome;
     let readError: Error | undefined;
     const there = await exists().catch((e: Error) => {
+        if (e instanceof VastConfigError) throw e;
         readError = e;
         return true;
     });
