@@ -2,11 +2,11 @@ import { VastAuthError, VastConfigError } from "../client/errors";
 import { ProviderContext } from "../dynamic/context";
 
 /**
- * The one home of "whose key is this". Another account's key does not see a private template or
- * an instance: to it they look deleted. A refresh would drop them from state (a delete call it
- * done) while they are still there, an instance still billed. So what a resource was made by is
- * kept in state (a template's `creatorId`, an instance's `accountId`), and compared with the key's
- * account before anything counts as gone.
+ * The one home of "whose key is this". Another account's key does not see a private template, an
+ * instance, an SSH key or an API key: to it they look deleted. A refresh would drop them from
+ * state (a delete call it done) while they are still there, an instance still billed, an API key
+ * still working. So the account a resource was made by is kept in state (a template's `creatorId`,
+ * the others' `accountId`), and compared with the key's account before anything counts as gone.
  */
 
 /**
