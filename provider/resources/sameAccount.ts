@@ -34,8 +34,13 @@ export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserI
     );
 }
 
-/** How long, at live speed, a create that has made its resource still waits for the key's account. */
+/**
+ * How long a create that has made its resource still waits for the key's account: 5 s at live
+ * speed, and never less than 1 s of real time, so that at a test's or the bench's small time scale
+ * an ordinary answer that is a moment late is still recorded.
+ */
 const ACCOUNT_WAIT_MS = 5000;
+const ACCOUNT_WAIT_FLOOR_MS = 1000;
 
 /**
  * The key's account, to record beside what it makes; undefined when it cannot be told (a key
@@ -56,6 +61,12 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
  * reaches state now rather than after the look-up's retries (minutes when it goes unanswered);
  * the first refresh records the account then.
  */
-export function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
-    return Promise.race([account, ctx.clock.sleep(ACCOUNT_WAIT_MS).then(() => undefined)]);
+export async function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(ctx.clock.scaled(ACCOUNT_WAIT_MS), ACCOUNT_WAIT_FLOOR_MS))));
+    try {
+        return await Promise.race([account, waited]);
+    } finally {
+        clearTimeout(timer);
+    }
 }
