@@ -9,7 +9,9 @@ import { Clock, ProviderContext } from "../dynamic/context";
  * label, a name and content made since the request left).
  *
  * The look is itself a call that can fail. A failed look proves nothing, so it is tried again,
- * with backoff, until the resource's create deadline; only looks that answered count. "Nothing
+ * with backoff, until the resource's create deadline, and never for less than `DEFAULT_LOOKUP_MS`
+ * from the loss (a create's own wait, or a short deadline, must not leave it no time); only looks
+ * that answered count. "Nothing
  * was made" needs `ABSENT_LOOKS` answered looks spread over a few seconds, in case the service is
  * still working on the create. When the deadline passes first, the create fails with an error
  * that says what to look for in the console, rather than guess.
@@ -19,7 +21,7 @@ import { Clock, ProviderContext } from "../dynamic/context";
 const ABSENT_LOOK_WAITS_MS = [0, 2000, 5000];
 /** Backoff between failed looks, at live speed. */
 const FAILED_LOOK_BACKOFF_MS = { first: 500, max: 10_000 };
-/** How long a lost create of a resource without a deadline of its own is looked for, at live speed. */
+/** How long a lost create is looked for at least, from the loss, at live speed. */
 const DEFAULT_LOOKUP_MS = 5 * 60_000;
 
 export interface LostCreateSearch<T> {
@@ -29,7 +31,7 @@ export interface LostCreateSearch<T> {
     lookFor: string;
     /** One look: what the lost create made, or undefined when nothing is there (yet). */
     look: () => Promise<T | undefined>;
-    /** When to stop looking (ms since the epoch); default `DEFAULT_LOOKUP_MS` from now, scaled. */
+    /** When to stop looking (ms since the epoch), if later than `DEFAULT_LOOKUP_MS` from now, scaled. */
     deadlineAt?: number;
     /** Something was most likely made: answered looks that find nothing do not end the search, the deadline does. */
     untilFound?: boolean;
@@ -49,7 +51,7 @@ export class LostCreateUndecidedError extends Error {
     }
 }
 
-/** The default lookup deadline, from now, at the clock's time scale. */
+/** The earliest lookup deadline, from now, at the clock's time scale. */
 function defaultLookupDeadline(clock: Clock): number {
     return clock.now() + clock.scaled(DEFAULT_LOOKUP_MS);
 }
@@ -61,7 +63,7 @@ function defaultLookupDeadline(clock: Clock): number {
  */
 export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "log">, search: LostCreateSearch<T>): Promise<T | undefined> {
     const { clock, log } = ctx;
-    const deadlineAt = search.deadlineAt ?? defaultLookupDeadline(clock);
+    const deadlineAt = Math.max(search.deadlineAt ?? 0, defaultLookupDeadline(clock));
     let absentLooks = 0;
     let failedLooks = 0;
     for (;;) {

@@ -213,6 +213,25 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before: the look-up's deadline was the readiness deadline, counted from before the create was
+    // sent. A create whose answer timed out (60 s live) with readyTimeoutSeconds: 30 left the look-up
+    // no time at all: its first failed look ended the create, the instance running outside state.
+    it("a lost create answer is looked for past a short readyTimeoutSeconds: a look that fails is tried again, and the instance is kept", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        // The create takes effect and its answer never comes; then every try of the look-up's first list call fails.
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "timeout", acted: true } });
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", times: 4, fault: { kind: "status", status: 500 } });
+        emu.clearLog();
+        await engine.up(() => new Instance("lost-short", { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30, waitForRunning: false }));
+
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(emu.requestsTo("PUT", asks)).toHaveLength(1);
+        expect(engine.get("lost-short").id).toBe(String(live[0].id));
+        await engine.destroy();
+    });
+
     it("a create that failed before the service acted (answer lost, nothing made) is sent once more, and one instance results", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();

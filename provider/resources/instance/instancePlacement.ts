@@ -55,7 +55,8 @@ const MAX_SENDS = 2;
  * with a token from `placementToken`. A lost answer is resolved by finding the instance it made
  * (see lostCreate.ts); only when there is none is the create sent once more. Should two turn up,
  * the extras are destroyed: the token is this placement's alone, so they are certainly duplicates.
- * An offer this process has just freed is waited for (see offerRelease.ts).
+ * An offer this process has just freed is waited for (see offerRelease.ts). `deadlineAt`: until
+ * when a lost answer is looked for, and no sooner than lostCreate.ts's own minimum from the loss.
  */
 export async function placeInstance(
     ctx: ProviderContext,
