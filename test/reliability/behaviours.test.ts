@@ -363,6 +363,16 @@ describe("money safety, promise by promise", () => {
         const bySearch = emu.liveInstances().filter((i) => searched.some((o) => o.id === i.offerId));
         expect(bySearch).toHaveLength(1);
         expect(engine.get("looked-gone-search").id).toBe(String(bySearch[0].id));
+        emu.faults.clear();
+        // By search, the account's whole list leaving it out too: no offer it holds can say it may
+        // still run, so it is destroyed before another is rented. Before, it ran on outside state.
+        const searchedAgain = [1, 2].map(() => emu.addOffer(undefined, undefined, undefined, { gpu_name: "LOOKED-GONE-2", verified: true, rentable: true, external: false }));
+        looksGone(4);
+        await engine.up(() => new Instance("looked-gone-search-2", { offer: { filters: { gpu_name: { eq: "LOOKED-GONE-2" } } }, image: "busybox" }));
+        const made = [...emu.model.instances.values()].filter((i) => searchedAgain.some((o) => o.id === i.offerId));
+        expect(made).toHaveLength(2);
+        expect(made[0].destroyed).toBe(true);
+        expect(emu.liveInstances().filter((i) => searchedAgain.some((o) => o.id === i.offerId)).map((i) => String(i.id))).toEqual([engine.get("looked-gone-search-2").id]);
     });
 
     // Before: one read answering `instances: null` (the list leaving it out) dropped a running

@@ -121,8 +121,9 @@ export const MAX_TAKEN_OFFERS = 10;
  * that ends `exited`, `unknown`, `offline` or with an error is destroyed and another started (on
  * the same offer, or the search's next match on another machine), up to `maxCreateAttempts`; an
  * offer a search chose that was refused counts as an attempt too, and one taken since the search
- * is passed over for the next match, up to MAX_TAKEN_OFFERS. Then the create fails with what
- * happened to each, nothing left running.
+ * is passed over for the next match, up to MAX_TAKEN_OFFERS. One that looked gone is rented again
+ * only as `notListed` and the offer it held allow (see `lookedGone`; by search it is destroyed
+ * first). Then the create fails with what happened to each, nothing left running.
  */
 export async function launchInstance(
     ctx: ProviderContext,
@@ -201,6 +202,12 @@ export async function launchInstance(
         if (started.kind === "running") return { instanceId, record: started.record };
         // Listed under the label it has: the create's, or the program's when a long one was set by an edit.
         if (started.kind === "gone") await notListed(vast, instanceId, placed, placed.label ?? inputs.label, what);
+        if (started.kind === "gone" && inputs.offerId === undefined) {
+            // By search the next rent goes to another offer, whose answer says nothing of this one
+            // (a pinned offer still held does): destroyed to be sure; one really gone answers not-found, which reads confirm.
+            const { alreadyGone } = await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
+            if (!alreadyGone) ctx.log.warn(`${what} looked gone while starting, but its destroy found it; destroyed before renting another`);
+        }
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
         lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {
