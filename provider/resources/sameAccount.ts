@@ -35,7 +35,7 @@ export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserI
 }
 
 /**
- * How long a create that has made its resource still waits for the key's account: 5 s at live
+ * How long a create that has made its resource (or a read that found one) still waits for the key's account: 5 s at live
  * speed, and never less than 1 s of real time, so that at a test's or the bench's small time scale
  * an ordinary answer that is a moment late is still recorded.
  */
@@ -56,10 +56,10 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
 }
 
 /**
- * The account `keyAccount` tells, for a create that has made its resource: undefined when the
- * look-up has not answered within ACCOUNT_WAIT_MS. What was made (a billed instance, a live key)
- * reaches state now rather than after the look-up's retries (minutes when it goes unanswered);
- * the first refresh records the account then.
+ * The account `keyAccount` tells, for a create that has made its resource or a read that found
+ * one: undefined when the look-up has not answered within ACCOUNT_WAIT_MS. What was made (a billed
+ * instance, a live key) reaches state now rather than after the look-up's retries (minutes when it
+ * goes unanswered), and a refresh is not held up by them; a later refresh records the account then.
  */
 export async function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
     let timer: NodeJS.Timeout | undefined;

@@ -3,7 +3,7 @@ import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../pro
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { Emulator } from "../../testkit/emulator/server";
-import { startEmulator } from "../../testkit/support/fixtures";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 // Another account's key sees none of an account's instances, SSH keys or API keys, nor its
@@ -126,7 +126,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
     // Before: the create of a rented instance (or a made API key) waited for the look-up through
     // all its retries (at live speed four 60 s timeouts) before returning what it made: all that
     // time the instance was billed and not in state, and an interrupted `up` would lose it.
-    it("an account look-up that does not answer does not hold back a create: recorded without accountId, the first refresh records it", async () => {
+    it("an account look-up that does not answer does not hold back a create: recorded without accountId, a refresh once it answers records it", async () => {
         const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         // At a tenth of live speed a request times out after 6 s, and a create waits 1 s for the
         // account once it has made its resource: the look-up below is still unanswered then.
@@ -148,6 +148,8 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
                 made.push({ urn, ...created });
             }
             emu.faults.clear();
+            // The look-up's retry (after the hung try's 6-s timeout) answers; a refresh records what it told.
+            await eventually(async () => emu.requestsTo("GET", CURRENT_USER).length >= 2, 15_000);
             for (const { urn, id, properties } of made) {
                 expect((await own.read(id, urn, properties)).properties).toMatchObject({ accountId: emu.demoUser.id });
             }

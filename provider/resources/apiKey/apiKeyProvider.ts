@@ -174,7 +174,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
     async read(id: string, props: Partial<ApiKeyOutputs> = {}) {
         const keyId = Number(props.keyId ?? id);
         // A key from before `accountId` existed (or imported) has it recorded now, asked once per process.
-        const account = props.accountId !== undefined ? props.accountId : keyAccount(ctx);
+        const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
         const record = await sharedKeyReader(ctx.client()).get(keyId);
         if (!record) {
             await assertSameAccount(ctx, `API key ${keyId}`, props.accountId);
@@ -186,7 +186,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
             { name: record.name ?? previous.name, permissions: listed.success ? listed.data : previous.permissions },
             API_KEY_PROPERTIES,
         ) as unknown as ApiKeyInputs;
-        const outs: ApiKeyOutputs = withAccount({ ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) }, await account);
+        const outs: ApiKeyOutputs = withAccount({ ...inputs, keyId, ...(typeof props.key === "string" ? { key: props.key } : {}) }, await accountOnceMade(ctx, account));
         return readResult(String(keyId), outs, inputs);
     },
 

@@ -224,7 +224,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         // An instance from before `accountId` existed (or imported) has it recorded now, the key's
         // account asked once per process while the list is read.
-        const account = props.accountId !== undefined ? props.accountId : keyAccount(ctx);
+        const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
         // says (the service's own words, three times, with the account's key); anything else throws.
         const listed = await sharedInstanceReader(vast).get(instanceId);
@@ -237,7 +237,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const reported = {
             ...rentalIn(props),
             ...definedOnly(reportedByService(record)),
-            ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed, accountId: await account }),
+            ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed, accountId: await accountOnceMade(ctx, account) }),
         };
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
     },
