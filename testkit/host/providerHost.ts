@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import { createRequire } from "module";
+import * as os from "os";
 import * as path from "path";
 import * as readline from "readline";
 import { REPO_ROOT } from "../repoRoot";
@@ -21,6 +23,27 @@ const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
 const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
 
 const WATCHDOG = path.join(REPO_ROOT, "testkit", "host", "watchdog.js");
+
+/**
+ * Where hosts started from this module keep their note of creates under way (the provider's
+ * `VASTAI_CREATE_JOURNAL`): one directory per test file (jest loads this module once per file),
+ * shared by its hosts as by the runs of one machine. Under jest, inside the run's directory that
+ * the global setup made and the teardown removes; elsewhere (the bench, the demo) in one of this
+ * process's, removed when it exits. A user's home is never written.
+ */
+let journalDir: string | undefined;
+export function testJournalDir(): string {
+    if (!journalDir) {
+        let parent = process.env.VASTAI_TEST_JOURNALS;
+        if (!parent) {
+            const own = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-journals-"));
+            process.env.VASTAI_TEST_JOURNALS = parent = own;
+            process.once("exit", () => fs.rmSync(own, { recursive: true, force: true }));
+        }
+        journalDir = fs.mkdtempSync(path.join(parent, "file-"));
+    }
+    return journalDir;
+}
 
 /** What the engine sends for a value not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = pulumiRequire("./runtime/rpc").unknownValue;
@@ -79,7 +102,7 @@ export class ProviderHost {
         const stack = options.stack ?? "test";
         const env: Record<string, string | undefined> = { ...process.env };
         for (const name of Object.keys(env)) if (name.startsWith("VAST_")) delete env[name];
-        Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack }, options.env);
+        Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack, VASTAI_CREATE_JOURNAL: testJournalDir() }, options.env);
 
         const child = spawn(process.execPath, ["--require", WATCHDOG, HOST_ENTRY, "127.0.0.1:0"], {
             cwd: options.cwd ?? REPO_ROOT,
@@ -193,9 +216,18 @@ export class ProviderHost {
         await this.call("delete", req);
     }
 
+    /** Kills the host at once, as a second Ctrl-C or a cancelled CI job does: whatever it was doing is cut short. */
+    async kill(): Promise<void> {
+        this.client.close();
+        if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+        const exited = new Promise((resolve) => this.child.once("exit", resolve));
+        this.child.kill("SIGKILL");
+        await exited;
+    }
+
     async stop(): Promise<void> {
         this.client.close();
-        if (this.child.exitCode !== null) return;
+        if (this.child.exitCode !== null || this.child.signalCode !== null) return;
         const exited = new Promise((resolve) => this.child.once("exit", resolve));
         this.child.kill("SIGTERM");
         await exited;

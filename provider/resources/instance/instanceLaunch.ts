@@ -9,6 +9,7 @@ import { destroyConfirmed } from "./instanceRemoval";
 import { describeStatus, howToRunAnew } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
 import { LostCreateUndecidedError } from "../lostCreate";
+import { CreateRecord } from "./createJournal";
 
 /**
  * An instance exists (and is paid for) but did not become ready. Carries its id, so the create can
@@ -123,7 +124,8 @@ export const MAX_TAKEN_OFFERS = 10;
  * offer a search chose that was refused counts as an attempt too, and one taken since the search
  * is passed over for the next match, up to MAX_TAKEN_OFFERS. One that looked gone is rented again
  * only as `notListed` and the offer it held allow (see `lookedGone`; by search it is destroyed
- * first). Then the create fails with what happened to each, nothing left running.
+ * first). Then the create fails with what happened to each, nothing left running. Each rent is
+ * written to the create's `journal` entry before it is sent (createJournal.ts).
  */
 export async function launchInstance(
     ctx: ProviderContext,
@@ -131,6 +133,7 @@ export async function launchInstance(
     inputs: InstanceInputs,
     request: InstanceCreateRequest,
     choice: OfferChoice,
+    journal: CreateRecord,
 ): Promise<Launched> {
     const { maxCreateAttempts: max } = inputs;
     const attempts: string[] = [];
@@ -149,43 +152,49 @@ export async function launchInstance(
             throw withAttempts(e, attempt);
         }
         const { offerId } = chosen;
-        const placed: InstanceCreateRequest = { ...request, env: { ...request.env, [PLACEMENT_ENV]: placementToken(offerId) } };
-        try {
-            const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
-            instanceId = await placeInstance(ctx, vast, offerId, placed, deadlineAt);
-        } catch (e) {
-            // A create that may have made an instance is named by its own error, not hidden behind this one.
-            if (lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {
-                throw new InstanceNotReadyError(
-                    `vastai: instance ${lookedGone.instanceId} on offer ${offerId} looked gone while starting, but renting its offer again failed ` +
-                        `(${(e as Error).message}): it may still run, so it is kept in state. \`pulumi refresh\` drops it if it is gone`,
-                    lookedGone.instanceId,
-                );
-            }
-            const refused = choice.rentRefused(chosen, e);
-            if (refused === "taken") {
-                attempts.push(`offer ${offerId} taken since the search`);
-                if (++takenOffers >= MAX_TAKEN_OFFERS) {
-                    throw new Error(
-                        `vastai: create instance by offer search failed: ${takenOffers} offers it chose were taken since the search, ` +
-                            `and nothing was rented (${attempts.join("; ")}). Widen the search, or run \`pulumi up\` again`,
+        // A taken-over instance carries the token its interrupted create gave it.
+        const token = chosen.takenOver !== undefined && journal.token !== undefined ? journal.token : placementToken(offerId);
+        const placed: InstanceCreateRequest = { ...request, env: { ...request.env, [PLACEMENT_ENV]: token } };
+        if (chosen.takenOver !== undefined) {
+            instanceId = chosen.takenOver;
+        } else {
+            try {
+                const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
+                instanceId = await placeInstance(ctx, vast, offerId, placed, deadlineAt, journal);
+            } catch (e) {
+                // A create that may have made an instance is named by its own error, not hidden behind this one.
+                if (lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {
+                    throw new InstanceNotReadyError(
+                        `vastai: instance ${lookedGone.instanceId} on offer ${offerId} looked gone while starting, but renting its offer again failed ` +
+                            `(${(e as Error).message}): it may still run, so it is kept in state. \`pulumi refresh\` drops it if it is gone`,
+                        lookedGone.instanceId,
                     );
                 }
-                ctx.log.progress(`offer ${offerId} was taken since the search; trying the next match`);
-                attempt--; // nothing was started, and nothing said other offers would fare the same: not an attempt
-                continue;
+                const refused = choice.rentRefused(chosen, e);
+                if (refused === "taken") {
+                    attempts.push(`offer ${offerId} taken since the search`);
+                    if (++takenOffers >= MAX_TAKEN_OFFERS) {
+                        throw new Error(
+                            `vastai: create instance by offer search failed: ${takenOffers} offers it chose were taken since the search, ` +
+                                `and nothing was rented (${attempts.join("; ")}). Widen the search, or run \`pulumi up\` again`,
+                        );
+                    }
+                    ctx.log.progress(`offer ${offerId} was taken since the search; trying the next match`);
+                    attempt--; // nothing was started, and nothing said other offers would fare the same: not an attempt
+                    continue;
+                }
+                if (refused === "refused") {
+                    ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
+                    attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
+                    continue;
+                }
+                // The program's own offerId is not to be had: say why, and what to give instead.
+                if (inputs.offerId !== undefined && offerNotOnMarket(e)) throw withAttempts(pinnedOfferGone(e as Error, offerId, attempts.length === 0), attempt);
+                throw withAttempts(e, attempt);
             }
-            if (refused === "refused") {
-                ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
-                attempts.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
-                continue;
-            }
-            // The program's own offerId is not to be had: say why, and what to give instead.
-            if (inputs.offerId !== undefined && offerNotOnMarket(e)) throw withAttempts(pinnedOfferGone(e as Error, offerId, attempts.length === 0), attempt);
-            throw withAttempts(e, attempt);
         }
         const what = `instance ${instanceId} on offer ${offerId}`;
-        ctx.log.progress(`${what} created${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
+        ctx.log.progress(`${what} ${chosen.takenOver !== undefined ? "taken over" : "created"}${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
         // A label too long for the create (see toCreateRequest) is set by an edit.
         if (inputs.label !== undefined && request.label === undefined) {
             // Until this succeeds the instance has no label, and state must say so for the next update.

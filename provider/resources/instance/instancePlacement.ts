@@ -6,6 +6,7 @@ import { findLostCreate } from "../lostCreate";
 import { destroyConfirmed } from "./instanceRemoval";
 import { rentWhenFree } from "./offerRelease";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { CreateRecord } from "./createJournal";
 
 /**
  * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
@@ -50,13 +51,47 @@ export async function instancesPlacedBy(vast: VastClient, label: string | undefi
 /** Sends at most this many creates for one placement; the second only after the first was looked for. */
 const MAX_SENDS = 2;
 
+/** What a lost (or interrupted) create of one placement is looked for by. */
+export interface Placement {
+    offerId: number;
+    label: string | undefined;
+    token: string;
+}
+
+/**
+ * The instance a placement's create made, found by its token (see lostCreate.ts), or undefined
+ * once enough answered looks found none. Should two turn up, the extras are destroyed: the token
+ * is this placement's alone, so they are certainly duplicates. `untilFound`: something was most
+ * likely made, so answered looks that find nothing do not end the search, the deadline does.
+ */
+export async function findPlaced(ctx: ProviderContext, vast: VastClient, placement: Placement, deadlineAt: number, untilFound: boolean): Promise<number | undefined> {
+    const { offerId, label, token } = placement;
+    const found = await findLostCreate(ctx, {
+        what: `instance on offer ${offerId}`,
+        lookFor: `an instance with ${PLACEMENT_ENV}=${token} in its env`,
+        look: async () => {
+            const ids = await instancesPlacedBy(vast, label, token);
+            return ids.length > 0 ? ids : undefined;
+        },
+        deadlineAt,
+        untilFound,
+    });
+    const [id, ...extras] = found ?? [];
+    for (const extra of extras) {
+        ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
+        // Best effort: failing here must not lose the instance that was found.
+        await destroyConfirmed(ctx, vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+    }
+    return id;
+}
+
 /**
  * Creates an instance on `offerId` and returns its id. `request.env` must carry `PLACEMENT_ENV`
  * with a token from `placementToken`. A lost answer is resolved by finding the instance it made
- * (see lostCreate.ts); only when there is none is the create sent once more. Should two turn up,
- * the extras are destroyed: the token is this placement's alone, so they are certainly duplicates.
- * An offer this process has just freed is waited for (see offerRelease.ts). `deadlineAt`: until
- * when a lost answer is looked for, and no sooner than lostCreate.ts's own minimum from the loss.
+ * (`findPlaced`); only when there is none is the create sent once more. An offer this process has
+ * just freed is waited for (see offerRelease.ts). `deadlineAt`: until when a lost answer is looked
+ * for, and no sooner than lostCreate.ts's own minimum from the loss. `journal`: the create's entry
+ * in the journal (createJournal.ts), written before the rent is sent and given its answer.
  */
 export async function placeInstance(
     ctx: ProviderContext,
@@ -64,10 +99,12 @@ export async function placeInstance(
     offerId: number,
     request: InstanceCreateRequest,
     deadlineAt: number,
+    journal: CreateRecord,
 ): Promise<number> {
     const token = request.env?.[PLACEMENT_ENV];
     if (!token) throw new Error(`placeInstance needs the placement token in the request's env (${PLACEMENT_ENV})`);
-    const label = request.label;
+    const placement = { offerId, label: request.label, token };
+    await journal.placing(offerId, token, request.label);
     for (let send = 1; ; send++) {
         try {
             // The re-send too waits for an offer this process just freed: an offer holds one
@@ -78,37 +115,24 @@ export async function placeInstance(
             if (rented.startedStopped && request.target_state !== "stopped") {
                 ctx.log.progress(`instance ${rented.instanceId} on offer ${offerId} was created stopped: the service says its machine cannot run it now`);
             }
+            await journal.placed(rented.instanceId);
             return rented.instanceId;
         } catch (e) {
             // After a lost answer, any refusal of the re-send ("no such offer" above all) may mean
             // our first create holds the offer: never a plain refusal that lets a search move on.
             const mayExist = e instanceof VastOutcomeUnknownError || send > 1;
             if (!mayExist) throw e;
-            const carrying = `instance with ${PLACEMENT_ENV}=${token} in its env`;
-            const lookFor = `an ${carrying}`;
-            ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for ${lookFor} before trying again`);
-            const found = await findLostCreate(ctx, {
-                what: `instance on offer ${offerId}`,
-                lookFor,
-                look: async () => {
-                    const ids = await instancesPlacedBy(vast, label, token);
-                    return ids.length > 0 ? ids : undefined;
-                },
-                deadlineAt,
-                // The offer refused a re-send: most likely our first create holds it, so the look
-                // goes on until the deadline rather than conclude "nothing" from a slow listing.
-                untilFound: send > 1,
-            });
-            const [id, ...extras] = found ?? [];
-            for (const extra of extras) {
-                ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
-                // Best effort: failing here must not lose the instance that was found.
-                await destroyConfirmed(ctx, vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+            ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance with ${PLACEMENT_ENV}=${token} in its env before trying again`);
+            // The offer refused a re-send: most likely our first create holds it, so the look
+            // goes on until the deadline rather than conclude "nothing" from a slow listing.
+            const id = await findPlaced(ctx, vast, placement, deadlineAt, send > 1);
+            if (id !== undefined) {
+                await journal.placed(id);
+                return id;
             }
-            if (id !== undefined) return id;
             if (send >= MAX_SENDS) {
                 throw new Error(
-                    `${(e as Error).message}; no ${carrying} was found afterwards, and the create was not sent a third time`,
+                    `${(e as Error).message}; no instance with ${PLACEMENT_ENV}=${token} in its env was found afterwards, and the create was not sent a third time`,
                 );
             }
         }

@@ -27,7 +27,10 @@ import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByServic
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
-import { ChosenOffer, fixedOffer, searchedOffer } from "./offerChoice";
+import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./offerChoice";
+import { CreateRecord } from "./createJournal";
+import { remindInterrupted, resumeInterrupted } from "./createResume";
+import { LostCreateUndecidedError } from "../lostCreate";
 import { VastClient } from "../../client/vastClient";
 import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate } from "./templateLookup";
@@ -201,21 +204,39 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         if (plan.onstartEncoded) {
             ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
         }
-        const choice = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
-        const access = definedOnly({ access: accessOf(desired.runtype, template) });
+        // Noted on disk until the engine has the instance: a `pulumi up` stopped before then is
+        // taken over by the next create with these inputs (createJournal.ts, createResume.ts).
+        const journal = await CreateRecord.begin(ctx.log, vast.baseUrl, inputs);
         try {
-            const launched = await launchInstance(ctx, vast, desired, plan.request, choice);
-            // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
-            // waited for all the same: should the service ever run it anyway, it does not stay running.
-            if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
-            return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
+            const resumed = await resumeInterrupted(ctx, vast, journal);
+            await remindInterrupted(ctx, vast);
+            const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
+            const choice = resumed ? takingOver(resumed.instanceId, resumed.offerId, rentable) : rentable;
+            const created = await createdOn(choice);
+            await journal.close();
+            return created;
         } catch (e) {
-            if (!(e instanceof InstanceNotReadyError)) throw e;
-            const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
-            // The label the instance really has, so the next update sets the program's.
-            const state = e.label === undefined ? desired : { ...desired, label: e.label };
-            throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
+            // A create whose outcome is unknown stays noted: the next `up` looks for what it made.
+            if (!(e instanceof LostCreateUndecidedError)) await journal.close();
+            throw e;
+        }
+
+        async function createdOn(choice: OfferChoice) {
+            const access = definedOnly({ access: accessOf(desired.runtype, template) });
+            try {
+                const launched = await launchInstance(ctx, vast, desired, plan.request, choice, journal);
+                // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
+                // waited for all the same: should the service ever run it anyway, it does not stay running.
+                if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
+                const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+                return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
+            } catch (e) {
+                if (!(e instanceof InstanceNotReadyError)) throw e;
+                const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+                // The label the instance really has, so the next update sets the program's.
+                const state = e.label === undefined ? desired : { ...desired, label: e.label };
+                throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
+            }
         }
     },
 
@@ -225,11 +246,15 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // An instance from before `accountId` existed (or imported) has it recorded now, the key's
         // account asked once per process while the list is read.
         const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
+        const reminded = remindInterrupted(ctx, vast);
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
         // says (the service's own words, three times, with the account's key); anything else throws.
         const listed = await sharedInstanceReader(vast).get(instanceId);
         const record = listed ?? (await instanceUnlessGone(ctx, vast, instanceId, props.accountId));
-        if (!record) return goneResult<InstanceOutputs>();
+        if (!record) {
+            await reminded;
+            return goneResult<InstanceOutputs>();
+        }
         const warning = endedWarning(record.id, record, props.offerId !== undefined) ?? frozenWarning(record.id, record);
         if (warning) ctx.log.warn(warning);
         const inputs = normalize(inputsFromRecord(record, inputsOf(props)));
@@ -239,6 +264,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             ...definedOnly(reportedByService(record)),
             ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed, accountId: await accountOnceMade(ctx, account) }),
         };
+        await reminded;
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
     },
 
@@ -329,7 +355,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
-        const { alreadyGone } = await destroyConfirmed(ctx, ctx.client(), instanceId, props.rentedOfferId ?? props.offerId, props.accountId);
+        const vast = ctx.client();
+        const reminded = remindInterrupted(ctx, vast);
+        const { alreadyGone } = await destroyConfirmed(ctx, vast, instanceId, props.rentedOfferId ?? props.offerId, props.accountId);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
+        await reminded;
     },
 }) satisfies pulumi.dynamic.ResourceProvider<InstanceInputs, InstanceOutputs>;

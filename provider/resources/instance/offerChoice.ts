@@ -8,6 +8,8 @@ import { offerNotOnMarket } from "./offerRelease";
 /** The offer an attempt rents, and what the search said of its machine. */
 export interface ChosenOffer {
     offerId: number;
+    /** The offer's instance exists already: an interrupted create's, taken over (createResume.ts), not rented again. */
+    takenOver?: number;
     machineId?: number;
     gpuName?: string;
     numGpus?: number;
@@ -36,6 +38,27 @@ export interface OfferChoice {
 export function fixedOffer(offerId: number): OfferChoice {
     const chosen = { offerId };
     return { current: chosen, next: async () => chosen, rentRefused: () => false as const, machineFailed: () => undefined };
+}
+
+/**
+ * `choice`, with an interrupted create's instance on `offerId` as its first attempt: should that
+ * one not run, the attempts after it rent as `choice` does.
+ */
+export function takingOver(instanceId: number, offerId: number, choice: OfferChoice): OfferChoice {
+    let current: ChosenOffer | undefined;
+    let first = true;
+    return {
+        get current() {
+            return current ?? choice.current;
+        },
+        async next() {
+            if (!first) return (current = await choice.next());
+            first = false;
+            return (current = { offerId, takenOver: instanceId });
+        },
+        rentRefused: (chosen, error) => choice.rentRefused(chosen, error),
+        machineFailed: (chosen) => choice.machineFailed(chosen),
+    };
 }
 
 /** A refusal that proves no instance was made: the offer is gone, or the service turned this rental down. */

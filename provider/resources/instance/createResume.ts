@@ -1,0 +1,76 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { CreateRecord, JournalEntry, forget, interruptedEntries } from "./createJournal";
+import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
+import { instanceUnlessGone } from "./instanceLookup";
+
+/**
+ * What is done with the creates a stopped `pulumi up` left in the journal (createJournal.ts): the
+ * next create with the same inputs takes the instance over, and every other instance operation
+ * names it until then, since no stack's state holds it.
+ */
+
+/** An interrupted create's instance, taken over: it exists, and was rented on `offerId`. */
+export interface Resumed {
+    instanceId: number;
+    offerId: number;
+}
+
+/**
+ * The instance an interrupted create with these inputs made, when it still exists; undefined when
+ * the create was not interrupted, or made nothing that is left. Found by its id when the rent had
+ * answered, by its placement token otherwise (a failed look is tried again, as after a lost create).
+ */
+export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord): Promise<Resumed | undefined> {
+    const { offerId, token, label } = journal;
+    if (!journal.interrupted || offerId === undefined || token === undefined) return undefined;
+    const instanceId =
+        journal.instanceId !== undefined
+            ? (await instanceUnlessGone(ctx, vast, journal.instanceId, undefined))?.id
+            : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
+    if (instanceId === undefined) {
+        ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; nothing it rented is left, so one is rented now`);
+        return undefined;
+    }
+    ctx.log.warn(
+        `instance ${instanceId} on offer ${offerId} was rented for this resource by a \`pulumi up\` that stopped (${journal.startedAt}) ` +
+            "before its create returned, so no state holds it: taken over instead of renting another",
+    );
+    return { instanceId, offerId };
+}
+
+let reminded = false;
+
+/**
+ * Once per process: a warning for each interrupted create whose instance may still run, saying
+ * what to do. One whose instance is found gone is forgotten. A look that fails proves nothing:
+ * the warning is given all the same.
+ */
+export async function remindInterrupted(ctx: ProviderContext, vast: VastClient): Promise<void> {
+    if (reminded) return;
+    reminded = true;
+    for (const { file, data } of await interruptedEntries(vast.baseUrl)) {
+        const found = await stillThere(ctx, vast, data).catch(() => "unknown" as const);
+        if (found === undefined) await forget(file);
+        else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
+    }
+}
+
+/** The entry's instance id when it is there, undefined when it is not: by id, or by its placement token. */
+async function stillThere(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<number | undefined> {
+    if (entry.instanceId !== undefined) return (await instanceUnlessGone(ctx, vast, entry.instanceId, undefined))?.id;
+    if (entry.token === undefined) return undefined; // stopped before a rent was sent
+    return (await instancesPlacedBy(vast, entry.label, entry.token))[0];
+}
+
+function leftRunning(entry: JournalEntry, instanceId: number | undefined, file: string): string {
+    const which =
+        instanceId !== undefined
+            ? `instance ${instanceId} on offer ${entry.offerId}`
+            : `an instance on offer ${entry.offerId} (if its rent went through: ${PLACEMENT_ENV}=${entry.token} in its env)`;
+    return (
+        `${which} was rented by a \`pulumi up\` that stopped (${entry.startedAt}) before its create returned, so no stack's state ` +
+        "holds it, and it may still be billed. `pulumi up` with the program as it was then takes it over; otherwise " +
+        `destroy it in the Vast.ai console. This warning ends once it is taken over or gone (or delete ${file})`
+    );
+}

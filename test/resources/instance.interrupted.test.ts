@@ -1,0 +1,117 @@
+import * as fs from "fs";
+import { Instance } from "../../provider";
+import { MiniEngine } from "../../testkit/engine/miniEngine";
+import { Emulator } from "../../testkit/emulator/server";
+import { ProviderHost, testJournalDir } from "../../testkit/host/providerHost";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+
+/**
+ * A `pulumi up` stopped for good while an instance is being created (a second Ctrl-C while it
+ * boots, a cancelled CI job): Pulumi's engine kills the provider host and drops the create, so no
+ * state holds the instance, and dynamic resources cannot be imported. The next `up` of the same
+ * program must take that instance over, not rent a second one. Each run is a host of its own, as
+ * each CLI command starts one; they share the machine's journal of creates under way.
+ */
+const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+/** The rents sent for one offer. */
+const rentsOf = (emu: Emulator, offerId: number) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offerId}/?$`));
+
+describe("an instance create cut short by a killed host", () => {
+    let emu: Emulator;
+    const hosts: ProviderHost[] = [];
+    beforeAll(async () => {
+        // Slow to boot: the first run is killed while it waits for running.
+        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, instanceTimings: { loadingAfterMs: 50, runningAfterMs: 1500 } });
+    });
+    afterAll(async () => {
+        for (const host of hosts) await host.stop();
+        await emu.stop();
+    });
+    beforeEach(() => emu.faults.clear());
+
+    /** One CLI command's host, on the machine's journal, against the emulator. */
+    async function run(): Promise<MiniEngine> {
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        hosts.push(host);
+        await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        return new MiniEngine(host);
+    }
+
+    /** Starts an `up` and kills its host once `until` holds, as the engine does on a second Ctrl-C. */
+    async function upKilled(engine: MiniEngine, program: () => Instance, until: () => boolean): Promise<void> {
+        const up = engine.up(program).catch((e: Error) => e);
+        await eventually(async () => until());
+        await engine.host.kill();
+        expect(await up).toBeInstanceOf(Error);
+    }
+
+    it("the next up takes over the instance the killed one rented while it booted: one rent, one instance, in state", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("booting", { offerId: offer.id, image: "busybox", label: "booting" });
+        const onOffer = () => [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+
+        await upKilled(await run(), program, () => onOffer().length === 1);
+        const [rented] = onOffer();
+
+        const next = await run();
+        const summary = await next.up(program);
+        expect(summary.create).toEqual(["booting"]);
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
+        expect(onOffer()).toHaveLength(1);
+        expect(next.get("booting")).toMatchObject({ id: String(rented.id), outputs: { instanceId: rented.id, actualStatus: "running", rentedOfferId: offer.id } });
+        expect(next.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${rented.id} on offer ${offer.id} was rented for this resource by a \`pulumi up\` that stopped`)]));
+        // Taken over, the note is gone: nothing is left to warn about.
+        expect(fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"))).toEqual([]);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a rent whose answer never came before the kill is found by its placement token, not rented again", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("unanswered", { offerId: offer.id, image: "busybox" });
+        // The service makes the instance, and the answer is still on its way when the host dies.
+        emu.faults.add({ method: "PUT", path: asks, times: 1, fault: { kind: "timeout", acted: true, holdMs: 60_000 } });
+        await upKilled(await run(), program, () => emu.liveInstances().some((i) => i.offerId === offer.id));
+        emu.faults.clear();
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+
+        const next = await run();
+        await next.up(program);
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
+        expect(next.get("unanswered").id).toBe(String(rented.id));
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a program changed since is not given the old instance: it is named in a warning at every command until it is gone", async () => {
+        const offer = emu.addOffer();
+        const other = emu.addOffer();
+        await upKilled(await run(), () => new Instance("changed", { offerId: offer.id, image: "busybox" }), () =>
+            emu.liveInstances().some((i) => i.offerId === offer.id),
+        );
+        const [orphan] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+
+        const next = await run();
+        await next.up(() => new Instance("changed", { offerId: other.id, image: "busybox" }));
+        expect(next.get("changed").outputs.rentedOfferId).toBe(other.id);
+        const warned = `instance ${orphan.id} on offer ${offer.id} was rented by a \`pulumi up\` that stopped`;
+        expect(next.host.output).toEqual(expect.arrayContaining([expect.stringContaining(warned)]));
+        expect(emu.liveInstances().map((i) => i.id)).toContain(orphan.id);
+
+        // A refresh in another command warns again; once the instance is destroyed (in the console), nothing does.
+        const refresh = await run();
+        for (const [urn, entry] of next.state) refresh.state.set(urn, entry);
+        await refresh.refresh();
+        expect(refresh.host.output).toEqual(expect.arrayContaining([expect.stringContaining(warned)]));
+        await refresh.host.stop();
+
+        orphan.destroyed = true;
+        const last = await run();
+        for (const [urn, entry] of next.state) last.state.set(urn, entry);
+        await last.destroy();
+        expect(last.host.output.join("\n")).not.toContain(warned);
+        expect(fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"))).toEqual([]);
+        expect(emu.liveInstances()).toEqual([]);
+    });
+});
