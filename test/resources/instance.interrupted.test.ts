@@ -31,8 +31,8 @@ describe("an instance create cut short by a killed host", () => {
     beforeEach(() => emu.faults.clear());
 
     /** One CLI command's host, on the machine's journal, against the emulator. */
-    async function run(): Promise<MiniEngine> {
-        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+    async function run(env: Record<string, string> = {}): Promise<MiniEngine> {
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...env } });
         hosts.push(host);
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         return new MiniEngine(host);
@@ -112,6 +112,18 @@ describe("an instance create cut short by a killed host", () => {
         await last.destroy();
         expect(last.host.output.join("\n")).not.toContain(warned);
         expect(fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"))).toEqual([]);
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a journal that cannot be written costs the recovery, never the create: one warning says what to set", async () => {
+        const offer = emu.addOffer();
+        const engine = await run({ VASTAI_CREATE_JOURNAL: "/dev/null/creates" });
+        await engine.up(() => [0, 1].map((i) => new Instance(`unnoted-${i}`, { offerId: i === 0 ? offer.id : emu.addOffer().id, image: "busybox" })));
+        expect(engine.state.size).toBe(2);
+        const warnings = engine.host.output.filter((l) => l.includes("could not keep a note of instance creates in /dev/null/creates"));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain("Set VASTAI_CREATE_JOURNAL to a writable directory");
+        await engine.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
 });
