@@ -11,6 +11,11 @@ export function initFailure(message: string, id: string | number, outputs: objec
     });
 }
 
+/** Whether `e` is an init failure: the engine records the id it carries. */
+export function isInitFailure(e: unknown): boolean {
+    return e instanceof Error && typeof (e as { id?: unknown }).id === "string" && Array.isArray((e as { reasons?: unknown }).reasons);
+}
+
 /** The `__provider` text a property bag carries (the host adds it to inputs); it goes back in an init failure. */
 export function providerOf(props: object): unknown {
     return (props as { __provider?: unknown }).__provider;

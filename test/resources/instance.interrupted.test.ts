@@ -14,6 +14,8 @@ import { TEST_TIME_SCALE } from "../../testkit/support/stack";
  * each CLI command starts one; they share the machine's journal of creates under way.
  */
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+/** The notes of creates under way that this file's hosts keep. */
+const notes = () => fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"));
 /** The rents sent for one offer. */
 const rentsOf = (emu: Emulator, offerId: number) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offerId}/?$`));
 
@@ -31,10 +33,10 @@ describe("an instance create cut short by a killed host", () => {
     beforeEach(() => emu.faults.clear());
 
     /** One CLI command's host, on the machine's journal, against the emulator. */
-    async function run(env: Record<string, string> = {}): Promise<MiniEngine> {
+    async function run(env: Record<string, string> = {}, apiKey = emu.demoKey): Promise<MiniEngine> {
         const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...env } });
         hosts.push(host);
-        await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        await host.configure({ "vastai:apiKey": apiKey, "vastai:baseUrl": emu.url });
         return new MiniEngine(host);
     }
 
@@ -62,7 +64,7 @@ describe("an instance create cut short by a killed host", () => {
         expect(next.get("booting")).toMatchObject({ id: String(rented.id), outputs: { instanceId: rented.id, actualStatus: "running", rentedOfferId: offer.id } });
         expect(next.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${rented.id} on offer ${offer.id} was rented for this resource by a \`pulumi up\` that stopped`)]));
         // Taken over, the note is gone: nothing is left to warn about.
-        expect(fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"))).toEqual([]);
+        expect(notes()).toEqual([]);
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
@@ -111,7 +113,7 @@ describe("an instance create cut short by a killed host", () => {
         for (const [urn, entry] of next.state) last.state.set(urn, entry);
         await last.destroy();
         expect(last.host.output.join("\n")).not.toContain(warned);
-        expect(fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"))).toEqual([]);
+        expect(notes()).toEqual([]);
         expect(emu.liveInstances()).toEqual([]);
     });
 
@@ -124,6 +126,54 @@ describe("an instance create cut short by a killed host", () => {
         expect(warnings).toHaveLength(1);
         expect(warnings[0]).toContain("Set VASTAI_CREATE_JOURNAL to a writable directory");
         await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a take-over whose look-up fails keeps the note: the create fails, and the next up takes the instance over", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("unlooked", { offerId: offer.id, image: "busybox" });
+        await upKilled(await run(), program, () => emu.liveInstances().some((i) => i.offerId === offer.id));
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(notes()).toHaveLength(1);
+
+        emu.faults.add({ method: "GET", path: new RegExp(`/instances/${rented.id}/?$`), times: 1000, fault: { kind: "status", status: 500 } });
+        const failing = await run();
+        await expect(failing.up(program)).rejects.toThrow();
+        emu.faults.clear();
+        expect(failing.state.size).toBe(0);
+        expect(notes()).toHaveLength(1);
+        await failing.host.stop(); // the command ends, and its host with it
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("unlooked").id).toBe(String(rented.id));
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
+        expect(notes()).toEqual([]);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("another account's key neither takes the note over nor forgets it, though it cannot see the instance", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("mine", { offerId: offer.id, image: "busybox" });
+        await upKilled(await run(), program, () => emu.liveInstances().some((i) => i.offerId === offer.id));
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        // Wait for the note to name the account (asked while the rent was under way).
+        await eventually(async () => notes().length === 1 && JSON.parse(fs.readFileSync(`${testJournalDir()}/${notes()[0]}`, "utf8")).accountId === emu.demoUser.id);
+
+        // Another stack on this machine, another account: an instance of its own, and a warning about ours.
+        const theirs = emu.addOffer();
+        const other = await run({}, emu.createKey(undefined, emu.otherUser.id).key);
+        await other.up(() => new Instance("theirs", { offerId: theirs.id, image: "busybox" }));
+        expect(other.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${rented.id} on offer ${offer.id} was rented by a \`pulumi up\` that stopped`)]));
+        expect(notes()).toHaveLength(1);
+        await other.destroy();
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("mine").id).toBe(String(rented.id));
+        expect(notes()).toEqual([]);
+        await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
 });

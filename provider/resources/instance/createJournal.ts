@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "crypto";
-import { promises as fs } from "fs";
+import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Log } from "../../dynamic/context";
+import { Log, ProviderContext } from "../../dynamic/context";
 
 /**
  * A note on disk of each instance create under way, so that a `pulumi up` stopped before its
@@ -19,8 +19,11 @@ import { Log } from "../../dynamic/context";
  * and any other instance operation names it in a warning until then.
  *
  * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
- * credential and no input in clear: the inputs are kept as a salted hash. A directory that cannot
- * be written costs the recovery, never the create: a warning says so once.
+ * credential: the offer, the label and the token in clear, the account's id, the inputs as a
+ * salted hash (to tell the same program's create again, not to hide them: the file is the
+ * user's own, mode 0600). A directory that cannot be written costs the recovery, never the
+ * create: a warning says so once. An entry goes only when nothing the create rented can run
+ * outside state; a failure that leaves that open keeps it.
  */
 
 /** The variable that moves the journal, for machines where the home directory is not writable. */
@@ -36,7 +39,11 @@ export interface JournalEntry {
     fingerprint: string;
     /** The process that made it, and where: an entry of a process still running is its own. */
     pid: number;
+    /** When that process started (Linux), so a pid used again by another process is not taken for it. */
+    pidStart?: string;
     host: string;
+    /** The key's account, once known: another account's key never takes the entry over or forgets it. */
+    accountId?: number;
     startedAt: string;
     /** The rent last sent, and what it made once it answered. */
     offerId?: number;
@@ -63,9 +70,28 @@ function fingerprintOf(salt: string, service: string, inputs: unknown): string {
     return createHash("sha256").update(`${salt}\0${service}\0${canonicalJson(inputs)}`).digest("hex");
 }
 
-/** Whether the process that wrote `entry` may still be running (one on another machine is taken to be). */
+/** When process `pid` started, in clock ticks since boot (Linux `/proc`); undefined elsewhere. */
+function processStart(pid: number): string | undefined {
+    try {
+        // The fields after the command's closing parenthesis; the start time is the 22nd field, the 20th of these.
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19];
+    } catch {
+        return undefined;
+    }
+}
+
+const THIS_PROCESS_START = processStart(process.pid);
+
+/**
+ * Whether the process that wrote `entry` may still be running: one on another machine is taken
+ * to be, and one whose pid now belongs to a process started at another time is not.
+ */
 function mayBeRunning(entry: JournalEntry): boolean {
     if (entry.host !== os.hostname()) return true;
+    if (entry.pidStart !== undefined) {
+        const start = processStart(entry.pid);
+        if (start !== undefined) return start === entry.pidStart;
+    }
     if (entry.pid === process.pid) return true;
     try {
         process.kill(entry.pid, 0);
@@ -77,10 +103,14 @@ function mayBeRunning(entry: JournalEntry): boolean {
 
 let unwritableWarned = false;
 
-/** Runs a write to the journal; a failure is a warning (once per process), never the create's failure. */
-async function bestEffort(log: Log, what: () => Promise<void>): Promise<void> {
+/**
+ * Runs a write to the journal; a failure is a warning (once per process), never the create's
+ * failure. Synchronous on purpose: a few small files, written before a rent is sent, cost less on
+ * the main thread than a queue for the thread pool beside the create's own network work.
+ */
+function bestEffort(log: Log, what: () => void): void {
     try {
-        await what();
+        what();
     } catch (e) {
         if (unwritableWarned) return;
         unwritableWarned = true;
@@ -89,6 +119,34 @@ async function bestEffort(log: Log, what: () => Promise<void>): Promise<void> {
                 `stopped before an instance is created, the next one could not take it over. Set ${JOURNAL_DIR_ENV} to a writable directory`,
         );
     }
+}
+
+/** The directory, made once per process. */
+let madeDir: string | undefined;
+function ensureDir(dir: string): void {
+    if (madeDir === dir) return;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    madeDir = dir;
+}
+
+/** The entries of interrupted creates, read once per process: none appear while it runs but its own. */
+let leftBehind: { dir: string; entries: { file: string; data: JournalEntry }[] } | undefined;
+function leftBehindIn(dir: string): { file: string; data: JournalEntry }[] {
+    if (leftBehind?.dir !== dir) leftBehind = { dir, entries: readEntries(dir).filter((e) => !mayBeRunning(e.data)) };
+    return leftBehind.entries;
+}
+
+/**
+ * Whether `entry` was made with this key's account: yes when it names none. Another account's
+ * key cannot see its instance, so it must neither take it over nor read it as gone; when the
+ * account cannot be told, it is taken not to be.
+ */
+export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, entry: JournalEntry): Promise<boolean> {
+    if (entry.accountId === undefined) return true;
+    return ctx.currentUserId().then(
+        (me) => me === entry.accountId,
+        () => false,
+    );
 }
 
 /** Entry files this process has claimed or written: never claimed twice, by two creates of one run. */
@@ -106,24 +164,25 @@ export class CreateRecord {
 
     /**
      * The record of a create of `inputs` on `service`: an interrupted create's entry with the same
-     * inputs, claimed for this create, or a new one.
+     * inputs, made with this key's account, claimed for this create; or a new one. The account is
+     * asked only when such an entry names one (see resources/sameAccount.ts).
      */
-    static async begin(log: Log, service: string, inputs: unknown): Promise<CreateRecord> {
+    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId">, service: string, inputs: unknown): Promise<CreateRecord> {
         const dir = journalDir();
-        for (const entry of await readEntries(dir)) {
-            if (entry.data.service !== service || ownFiles.has(entry.file) || mayBeRunning(entry.data)) continue;
+        for (const entry of leftBehindIn(dir)) {
+            if (entry.data.service !== service || ownFiles.has(entry.file)) continue;
             if (fingerprintOf(entry.data.salt, service, inputs) !== entry.data.fingerprint) continue;
+            if (!(await sameAccount(ctx, entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
             const claimed = path.join(dir, `${randomBytes(8).toString("hex")}.json`);
-            ownFiles.add(claimed);
             try {
-                await fs.rename(entry.file, claimed);
+                fs.renameSync(entry.file, claimed);
             } catch {
-                ownFiles.delete(claimed);
                 continue;
             }
-            const record = new CreateRecord(log, claimed, { ...entry.data, pid: process.pid, host: os.hostname() }, true);
-            await record.write();
+            ownFiles.add(claimed);
+            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, true);
+            record.write();
             return record;
         }
         const salt = randomBytes(8).toString("hex");
@@ -135,10 +194,11 @@ export class CreateRecord {
             salt,
             fingerprint: fingerprintOf(salt, service, inputs),
             pid: process.pid,
+            pidStart: THIS_PROCESS_START,
             host: os.hostname(),
             startedAt: new Date().toISOString(),
         };
-        return new CreateRecord(log, file, entry, false);
+        return new CreateRecord(ctx.log, file, entry, false);
     }
 
     get offerId(): number | undefined {
@@ -157,51 +217,94 @@ export class CreateRecord {
         return this.entry.startedAt;
     }
 
+    get accountId(): number | undefined {
+        return this.entry.accountId;
+    }
+
+    /**
+     * Whether an instance this create rented may exist that the engine has not been given: a rent
+     * was sent, and neither found to have made nothing nor its instance confirmed destroyed.
+     */
+    get mayHoldInstance(): boolean {
+        return this.entry.token !== undefined;
+    }
+
     /** A rent is about to be sent: from now an instance may exist, findable by its token. */
-    async placing(offerId: number, token: string, label: string | undefined): Promise<void> {
+    placing(offerId: number, token: string, label: string | undefined): void {
         this.entry = { ...this.entry, offerId, token, label, instanceId: undefined };
-        await this.write();
+        this.write();
     }
 
     /** The rent answered: the instance it made. */
-    async placed(instanceId: number): Promise<void> {
+    placed(instanceId: number): void {
         this.entry = { ...this.entry, instanceId };
-        await this.write();
+        this.write();
+    }
+
+    /** The last rent made nothing, or its instance is confirmed destroyed: nothing of it to recover. */
+    cleared(): void {
+        this.entry = { ...this.entry, offerId: undefined, token: undefined, label: undefined, instanceId: undefined };
+        if (this.closed) return;
+        try {
+            fs.rmSync(this.file, { force: true });
+        } catch {
+            this.write(); // the note then says nothing was placed
+        }
+    }
+
+    /** The key's account, when the create learns it. */
+    account(accountId: number): void {
+        this.entry = { ...this.entry, accountId };
+        if (this.mayHoldInstance) this.write();
     }
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
-    async close(): Promise<void> {
+    close(): void {
+        this.closed = true;
         ownFiles.delete(this.file);
-        await fs.rm(this.file, { force: true }).catch(() => undefined);
+        try {
+            fs.rmSync(this.file, { force: true });
+        } catch (e) {
+            // Left there, it would read as interrupted once this process ends, and a later create
+            // with the same inputs could take over an instance this stack holds.
+            this.log.warn(`could not remove ${this.file} (${(e as Error).message}), the note of a create that has ended: delete it by hand`);
+        }
     }
 
-    private write(): Promise<void> {
+    private closed = false;
+
+    private write(): void {
+        if (this.closed) return; // a late account after the end must not bring the note back
         const dir = path.dirname(this.file);
-        return bestEffort(this.log, async () => {
-            await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+        bestEffort(this.log, () => {
+            ensureDir(dir);
             // Written whole, then renamed: a process killed mid-write leaves the last entry, not half of one.
             const partial = `${this.file}.partial`;
-            await fs.writeFile(partial, JSON.stringify(this.entry), { mode: 0o600 });
-            await fs.rename(partial, this.file);
+            fs.writeFileSync(partial, JSON.stringify(this.entry), { mode: 0o600 });
+            fs.renameSync(partial, this.file);
         });
     }
 }
 
 /** Entries left on `service` by creates whose process is no longer running, with their files. */
-export async function interruptedEntries(service: string): Promise<{ file: string; data: JournalEntry }[]> {
-    return (await readEntries(journalDir())).filter((e) => e.data.service === service && !ownFiles.has(e.file) && !mayBeRunning(e.data));
+export function interruptedEntries(service: string): { file: string; data: JournalEntry }[] {
+    return readEntries(journalDir()).filter((e) => e.data.service === service && !ownFiles.has(e.file) && !mayBeRunning(e.data));
 }
 
 /** Forgets an interrupted entry whose instance turned out gone. */
-export async function forget(file: string): Promise<void> {
-    await fs.rm(file, { force: true }).catch(() => undefined);
+export function forget(file: string): void {
+    try {
+        fs.rmSync(file, { force: true });
+    } catch {
+        // Still there: it warns again next time, and is forgotten then.
+    }
 }
 
 /** Every readable entry in `dir`; a missing directory has none, an unreadable file is skipped. */
-async function readEntries(dir: string): Promise<{ file: string; data: JournalEntry }[]> {
+function readEntries(dir: string): { file: string; data: JournalEntry }[] {
     let names: string[];
     try {
-        names = await fs.readdir(dir);
+        names = fs.readdirSync(dir);
     } catch {
         return [];
     }
@@ -209,7 +312,7 @@ async function readEntries(dir: string): Promise<{ file: string; data: JournalEn
     for (const name of names.filter((n) => n.endsWith(".json"))) {
         const file = path.join(dir, name);
         try {
-            const data = JSON.parse(await fs.readFile(file, "utf8")) as JournalEntry;
+            const data = JSON.parse(fs.readFileSync(file, "utf8")) as JournalEntry;
             if (data.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
         } catch {
             // Removed meanwhile by its own create, or not ours: skipped.

@@ -1,6 +1,6 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
-import { CreateRecord, JournalEntry, forget, interruptedEntries } from "./createJournal";
+import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount } from "./createJournal";
 import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
 import { instanceUnlessGone } from "./instanceLookup";
 
@@ -26,9 +26,10 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
     if (!journal.interrupted || offerId === undefined || token === undefined) return undefined;
     const instanceId =
         journal.instanceId !== undefined
-            ? (await instanceUnlessGone(ctx, vast, journal.instanceId, undefined))?.id
+            ? (await instanceUnlessGone(ctx, vast, journal.instanceId, journal.accountId))?.id
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
     if (instanceId === undefined) {
+        journal.cleared();
         ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; nothing it rented is left, so one is rented now`);
         return undefined;
     }
@@ -41,26 +42,38 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
 
 let reminded = false;
 
+/** How long an operation waits for the reminder's looks at most, at live speed: its warnings are a courtesy. */
+const REMINDER_WAIT_MS = 10_000;
+
 /**
  * Once per process: a warning for each interrupted create whose instance may still run, saying
- * what to do. One whose instance is found gone is forgotten. A look that fails proves nothing:
- * the warning is given all the same.
+ * what to do, waited for at most REMINDER_WAIT_MS. An entry is forgotten only when its instance,
+ * known by id, is found gone with the account's own key; one never answered (its token only) is
+ * named until it is taken over or deleted. A look that fails proves nothing: the warning is given
+ * all the same.
  */
 export async function remindInterrupted(ctx: ProviderContext, vast: VastClient): Promise<void> {
     if (reminded) return;
     reminded = true;
-    for (const { file, data } of await interruptedEntries(vast.baseUrl)) {
-        const found = await stillThere(ctx, vast, data).catch(() => "unknown" as const);
-        if (found === undefined) await forget(file);
-        else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
-    }
+    const reminding = (async () => {
+        for (const { file, data } of interruptedEntries(vast.baseUrl)) {
+            const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
+            if (found === undefined) forget(file);
+            else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
+        }
+    })();
+    await Promise.race([reminding, ctx.clock.sleep(REMINDER_WAIT_MS)]);
 }
 
-/** The entry's instance id when it is there, undefined when it is not: by id, or by its placement token. */
-async function stillThere(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<number | undefined> {
-    if (entry.instanceId !== undefined) return (await instanceUnlessGone(ctx, vast, entry.instanceId, undefined))?.id;
-    if (entry.token === undefined) return undefined; // stopped before a rent was sent
-    return (await instancesPlacedBy(vast, entry.label, entry.token))[0];
+/**
+ * The entry's instance id when it is there, undefined when it is gone, "unknown" when a look
+ * cannot tell: by id, or by its placement token (found, or unknown: absence from one listing
+ * proves nothing of a rent whose answer never came).
+ */
+async function stillThere(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<number | undefined | "unknown"> {
+    if (entry.instanceId !== undefined) return (await instanceUnlessGone(ctx, vast, entry.instanceId, entry.accountId))?.id;
+    if (entry.token === undefined) return undefined; // no rent was sent
+    return (await instancesPlacedBy(vast, entry.label, entry.token))[0] ?? "unknown";
 }
 
 function leftRunning(entry: JournalEntry, instanceId: number | undefined, file: string): string {

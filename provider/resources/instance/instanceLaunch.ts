@@ -215,6 +215,7 @@ export async function launchInstance(
             // By search the next rent goes to another offer, whose answer says nothing of this one
             // (a pinned offer still held does): destroyed to be sure; one really gone answers not-found, which reads confirm.
             const { alreadyGone } = await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
+            journal.cleared();
             if (!alreadyGone) ctx.log.warn(`${what} looked gone while starting, but its destroy found it; destroyed before renting another`);
         }
         attempts.push(`attempt ${attempt}: ${what} ${started.reason}`);
@@ -222,6 +223,7 @@ export async function launchInstance(
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
             await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
+            journal.cleared();
             choice.machineFailed(chosen);
         }
     }

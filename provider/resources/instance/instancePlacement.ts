@@ -104,7 +104,7 @@ export async function placeInstance(
     const token = request.env?.[PLACEMENT_ENV];
     if (!token) throw new Error(`placeInstance needs the placement token in the request's env (${PLACEMENT_ENV})`);
     const placement = { offerId, label: request.label, token };
-    await journal.placing(offerId, token, request.label);
+    journal.placing(offerId, token, request.label);
     for (let send = 1; ; send++) {
         try {
             // The re-send too waits for an offer this process just freed: an offer holds one
@@ -115,22 +115,26 @@ export async function placeInstance(
             if (rented.startedStopped && request.target_state !== "stopped") {
                 ctx.log.progress(`instance ${rented.instanceId} on offer ${offerId} was created stopped: the service says its machine cannot run it now`);
             }
-            await journal.placed(rented.instanceId);
+            journal.placed(rented.instanceId);
             return rented.instanceId;
         } catch (e) {
             // After a lost answer, any refusal of the re-send ("no such offer" above all) may mean
             // our first create holds the offer: never a plain refusal that lets a search move on.
             const mayExist = e instanceof VastOutcomeUnknownError || send > 1;
-            if (!mayExist) throw e;
+            if (!mayExist) {
+                journal.cleared();
+                throw e;
+            }
             ctx.log.warn(`the answer to create instance on offer ${offerId} was lost; looking for an instance with ${PLACEMENT_ENV}=${token} in its env before trying again`);
             // The offer refused a re-send: most likely our first create holds it, so the look
             // goes on until the deadline rather than conclude "nothing" from a slow listing.
             const id = await findPlaced(ctx, vast, placement, deadlineAt, send > 1);
             if (id !== undefined) {
-                await journal.placed(id);
+                journal.placed(id);
                 return id;
             }
             if (send >= MAX_SENDS) {
+                journal.cleared(); // looked for, and answered looks found none
                 throw new Error(
                     `${(e as Error).message}; no instance with ${PLACEMENT_ENV}=${token} in its env was found afterwards, and the create was not sent a third time`,
                 );

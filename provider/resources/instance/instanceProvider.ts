@@ -2,7 +2,7 @@ import { canonicalInputs } from "../canonicalInputs";
 import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
-import { initFailure, providerOf } from "../../dynamic/initFailure";
+import { initFailure, isInitFailure, providerOf } from "../../dynamic/initFailure";
 import { containsUnknown, isUnknown } from "../../dynamic/unknowns";
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../dynamic/context";
@@ -30,7 +30,6 @@ import { isStopped, startInstance, stopInstance } from "./instanceState";
 import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./offerChoice";
 import { CreateRecord } from "./createJournal";
 import { remindInterrupted, resumeInterrupted } from "./createResume";
-import { LostCreateUndecidedError } from "../lostCreate";
 import { VastClient } from "../../client/vastClient";
 import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate } from "./templateLookup";
@@ -206,18 +205,21 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         }
         // Noted on disk until the engine has the instance: a `pulumi up` stopped before then is
         // taken over by the next create with these inputs (createJournal.ts, createResume.ts).
-        const journal = await CreateRecord.begin(ctx.log, vast.baseUrl, inputs);
+        const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs);
+        void account.then((id) => id !== undefined && journal.account(id));
         try {
             const resumed = await resumeInterrupted(ctx, vast, journal);
             await remindInterrupted(ctx, vast);
             const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
             const choice = resumed ? takingOver(resumed.instanceId, resumed.offerId, rentable) : rentable;
             const created = await createdOn(choice);
-            await journal.close();
+            journal.close();
             return created;
         } catch (e) {
-            // A create whose outcome is unknown stays noted: the next `up` looks for what it made.
-            if (!(e instanceof LostCreateUndecidedError)) await journal.close();
+            // The note goes only when nothing this create rented can run outside state: the engine
+            // is given its id (an init failure), or none was made. A lost answer not settled, an
+            // interrupted create's instance not yet found: it stays, for the next `up` to take over.
+            if (isInitFailure(e) || !journal.mayHoldInstance) journal.close();
             throw e;
         }
 
