@@ -16,6 +16,17 @@ import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
 /** The notes of creates under way that this file's hosts keep. */
 const notes = () => fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"));
+/** What those notes say. */
+const noted = (): Array<{ instanceId?: number; accountId?: number }> =>
+    notes().flatMap((f) => {
+        try {
+            return [JSON.parse(fs.readFileSync(`${testJournalDir()}/${f}`, "utf8"))];
+        } catch {
+            return []; // removed since the listing
+        }
+    });
+/** The killed run's rent has answered, and its note has the instance's id (a kill before that is the next case's). */
+const rentAnswered = () => noted().some((n) => n.instanceId !== undefined);
 /** The rents sent for one offer. */
 const rentsOf = (emu: Emulator, offerId: number) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offerId}/?$`));
 
@@ -53,7 +64,7 @@ describe("an instance create cut short by a killed host", () => {
         const program = () => new Instance("booting", { offerId: offer.id, image: "busybox", label: "booting" });
         const onOffer = () => [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
 
-        await upKilled(await run(), program, () => onOffer().length === 1);
+        await upKilled(await run(), program, rentAnswered);
         const [rented] = onOffer();
 
         const next = await run();
@@ -65,6 +76,21 @@ describe("an instance create cut short by a killed host", () => {
         expect(next.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${rented.id} on offer ${offer.id} was rented for this resource by a \`pulumi up\` that stopped`)]));
         // Taken over, the note is gone: nothing is left to warn about.
         expect(notes()).toEqual([]);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("by search: the next up takes over the instance on the offer the search chose, and records what the search said of it", async () => {
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: "TAKEN-OVER" });
+        const offer = emu.addOffer({ status: "running" }, 0.3, machine.id, { gpu_name: "TAKEN-OVER", num_gpus: 2, verified: true, rentable: true, external: false });
+        const program = () => new Instance("searched", { offer: { filters: { gpu_name: { eq: "TAKEN-OVER" } } }, image: "busybox" });
+        await upKilled(await run(), program, rentAnswered);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("searched").outputs).toMatchObject({ instanceId: rented.id, rentedOfferId: offer.id, machineId: machine.id, gpuName: "TAKEN-OVER", numGpus: 2 });
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
@@ -89,9 +115,7 @@ describe("an instance create cut short by a killed host", () => {
     it("a program changed since is not given the old instance: it is named in a warning at every command until it is gone", async () => {
         const offer = emu.addOffer();
         const other = emu.addOffer();
-        await upKilled(await run(), () => new Instance("changed", { offerId: offer.id, image: "busybox" }), () =>
-            emu.liveInstances().some((i) => i.offerId === offer.id),
-        );
+        await upKilled(await run(), () => new Instance("changed", { offerId: offer.id, image: "busybox" }), rentAnswered);
         const [orphan] = emu.liveInstances().filter((i) => i.offerId === offer.id);
 
         const next = await run();
@@ -113,7 +137,8 @@ describe("an instance create cut short by a killed host", () => {
         for (const [urn, entry] of next.state) last.state.set(urn, entry);
         await last.destroy();
         expect(last.host.output.join("\n")).not.toContain(warned);
-        expect(notes()).toEqual([]);
+        // Forgotten by the reminder's looks, which a command waits for only so long (10 s live).
+        await eventually(async () => notes().length === 0);
         expect(emu.liveInstances()).toEqual([]);
     });
 
@@ -132,7 +157,7 @@ describe("an instance create cut short by a killed host", () => {
     it("a take-over whose look-up fails keeps the note: the create fails, and the next up takes the instance over", async () => {
         const offer = emu.addOffer();
         const program = () => new Instance("unlooked", { offerId: offer.id, image: "busybox" });
-        await upKilled(await run(), program, () => emu.liveInstances().some((i) => i.offerId === offer.id));
+        await upKilled(await run(), program, rentAnswered);
         const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
         expect(notes()).toHaveLength(1);
 
@@ -156,10 +181,9 @@ describe("an instance create cut short by a killed host", () => {
     it("another account's key neither takes the note over nor forgets it, though it cannot see the instance", async () => {
         const offer = emu.addOffer();
         const program = () => new Instance("mine", { offerId: offer.id, image: "busybox" });
-        await upKilled(await run(), program, () => emu.liveInstances().some((i) => i.offerId === offer.id));
+        // Killed once the note names the instance and the account (asked while the rent was under way).
+        await upKilled(await run(), program, () => noted().some((n) => n.instanceId !== undefined && n.accountId === emu.demoUser.id));
         const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
-        // Wait for the note to name the account (asked while the rent was under way).
-        await eventually(async () => notes().length === 1 && JSON.parse(fs.readFileSync(`${testJournalDir()}/${notes()[0]}`, "utf8")).accountId === emu.demoUser.id);
 
         // Another stack on this machine, another account: an instance of its own, and a warning about ours.
         const theirs = emu.addOffer();

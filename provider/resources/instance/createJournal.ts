@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../dynamic/context";
+import { ChosenOffer } from "./offerChoice";
 
 /**
  * A note on disk of each instance create under way, so that a `pulumi up` stopped before its
@@ -45,8 +46,11 @@ export interface JournalEntry {
     /** The key's account, once known: another account's key never takes the entry over or forgets it. */
     accountId?: number;
     startedAt: string;
-    /** The rent last sent, and what it made once it answered. */
+    /** The rent last sent (the offer, and what a search said of it), and what it made once it answered. */
     offerId?: number;
+    machineId?: number;
+    gpuName?: string;
+    numGpus?: number;
     token?: string;
     label?: string;
     instanceId?: number;
@@ -204,6 +208,11 @@ export class CreateRecord {
     get offerId(): number | undefined {
         return this.entry.offerId;
     }
+    /** The offer of the rent last sent, as it was chosen. */
+    get offer(): ChosenOffer | undefined {
+        const { offerId, machineId, gpuName, numGpus } = this.entry;
+        return offerId === undefined ? undefined : { offerId, machineId, gpuName, numGpus };
+    }
     get token(): string | undefined {
         return this.entry.token;
     }
@@ -230,8 +239,9 @@ export class CreateRecord {
     }
 
     /** A rent is about to be sent: from now an instance may exist, findable by its token. */
-    placing(offerId: number, token: string, label: string | undefined): void {
-        this.entry = { ...this.entry, offerId, token, label, instanceId: undefined };
+    placing(offer: ChosenOffer, token: string, label: string | undefined): void {
+        const { offerId, machineId, gpuName, numGpus } = offer;
+        this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined };
         this.write();
     }
 
@@ -243,7 +253,8 @@ export class CreateRecord {
 
     /** The last rent made nothing, or its instance is confirmed destroyed: nothing of it to recover. */
     cleared(): void {
-        this.entry = { ...this.entry, offerId: undefined, token: undefined, label: undefined, instanceId: undefined };
+        const { offerId, machineId, gpuName, numGpus, token, label, instanceId, ...kept } = this.entry;
+        this.entry = kept;
         if (this.closed) return;
         try {
             fs.rmSync(this.file, { force: true });

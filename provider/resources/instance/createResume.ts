@@ -3,6 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount } from "./createJournal";
 import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
 import { instanceUnlessGone } from "./instanceLookup";
+import { ChosenOffer } from "./offerChoice";
 
 /**
  * What is done with the creates a stopped `pulumi up` left in the journal (createJournal.ts): the
@@ -10,20 +11,16 @@ import { instanceUnlessGone } from "./instanceLookup";
  * names it until then, since no stack's state holds it.
  */
 
-/** An interrupted create's instance, taken over: it exists, and was rented on `offerId`. */
-export interface Resumed {
-    instanceId: number;
-    offerId: number;
-}
-
 /**
- * The instance an interrupted create with these inputs made, when it still exists; undefined when
- * the create was not interrupted, or made nothing that is left. Found by its id when the rent had
- * answered, by its placement token otherwise (a failed look is tried again, as after a lost create).
+ * The instance an interrupted create with these inputs made, with the offer it was rented on, when
+ * it still exists; undefined when the create was not interrupted, or made nothing that is left.
+ * Found by its id when the rent had answered, by its placement token otherwise (a failed look is
+ * tried again, as after a lost create).
  */
-export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord): Promise<Resumed | undefined> {
-    const { offerId, token, label } = journal;
-    if (!journal.interrupted || offerId === undefined || token === undefined) return undefined;
+export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord): Promise<ChosenOffer | undefined> {
+    const { offer, token, label } = journal;
+    if (!journal.interrupted || offer === undefined || token === undefined) return undefined;
+    const { offerId } = offer;
     const instanceId =
         journal.instanceId !== undefined
             ? (await instanceUnlessGone(ctx, vast, journal.instanceId, journal.accountId))?.id
@@ -37,7 +34,7 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
         `instance ${instanceId} on offer ${offerId} was rented for this resource by a \`pulumi up\` that stopped (${journal.startedAt}) ` +
             "before its create returned, so no state holds it: taken over instead of renting another",
     );
-    return { instanceId, offerId };
+    return { ...offer, takenOver: instanceId };
 }
 
 let reminded = false;

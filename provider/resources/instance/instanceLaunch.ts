@@ -160,7 +160,7 @@ export async function launchInstance(
         } else {
             try {
                 const deadlineAt = ctx.clock.now() + ctx.clock.scaled(inputs.readyTimeoutSeconds * 1000);
-                instanceId = await placeInstance(ctx, vast, offerId, placed, deadlineAt, journal);
+                instanceId = await placeInstance(ctx, vast, chosen, placed, deadlineAt, journal);
             } catch (e) {
                 // A create that may have made an instance is named by its own error, not hidden behind this one.
                 if (lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {

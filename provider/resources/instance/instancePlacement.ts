@@ -7,6 +7,7 @@ import { destroyConfirmed } from "./instanceRemoval";
 import { rentWhenFree } from "./offerRelease";
 import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
 import { CreateRecord } from "./createJournal";
+import { ChosenOffer } from "./offerChoice";
 
 /**
  * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
@@ -86,7 +87,7 @@ export async function findPlaced(ctx: ProviderContext, vast: VastClient, placeme
 }
 
 /**
- * Creates an instance on `offerId` and returns its id. `request.env` must carry `PLACEMENT_ENV`
+ * Creates an instance on `offer` and returns its id. `request.env` must carry `PLACEMENT_ENV`
  * with a token from `placementToken`. A lost answer is resolved by finding the instance it made
  * (`findPlaced`); only when there is none is the create sent once more. An offer this process has
  * just freed is waited for (see offerRelease.ts). `deadlineAt`: until when a lost answer is looked
@@ -96,15 +97,16 @@ export async function findPlaced(ctx: ProviderContext, vast: VastClient, placeme
 export async function placeInstance(
     ctx: ProviderContext,
     vast: VastClient,
-    offerId: number,
+    offer: ChosenOffer,
     request: InstanceCreateRequest,
     deadlineAt: number,
     journal: CreateRecord,
 ): Promise<number> {
+    const { offerId } = offer;
     const token = request.env?.[PLACEMENT_ENV];
     if (!token) throw new Error(`placeInstance needs the placement token in the request's env (${PLACEMENT_ENV})`);
     const placement = { offerId, label: request.label, token };
-    journal.placing(offerId, token, request.label);
+    journal.placing(offer, token, request.label);
     for (let send = 1; ; send++) {
         try {
             // The re-send too waits for an offer this process just freed: an offer holds one

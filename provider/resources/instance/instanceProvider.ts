@@ -211,7 +211,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             const resumed = await resumeInterrupted(ctx, vast, journal);
             await remindInterrupted(ctx, vast);
             const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
-            const choice = resumed ? takingOver(resumed.instanceId, resumed.offerId, rentable) : rentable;
+            const choice = resumed ? takingOver(resumed, rentable) : rentable;
             const created = await createdOn(choice);
             journal.close();
             return created;

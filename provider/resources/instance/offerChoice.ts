@@ -41,10 +41,10 @@ export function fixedOffer(offerId: number): OfferChoice {
 }
 
 /**
- * `choice`, with an interrupted create's instance on `offerId` as its first attempt: should that
- * one not run, the attempts after it rent as `choice` does.
+ * `choice`, with an interrupted create's instance (`resumed.takenOver`, on its offer) as its first
+ * attempt: should that one not run, the attempts after it rent as `choice` does.
  */
-export function takingOver(instanceId: number, offerId: number, choice: OfferChoice): OfferChoice {
+export function takingOver(resumed: ChosenOffer, choice: OfferChoice): OfferChoice {
     let current: ChosenOffer | undefined;
     let first = true;
     return {
@@ -54,7 +54,7 @@ export function takingOver(instanceId: number, offerId: number, choice: OfferCho
         async next() {
             if (!first) return (current = await choice.next());
             first = false;
-            return (current = { offerId, takenOver: instanceId });
+            return (current = resumed);
         },
         rentRefused: (chosen, error) => choice.rentRefused(chosen, error),
         machineFailed: (chosen) => choice.machineFailed(chosen),
