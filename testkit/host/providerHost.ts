@@ -217,19 +217,16 @@ export class ProviderHost {
     }
 
     /** Kills the host at once, as a second Ctrl-C or a cancelled CI job does: whatever it was doing is cut short. */
-    async kill(): Promise<void> {
-        this.client.close();
-        if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-        const exited = new Promise((resolve) => this.child.once("exit", resolve));
-        this.child.kill("SIGKILL");
-        await exited;
+    kill(): Promise<void> {
+        return this.stop("SIGKILL");
     }
 
-    async stop(): Promise<void> {
+    /** Ends the host, as the engine does at the end of a command. */
+    async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
         this.client.close();
         if (this.child.exitCode !== null || this.child.signalCode !== null) return;
         const exited = new Promise((resolve) => this.child.once("exit", resolve));
-        this.child.kill("SIGTERM");
+        this.child.kill(signal);
         await exited;
     }
 
