@@ -120,7 +120,7 @@ function bestEffort(log: Log, what: () => void): void {
         unwritableWarned = true;
         log.warn(
             `could not keep a note of instance creates in ${journalDir()} (${(e as Error).message}): should this \`pulumi up\` be ` +
-                `stopped before an instance is created, the next one could not take it over. Set ${JOURNAL_DIR_ENV} to a writable directory`,
+                `stopped while an instance is being created, the next one could not take it over. Set ${JOURNAL_DIR_ENV} to a writable directory`,
         );
     }
 }
@@ -133,7 +133,7 @@ function ensureDir(dir: string): void {
     madeDir = dir;
 }
 
-/** The entries of interrupted creates, read once per process: none appear while it runs but its own. */
+/** The entries of interrupted creates, read once per process: one left by a process that ends meanwhile waits for the next command. */
 let leftBehind: { dir: string; entries: { file: string; data: JournalEntry }[] } | undefined;
 function leftBehindIn(dir: string): { file: string; data: JournalEntry }[] {
     if (leftBehind?.dir !== dir) leftBehind = { dir, entries: readEntries(dir).filter((e) => !mayBeRunning(e.data)) };
@@ -186,6 +186,7 @@ export class CreateRecord {
             }
             ownFiles.add(claimed);
             const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, true);
+            record.onDisk = true;
             record.write();
             return record;
         }
@@ -238,41 +239,52 @@ export class CreateRecord {
         return this.entry.token !== undefined;
     }
 
-    /** A rent is about to be sent: from now an instance may exist, findable by its token. */
+    /** A rent is about to be sent: from now an instance may exist, findable by its token. Written before the send. */
     placing(offer: ChosenOffer, token: string, label: string | undefined): void {
         const { offerId, machineId, gpuName, numGpus } = offer;
         this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined };
         this.write();
     }
 
-    /** The rent answered: the instance it made. */
+    /**
+     * The rent answered: the instance it made. Kept in memory until `keep` (before the wait for
+     * it to boot): a create that returns at once writes nothing more, and one cut short before
+     * then is found by its token.
+     */
     placed(instanceId: number): void {
         this.entry = { ...this.entry, instanceId };
-        this.write();
+        this.unsaved = true;
+    }
+
+    /** The key's account, when the create learns it; written with the rent, or by `keep`. */
+    account(accountId: number): void {
+        this.entry = { ...this.entry, accountId };
+        this.unsaved = true;
+    }
+
+    /** Writes what `placed` and `account` learnt, before a long wait. */
+    keep(): void {
+        if (this.unsaved && this.mayHoldInstance) this.write();
     }
 
     /** The last rent made nothing, or its instance is confirmed destroyed: nothing of it to recover. */
     cleared(): void {
         const { offerId, machineId, gpuName, numGpus, token, label, instanceId, ...kept } = this.entry;
         this.entry = kept;
-        if (this.closed) return;
+        if (this.closed || !this.onDisk) return;
         try {
             fs.rmSync(this.file, { force: true });
+            this.onDisk = false;
         } catch {
             this.write(); // the note then says nothing was placed
         }
-    }
-
-    /** The key's account, when the create learns it. */
-    account(accountId: number): void {
-        this.entry = { ...this.entry, accountId };
-        if (this.mayHoldInstance) this.write();
     }
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
     close(): void {
         this.closed = true;
         ownFiles.delete(this.file);
+        if (!this.onDisk) return;
         try {
             fs.rmSync(this.file, { force: true });
         } catch (e) {
@@ -283,16 +295,27 @@ export class CreateRecord {
     }
 
     private closed = false;
+    /** The file holds an entry (a claimed one does from the start). */
+    private onDisk = false;
+    /** `placed` or `account` learnt something the file does not say yet. */
+    private unsaved = false;
 
     private write(): void {
-        if (this.closed) return; // a late account after the end must not bring the note back
+        if (this.closed) return; // nothing after the end may bring the note back
         const dir = path.dirname(this.file);
         bestEffort(this.log, () => {
             ensureDir(dir);
-            // Written whole, then renamed: a process killed mid-write leaves the last entry, not half of one.
-            const partial = `${this.file}.partial`;
-            fs.writeFileSync(partial, JSON.stringify(this.entry), { mode: 0o600 });
-            fs.renameSync(partial, this.file);
+            const text = JSON.stringify(this.entry);
+            if (this.onDisk) {
+                // Rewritten whole, then renamed: a process killed mid-write keeps the last entry, not half of one.
+                const partial = `${this.file}.partial`;
+                fs.writeFileSync(partial, text, { mode: 0o600 });
+                fs.renameSync(partial, this.file);
+            } else {
+                fs.writeFileSync(this.file, text, { mode: 0o600 });
+            }
+            this.onDisk = true;
+            this.unsaved = false;
         });
     }
 }

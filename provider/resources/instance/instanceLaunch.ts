@@ -207,6 +207,7 @@ export async function launchInstance(
         // One created stopped is not waited for: the caller's stop sees it stopped (stopAfterCreate).
         if (!inputs.waitForRunning || request.target_state === "stopped") return { instanceId };
 
+        journal.keep(); // the id, before a wait that may take minutes
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
         // Listed under the label it has: the create's, or the program's when a long one was set by an edit.

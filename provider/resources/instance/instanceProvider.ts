@@ -209,10 +209,12 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         void account.then((id) => id !== undefined && journal.account(id));
         try {
             const resumed = await resumeInterrupted(ctx, vast, journal);
-            await remindInterrupted(ctx, vast);
+            // Other creates cut short are named beside the rent, not before it.
+            const reminded = remindInterrupted(ctx, vast);
             const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
             const choice = resumed ? takingOver(resumed, rentable) : rentable;
             const created = await createdOn(choice);
+            await reminded;
             journal.close();
             return created;
         } catch (e) {
