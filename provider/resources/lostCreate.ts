@@ -35,6 +35,8 @@ export interface LostCreateSearch<T> {
     deadlineAt?: number;
     /** Something was most likely made: answered looks that find nothing do not end the search, the deadline does. */
     untilFound?: boolean;
+    /** What to do when the look cannot settle it, if not to remove it in the console and run `pulumi up` again. */
+    whenUndecided?: string;
 }
 
 /** The lookup after a lost create could not tell, before the deadline, whether anything was made. */
@@ -43,8 +45,7 @@ export class LostCreateUndecidedError extends Error {
         super(
             `vastai: the answer to the create of ${search.what} was lost, and looking for what it made could not ` +
                 `settle it before the deadline (last: ${(lastError as Error)?.message ?? lastError}). It was not sent again, so ` +
-                `nothing is paid twice. Look in the Vast.ai console for ${search.lookFor}: if there is one, remove it ` +
-                "there; then run `pulumi up` again",
+                `nothing is paid twice. ${search.whenUndecided ?? `Look in the Vast.ai console for ${search.lookFor}: if there is one, remove it there; then run \`pulumi up\` again`}`,
             { cause: lastError },
         );
         this.name = "LostCreateUndecidedError";

@@ -30,7 +30,7 @@ const rentAnswered = () => noted().some((n) => n.instanceId !== undefined);
 /** The rents sent for one offer. */
 const rentsOf = (emu: Emulator, offerId: number) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offerId}/?$`));
 
-describe("an instance create cut short by a killed host", () => {
+describe("instance creates whose instance the engine never got: a killed host, a lost answer not settled", () => {
     let emu: Emulator;
     const hosts: ProviderHost[] = [];
     beforeAll(async () => {
@@ -200,4 +200,29 @@ describe("an instance create cut short by a killed host", () => {
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
+
+    it("a lost create answer that the look could not settle keeps its note, says so, and the next up takes the instance over", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("unsettled", { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30 });
+        // The service makes the instance and the answer is lost; every listing then fails until the look gives up.
+        emu.faults.add({ method: "PUT", path: asks, times: 1, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "GET", path: /^\/api\/v1\/instances\/?$/, times: 100_000, fault: { kind: "status", status: 500 } });
+        const failing = await run();
+        const error = await failing.up(program).catch((e: Error) => e);
+        emu.faults.clear();
+        expect(error).toBeInstanceOf(Error);
+        expect((error as Error).message).toContain("Run `pulumi up` again on this machine: it looks for an instance with PULUMI_VASTAI_PLACEMENT=");
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(rented).toBeDefined();
+        expect(notes()).toHaveLength(1);
+        await failing.host.stop(); // the command ends, and its host with it
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("unsettled").id).toBe(String(rented.id));
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
+        expect(notes()).toEqual([]);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    }, 60_000);
 });
