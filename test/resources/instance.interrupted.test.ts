@@ -51,6 +51,20 @@ describe("instance creates whose instance the engine never got: a killed host, a
         return new MiniEngine(host);
     }
 
+    /**
+     * The next command's `up` of `program` takes over instance `rented` on `offerId` as resource
+     * `name`: one rent in all, no note left. Then it is destroyed, and nothing is left running.
+     */
+    async function nextUpTakesOver(program: () => Instance, name: string, rented: number, offerId: number): Promise<void> {
+        const next = await run();
+        await next.up(program);
+        expect(next.get(name).id).toBe(String(rented));
+        expect(rentsOf(emu, offerId)).toHaveLength(1);
+        expect(notes()).toEqual([]);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    }
+
     /** Starts an `up` and kills its host once `until` holds, as the engine does on a second Ctrl-C. */
     async function upKilled(engine: MiniEngine, program: () => Instance, until: () => boolean): Promise<void> {
         const up = engine.up(program).catch((e: Error) => e);
@@ -104,12 +118,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         emu.faults.clear();
         const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
 
-        const next = await run();
-        await next.up(program);
-        expect(rentsOf(emu, offer.id)).toHaveLength(1);
-        expect(next.get("unanswered").id).toBe(String(rented.id));
-        await next.destroy();
-        expect(emu.liveInstances()).toEqual([]);
+        await nextUpTakesOver(program, "unanswered", rented.id, offer.id);
     });
 
     it("a program changed since is not given the old instance: it is named in a warning at every command until it is gone", async () => {
@@ -169,13 +178,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(notes()).toHaveLength(1);
         await failing.host.stop(); // the command ends, and its host with it
 
-        const next = await run();
-        await next.up(program);
-        expect(next.get("unlooked").id).toBe(String(rented.id));
-        expect(rentsOf(emu, offer.id)).toHaveLength(1);
-        expect(notes()).toEqual([]);
-        await next.destroy();
-        expect(emu.liveInstances()).toEqual([]);
+        await nextUpTakesOver(program, "unlooked", rented.id, offer.id);
     });
 
     it("another account's key neither takes the note over nor forgets it, though it cannot see the instance", async () => {
@@ -193,12 +196,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(notes()).toHaveLength(1);
         await other.destroy();
 
-        const next = await run();
-        await next.up(program);
-        expect(next.get("mine").id).toBe(String(rented.id));
-        expect(notes()).toEqual([]);
-        await next.destroy();
-        expect(emu.liveInstances()).toEqual([]);
+        await nextUpTakesOver(program, "mine", rented.id, offer.id);
     });
 
     it("a lost create answer that the look could not settle keeps its note, says so, and the next up takes the instance over", async () => {
@@ -217,12 +215,6 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(notes()).toHaveLength(1);
         await failing.host.stop(); // the command ends, and its host with it
 
-        const next = await run();
-        await next.up(program);
-        expect(next.get("unsettled").id).toBe(String(rented.id));
-        expect(rentsOf(emu, offer.id)).toHaveLength(1);
-        expect(notes()).toEqual([]);
-        await next.destroy();
-        expect(emu.liveInstances()).toEqual([]);
+        await nextUpTakesOver(program, "unsettled", rented.id, offer.id);
     }, 60_000);
 });
