@@ -217,4 +217,42 @@ describe("instance creates whose instance the engine never got: a killed host, a
 
         await nextUpTakesOver(program, "unsettled", rented.id, offer.id);
     }, 60_000);
+
+    it("a note made with a key that cannot tell its account is never forgotten by another account's key, nor taken over by it", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("unknown-account", { offerId: offer.id, image: "busybox" });
+        // A key without user_read: the note cannot say whose the instance is.
+        const scoped = emu.createKey({ api: { instance_read: {}, instance_write: {} } }).key;
+        const killed = await run({}, scoped);
+        await upKilled(killed, program, rentAnswered);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(noted()[0].accountId).toBeUndefined();
+
+        // Another account's key sees no such instance: its commands warn, and forget nothing.
+        const theirs = emu.addOffer();
+        const other = await run({}, emu.createKey(undefined, emu.otherUser.id).key);
+        await other.up(() => new Instance("theirs", { offerId: theirs.id, image: "busybox" }));
+        await other.destroy();
+        await other.host.stop();
+        expect(notes()).toHaveLength(1);
+
+        await nextUpTakesOver(program, "unknown-account", rented.id, offer.id);
+    });
+
+    it("a note whose instance a stack has since brought in (`pulumi refresh` of a dropped create) is forgotten at its first read", async () => {
+        const offer = emu.addOffer();
+        await upKilled(await run(), () => new Instance("dropped", { offerId: offer.id, image: "busybox" }), rentAnswered);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(notes()).toHaveLength(1);
+
+        // The stack now holds it: state as an import of the dropped create would leave it.
+        const engine = await run();
+        await engine.up(() => new Instance("held", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }));
+        const [urn, held] = [...engine.state.entries()][0];
+        engine.state.set(urn, { ...held, id: String(rented.id), outputs: { ...held.outputs, instanceId: rented.id, offerId: offer.id } });
+        await engine.refresh();
+        expect(notes()).toEqual([]);
+        await engine.destroy();
+        for (const i of emu.liveInstances()) i.destroyed = true;
+    });
 });

@@ -156,15 +156,45 @@ export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, e
 /** Entry files this process has claimed or written: never claimed twice, by two creates of one run. */
 const ownFiles = new Set<string>();
 
+/** A file name for a new entry in `dir`, this process's own from now on. */
+function newFile(dir: string): string {
+    const file = path.join(dir, `${randomBytes(8).toString("hex")}.json`);
+    ownFiles.add(file);
+    return file;
+}
+
+/** The entry of a new create of `inputs` on `service`, before any rent. */
+function newEntry(service: string, inputs: unknown): JournalEntry {
+    const salt = randomBytes(8).toString("hex");
+    return {
+        v: 1,
+        service,
+        salt,
+        fingerprint: fingerprintOf(salt, service, inputs),
+        pid: process.pid,
+        pidStart: THIS_PROCESS_START,
+        host: os.hostname(),
+        startedAt: new Date().toISOString(),
+    };
+}
+
+/** The engine that started this process; once it has gone, nothing this process returns reaches a state. */
+const ENGINE = { pid: process.ppid, start: processStart(process.ppid) };
+
 /** One create's entry. Written only once a rent is about to be sent: a create that rents nothing leaves no trace. */
 export class CreateRecord {
     private constructor(
         private readonly log: Log,
-        private readonly file: string,
+        private file: string,
         private entry: JournalEntry,
-        /** The entry was left by a create that was stopped: its instance may exist (see createResume.ts). */
-        readonly interrupted: boolean,
+        /** The entry as the stopped create left it, when this record claimed one (see createResume.ts). */
+        private readonly left?: JournalEntry,
     ) {}
+
+    /** The entry was left by a create that was stopped: its instance may exist. */
+    get interrupted(): boolean {
+        return this.left !== undefined;
+    }
 
     /**
      * The record of a create of `inputs` on `service`: an interrupted create's entry with the same
@@ -185,25 +215,12 @@ export class CreateRecord {
                 continue;
             }
             ownFiles.add(claimed);
-            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, true);
+            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, entry.data);
             record.onDisk = true;
             record.write();
             return record;
         }
-        const salt = randomBytes(8).toString("hex");
-        const file = path.join(dir, `${randomBytes(8).toString("hex")}.json`);
-        ownFiles.add(file);
-        const entry: JournalEntry = {
-            v: 1,
-            service,
-            salt,
-            fingerprint: fingerprintOf(salt, service, inputs),
-            pid: process.pid,
-            pidStart: THIS_PROCESS_START,
-            host: os.hostname(),
-            startedAt: new Date().toISOString(),
-        };
-        return new CreateRecord(ctx.log, file, entry, false);
+        return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs));
     }
 
     get offerId(): number | undefined {
@@ -256,10 +273,11 @@ export class CreateRecord {
         this.unsaved = true;
     }
 
-    /** The key's account, when the create learns it; written with the rent, or by `keep`. */
+    /** The key's account, when the create learns it: written at once if a rent was sent, so that no other account's key forgets the note. */
     account(accountId: number): void {
         this.entry = { ...this.entry, accountId };
         this.unsaved = true;
+        if (this.onDisk) this.keep();
     }
 
     /** Writes what `placed` and `account` learnt, before a long wait. */
@@ -280,8 +298,25 @@ export class CreateRecord {
         }
     }
 
+    /**
+     * The claimed entry is not this create's to settle (its account cannot be told, so "gone" may
+     * only mean another account's key): put back as the stopped create left it, for its own
+     * account's next command, and this create goes on with an entry of its own.
+     */
+    release(service: string, inputs: unknown): void {
+        if (!this.left) return;
+        const left = this.left;
+        bestEffort(this.log, () => fs.writeFileSync(this.file, JSON.stringify(left), { mode: 0o600 }));
+        ownFiles.delete(this.file);
+        this.file = newFile(path.dirname(this.file));
+        this.entry = newEntry(service, inputs);
+        this.onDisk = false;
+        this.unsaved = false;
+    }
+
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
     close(): void {
+        if (this.mayHoldInstance && process.ppid !== ENGINE.pid) return this.handOver();
         this.closed = true;
         ownFiles.delete(this.file);
         if (!this.onDisk) return;
@@ -292,6 +327,19 @@ export class CreateRecord {
             // with the same inputs could take over an instance this stack holds.
             this.log.warn(`could not remove ${this.file} (${(e as Error).message}), the note of a create that has ended: delete it by hand`);
         }
+    }
+
+    /**
+     * The engine that would have recorded the instance has gone (killed while this host went on):
+     * the note stays, as the engine's own, so that it reads as interrupted now and the next `up`
+     * takes the instance over.
+     */
+    private handOver(): void {
+        this.entry = { ...this.entry, pid: ENGINE.pid, pidStart: ENGINE.start };
+        this.write();
+        this.closed = true;
+        ownFiles.delete(this.file);
+        this.log.warn(`the engine went away before instance ${this.entry.instanceId ?? `on offer ${this.entry.offerId}`} reached its state: the next \`pulumi up\` takes it over (${this.file})`);
     }
 
     private closed = false;
@@ -323,6 +371,15 @@ export class CreateRecord {
 /** Entries left on `service` by creates whose process is no longer running, with their files. */
 export function interruptedEntries(service: string): { file: string; data: JournalEntry }[] {
     return readEntries(journalDir()).filter((e) => e.data.service === service && !ownFiles.has(e.file) && !mayBeRunning(e.data));
+}
+
+/**
+ * Forgets the interrupted entries of an instance that state holds (one read or changed by its
+ * id): brought in since, as `pulumi refresh` can bring in a create the engine dropped. Kept, such
+ * an entry would have a later create with the same inputs take over an instance a stack holds.
+ */
+export function forgetHeld(instanceId: number): void {
+    for (const entry of leftBehindIn(journalDir())) if (entry.data.instanceId === instanceId) forget(entry.file);
 }
 
 /** Forgets an interrupted entry whose instance turned out gone. */

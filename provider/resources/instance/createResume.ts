@@ -17,7 +17,7 @@ import { ChosenOffer } from "./offerChoice";
  * Found by its id when the rent had answered, by its placement token otherwise (a failed look is
  * tried again, as after a lost create).
  */
-export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord): Promise<ChosenOffer | undefined> {
+export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord, service: string, inputs: unknown): Promise<ChosenOffer | undefined> {
     const { offer, token, label } = journal;
     if (!journal.interrupted || offer === undefined || token === undefined) return undefined;
     const { offerId } = offer;
@@ -25,11 +25,18 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
         journal.instanceId !== undefined
             ? (await instanceUnlessGone(ctx, vast, journal.instanceId, journal.accountId))?.id
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
+    if (instanceId === undefined && journal.accountId === undefined) {
+        // Made with a key whose account is not known: "not there" may only mean that this key cannot see it.
+        journal.release(service, inputs);
+        ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; this key finds nothing it rented, so one is rented now, and the note stays for the key that made it`);
+        return undefined;
+    }
     if (instanceId === undefined) {
         journal.cleared();
         ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; nothing it rented is left, so one is rented now`);
         return undefined;
     }
+    journal.placed(instanceId);
     ctx.log.warn(
         `instance ${instanceId} on offer ${offerId} was rented for this resource by a \`pulumi up\` that stopped (${journal.startedAt}) ` +
             "before its create returned, so no state holds it: taken over instead of renting another",
@@ -45,7 +52,7 @@ const REMINDER_WAIT_MS = 10_000;
 /**
  * Once per process: a warning for each interrupted create whose instance may still run, saying
  * what to do, waited for at most REMINDER_WAIT_MS. An entry is forgotten only when its instance,
- * known by id, is found gone with the account's own key; one never answered (its token only) is
+ * known by id, is found gone with a key of the account the entry names; one never answered (its token only) is
  * named until it is taken over or deleted. A look that fails proves nothing: the warning is given
  * all the same.
  */
@@ -55,7 +62,8 @@ export async function remindInterrupted(ctx: ProviderContext, vast: VastClient):
     const reminding = (async () => {
         for (const { file, data } of interruptedEntries(vast.baseUrl)) {
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
-            if (found === undefined) forget(file);
+            // Forgotten only on the word of a key of the account that made it.
+            if (found === undefined && data.accountId !== undefined) forget(file);
             else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
         }
     })();

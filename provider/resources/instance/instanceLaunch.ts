@@ -197,6 +197,7 @@ export async function launchInstance(
         ctx.log.progress(`${what} ${chosen.takenOver !== undefined ? "taken over" : "created"}${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
         // A label too long for the create (see toCreateRequest) is set by an edit.
         if (inputs.label !== undefined && request.label === undefined) {
+            journal.keep(); // by id: a look by label would no longer find it
             // Until this succeeds the instance has no label, and state must say so for the next update.
             try {
                 await vast.instances.label(instanceId, inputs.label);
@@ -204,10 +205,12 @@ export async function launchInstance(
                 throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId, undefined, "");
             }
         }
-        // One created stopped is not waited for: the caller's stop sees it stopped (stopAfterCreate).
-        if (!inputs.waitForRunning || request.target_state === "stopped") return { instanceId };
+        if (!inputs.waitForRunning && request.target_state !== "stopped") return { instanceId };
+        // The id, before a wait that may take minutes: for running here, or for stopped by the caller.
+        journal.keep();
+        // One created stopped is not waited for here: the caller's stop sees it stopped (stopAfterCreate).
+        if (request.target_state === "stopped") return { instanceId };
 
-        journal.keep(); // the id, before a wait that may take minutes
         const started = await untilStarted(ctx, vast, instanceId, inputs, what);
         if (started.kind === "running") return { instanceId, record: started.record };
         // Listed under the label it has: the create's, or the program's when a long one was set by an edit.

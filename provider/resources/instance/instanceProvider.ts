@@ -28,7 +28,7 @@ import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
 import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./offerChoice";
-import { CreateRecord } from "./createJournal";
+import { CreateRecord, forgetHeld } from "./createJournal";
 import { remindInterrupted, resumeInterrupted } from "./createResume";
 import { VastClient } from "../../client/vastClient";
 import { mayHaveActed } from "../../client/retryPolicy";
@@ -178,6 +178,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
+        forgetHeld(Number(olds.instanceId ?? id));
         await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
@@ -208,7 +209,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs);
         void account.then((id) => id !== undefined && journal.account(id));
         try {
-            const resumed = await resumeInterrupted(ctx, vast, journal);
+            const resumed = await resumeInterrupted(ctx, vast, journal, vast.baseUrl, inputs);
             // Other creates cut short are named beside the rent, not before it.
             const reminded = remindInterrupted(ctx, vast);
             const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
@@ -250,6 +251,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // An instance from before `accountId` existed (or imported) has it recorded now, the key's
         // account asked once per process while the list is read.
         const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
+        forgetHeld(instanceId);
         const reminded = remindInterrupted(ctx, vast);
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
         // says (the service's own words, three times, with the account's key); anything else throws.
@@ -360,6 +362,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
         const vast = ctx.client();
+        forgetHeld(instanceId);
         const reminded = remindInterrupted(ctx, vast);
         const { alreadyGone } = await destroyConfirmed(ctx, vast, instanceId, props.rentedOfferId ?? props.offerId, props.accountId);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
