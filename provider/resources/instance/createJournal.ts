@@ -273,15 +273,19 @@ export class CreateRecord {
         this.unsaved = true;
     }
 
-    /** The key's account, when the create learns it: written at once if a rent was sent, so that no other account's key forgets the note. */
+    /**
+     * The key's account, when the create learns it: written with the rent, by `keep`, or at once
+     * when it comes during the wait, so that no other account's key forgets the note.
+     */
     account(accountId: number): void {
         this.entry = { ...this.entry, accountId };
         this.unsaved = true;
-        if (this.onDisk) this.keep();
+        if (this.waiting) this.keep();
     }
 
-    /** Writes what `placed` and `account` learnt, before a long wait. */
+    /** Writes what `placed` and `account` learnt, before a long wait; what they learn during it is written at once. */
     keep(): void {
+        this.waiting = true;
         if (this.unsaved && this.mayHoldInstance) this.write();
     }
 
@@ -312,6 +316,7 @@ export class CreateRecord {
         this.entry = newEntry(service, inputs);
         this.onDisk = false;
         this.unsaved = false;
+        this.waiting = false;
     }
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
@@ -347,6 +352,8 @@ export class CreateRecord {
     private onDisk = false;
     /** `placed` or `account` learnt something the file does not say yet. */
     private unsaved = false;
+    /** `keep` was called: the create waits, and what is learnt is written at once. */
+    private waiting = false;
 
     private write(): void {
         if (this.closed) return; // nothing after the end may bring the note back
