@@ -187,13 +187,16 @@ export class CreateRecord {
         private readonly log: Log,
         private file: string,
         private entry: JournalEntry,
-        /** The entry as the stopped create left it, when this record claimed one (see createResume.ts). */
-        private readonly left?: JournalEntry,
+        /**
+         * When this record claimed a stopped create's entry: that entry as it was left, and the
+         * one this create starts from should it be put back (see `release`).
+         */
+        private readonly claim?: { left: JournalEntry; fresh: JournalEntry },
     ) {}
 
     /** The entry was left by a create that was stopped: its instance may exist. */
     get interrupted(): boolean {
-        return this.left !== undefined;
+        return this.claim !== undefined;
     }
 
     /**
@@ -208,14 +211,17 @@ export class CreateRecord {
             if (fingerprintOf(entry.data.salt, service, inputs) !== entry.data.fingerprint) continue;
             if (!(await sameAccount(ctx, entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
-            const claimed = path.join(dir, `${randomBytes(8).toString("hex")}.json`);
+            const claimed = newFile(dir);
             try {
                 fs.renameSync(entry.file, claimed);
             } catch {
+                ownFiles.delete(claimed);
                 continue;
             }
-            ownFiles.add(claimed);
-            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, entry.data);
+            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, {
+                left: entry.data,
+                fresh: newEntry(service, inputs),
+            });
             record.onDisk = true;
             record.write();
             return record;
@@ -223,9 +229,6 @@ export class CreateRecord {
         return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs));
     }
 
-    get offerId(): number | undefined {
-        return this.entry.offerId;
-    }
     /** The offer of the rent last sent, as it was chosen. */
     get offer(): ChosenOffer | undefined {
         const { offerId, machineId, gpuName, numGpus } = this.entry;
@@ -307,13 +310,13 @@ export class CreateRecord {
      * only mean another account's key): put back as the stopped create left it, for its own
      * account's next command, and this create goes on with an entry of its own.
      */
-    release(service: string, inputs: unknown): void {
-        if (!this.left) return;
-        const left = this.left;
+    release(): void {
+        if (!this.claim) return;
+        const { left, fresh } = this.claim;
         bestEffort(this.log, () => fs.writeFileSync(this.file, JSON.stringify(left), { mode: 0o600 }));
         ownFiles.delete(this.file);
         this.file = newFile(path.dirname(this.file));
-        this.entry = newEntry(service, inputs);
+        this.entry = fresh;
         this.onDisk = false;
         this.unsaved = false;
         this.waiting = false;

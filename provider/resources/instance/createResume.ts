@@ -17,7 +17,7 @@ import { ChosenOffer } from "./offerChoice";
  * Found by its id when the rent had answered, by its placement token otherwise (a failed look is
  * tried again, as after a lost create).
  */
-export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord, service: string, inputs: unknown): Promise<ChosenOffer | undefined> {
+export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, journal: CreateRecord): Promise<ChosenOffer | undefined> {
     const { offer, token, label } = journal;
     if (!journal.interrupted || offer === undefined || token === undefined) return undefined;
     const { offerId } = offer;
@@ -27,7 +27,7 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
     if (instanceId === undefined && journal.accountId === undefined) {
         // Made with a key whose account is not known: "not there" may only mean that this key cannot see it.
-        journal.release(service, inputs);
+        journal.release();
         ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; this key finds nothing it rented, so one is rented now, and the note stays for the key that made it`);
         return undefined;
     }
@@ -52,9 +52,9 @@ const REMINDER_WAIT_MS = 10_000;
 /**
  * Once per process: a warning for each interrupted create whose instance may still run, saying
  * what to do, waited for at most REMINDER_WAIT_MS. An entry is forgotten only when its instance,
- * known by id, is found gone with a key of the account the entry names; one never answered (its token only) is
- * named until it is taken over or deleted. A look that fails proves nothing: the warning is given
- * all the same.
+ * known by id, is found gone with a key of the account the entry names; one never answered (its
+ * token only) is named until it is taken over or deleted. A look that fails proves nothing: the
+ * warning is given all the same.
  */
 export async function remindInterrupted(ctx: ProviderContext, vast: VastClient): Promise<void> {
     if (reminded) return;

@@ -209,7 +209,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs);
         void account.then((id) => id !== undefined && journal.account(id));
         try {
-            const resumed = await resumeInterrupted(ctx, vast, journal, vast.baseUrl, inputs);
+            const resumed = await resumeInterrupted(ctx, vast, journal);
             // Other creates cut short are named beside the rent, not before it.
             const reminded = remindInterrupted(ctx, vast);
             const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
