@@ -71,16 +71,21 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
     );
 }
 
-/** A 2xx answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer, whatever its `success`. */
+/**
+ * An answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer,
+ * whatever its `success`. Where the field alone says so (no message to match), whatever its status
+ * too: a 4xx naming a new instance is not a refusal, and read as one it would leave a billed
+ * instance outside state.
+ */
 function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
     const made = endpoint.madeWhenAnswered;
-    if (made === undefined || !isOkStatus(answer.status)) return false;
+    if (made === undefined) return false;
     const body = answer.body;
     if (typeof body !== "object" || body === null) return false;
     const { [made.field]: what, error, msg } = body as Record<string, unknown>;
     if (what == null) return false;
-    // Without a message to match, the field alone says it was made, whatever else the answer holds.
-    return made.msg === undefined || (error == null && typeof msg === "string" && made.msg.test(msg.trim()));
+    if (made.msg === undefined) return true;
+    return isOkStatus(answer.status) && error == null && typeof msg === "string" && made.msg.test(msg.trim());
 }
 
 /**

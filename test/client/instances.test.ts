@@ -96,7 +96,7 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.show(instanceId)).toMatchObject({ label: "new" });
     });
 
-    it("reads a create answered success: false beside a new_contract as that instance, whatever else the answer says", async () => {
+    it("reads a create answered with a new_contract as that instance, whatever its success, status or message", async () => {
         const vast = clientFor(emu);
         const offer = emu.addOffer();
         const asks = `/api/v0/asks/${offer.id}/`;
@@ -107,6 +107,12 @@ describe("instances API against the emulator", () => {
         ]) {
             emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 200, body } });
             expect(await vast.instances.create(offer.id, { image: "busybox" })).toEqual({ instanceId: body.new_contract, startedStopped: true });
+        }
+        // Nor is an error status a refusal when it names the instance made: read as a refusal, it
+        // would leave that instance billed outside state.
+        for (const status of [400, 409, 500]) {
+            emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status, body: { success: false, new_contract: 4245, error: "internal_error", msg: "instance created, then failed" } } });
+            expect(await vast.instances.create(offer.id, { image: "busybox" })).toEqual({ instanceId: 4245, startedStopped: true });
         }
         // Without new_contract it is a refusal.
         emu.faults.add({ method: "PUT", path: asks, fault: { kind: "status", status: 200, body: { success: false, error: "invalid_args", msg: "no" } } });
