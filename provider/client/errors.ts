@@ -168,25 +168,28 @@ const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker
 /**
  * Body fields whose values the program may have marked secret (the engine keeps `env` secret in
  * state): every environment value, an instance's as a map and a template's in its `-e NAME=value`
- * flags, and the start script. Blanked in messages, like credentials, since this provider cannot
- * tell which of them the program marked. An environment value only beside its name, as an echo
- * of the request quotes it (`NAME=value`, `"NAME": "value"`): a value alone may be an ordinary
- * word (`None`, `error`) of the service's own message, which callers read.
+ * flags, and the free text a secret is put in (the start script, the container's arguments, where
+ * `--api-key ...` goes, a readme, a description). Blanked in messages, like credentials, since this
+ * provider cannot tell which of them the program marked; every property declared
+ * `mayHoldCredentials` sends one of them (test/unit/redaction.test.ts). An environment value only
+ * beside its name, as an echo of the request quotes it (`NAME=value`, `"NAME": "value"`): a value
+ * alone may be an ordinary word (`None`, `error`) of the service's own message, which callers read.
+ * An SSH key's `ssh_key` too: a private key pasted for the public one must not reach a message.
  */
 const ENV_FIELDS = new Set(["env", "extra_env"]);
-const SCRIPT_FIELDS = new Set(["onstart"]);
+const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", "desc", "ssh_key"]);
 
 /** How an echo of the request may quote an environment variable: in a flag string, in JSON, in a Python repr. */
 function envEchoForms(name: string, value: string): string[] {
     return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":"${value}"`, `"${name}": "${value}"`, `'${name}': '${value}'`];
 }
 
-/** Shorter values are not blanked by value: they would blank ordinary words of a message. */
+/** Shorter values are not blanked by value: they would blank ordinary words of a message (an environment value is blanked with its name, whatever its length). */
 const MIN_SECRET_CHARS = 4;
 
 /**
  * The credentials a request carries (`docker_login_pass`, `image_login` and its `-p` token, a
- * key) and the values it may carry secrets in (ENV_FIELDS, SCRIPT_FIELDS), wherever they sit in
+ * key) and the values it may carry secrets in (ENV_FIELDS, SECRET_BEARING_FIELDS), wherever they sit in
  * the body. A service that echoes the request in an error would otherwise put them in a message:
  * these are blanked by value, whatever field quotes them.
  */
@@ -195,16 +198,16 @@ export function secretValuesIn(body: unknown): string[] {
     const walk = (value: unknown, field?: string) => {
         if (field && ENV_FIELDS.has(field)) {
             const vars = typeof value === "string" ? Object.entries(readTemplateEnvFlags(value)) : value && typeof value === "object" ? Object.entries(value) : [];
-            for (const [name, v] of vars) if (typeof v === "string" && v.length >= MIN_SECRET_CHARS) found.push(...envEchoForms(name, v));
+            for (const [name, v] of vars) if (typeof v === "string" && v !== "") found.push(...envEchoForms(name, v));
         } else if (typeof value === "string") {
-            if (field && SCRIPT_FIELDS.has(field)) found.push(value);
+            if (field && SECRET_BEARING_FIELDS.has(field)) found.push(value);
             if (field && CREDENTIAL_FIELDS.has(field)) {
                 found.push(value);
                 // `-u user -p token registry` (or `--password=token`, quoted): the token alone may be quoted too.
                 const token = field === "image_login" ? /(?:^|\s)(?:-p|--password)(?:\s+|=)(["']?)([^\s"']+)\1/.exec(value)?.[2] : undefined;
                 if (token) found.push(token);
             }
-        } else if (Array.isArray(value)) value.forEach((v) => walk(v));
+        } else if (Array.isArray(value)) value.forEach((v) => walk(v, field)); // an instance's `args`: each one
         else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => walk(v, k));
     };
     walk(body);

@@ -6,7 +6,7 @@ import { TestStack, startStack } from "../../testkit/support/stack";
  * A whole lifecycle (create, refresh, edit, service errors that echo the request, destroy) with
  * every credential the provider handles: the stack's API key, a registry password, an instance's
  * image_login, a new API key's secret, and values a program may mark secret (environment values, a
- * start script). None may appear in plain text in outputs, the serialized
+ * start script, container arguments, a readme). None may appear in plain text in outputs, the serialized
  * provider, the host's stdout and stderr, or an error message.
  */
 describe("secret scan over a whole lifecycle", () => {
@@ -25,6 +25,10 @@ describe("secret scan over a whole lifecycle", () => {
         const hfToken = "hf_scan_env_value_3";
         const envFlagToken = "ghp_scan_template_env_4";
         const onstart = "echo scan_onstart_secret_5 > /root/.netrc";
+        const argsStr = "--api-key scan_args_secret_6";
+        const readme = "token: scan_readme_secret_7";
+        // A short value is blanked with its name, as an echo quotes it.
+        const shortEnv = "PIN=q7z";
         const errors: Error[] = [];
         // Only the template nothing depends on is edited: a failed edit then fails nothing else.
         const program = (desc: string) => () => {
@@ -48,15 +52,16 @@ describe("secret scan over a whole lifecycle", () => {
         const env = { HF_TOKEN: pulumi.secret(hfToken) };
         await engine.up(() => new Instance("scan-echo", { offerId: other.id, image: "busybox", imageLogin, env, onstart: pulumi.secret(onstart) })).catch((e) => errors.push(e));
         emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "echoRequest", status: 400 } });
-        const templateEnv = pulumi.secret(`-e API_TOKEN=${envFlagToken} -p 8080:8080`);
-        await engine.up(() => new Template("scan-echo-t", { name: "scan-echo-t", image: "busybox", dockerLoginPass: password, env: templateEnv, onstart })).catch((e) => errors.push(e));
+        const templateEnv = pulumi.secret(`-e API_TOKEN=${envFlagToken} -e ${shortEnv} -p 8080:8080`);
+        const templateText = { argsStr: pulumi.secret(argsStr), readme: pulumi.secret(readme) };
+        await engine.up(() => new Template("scan-echo-t", { name: "scan-echo-t", image: "busybox", dockerLoginPass: password, env: templateEnv, onstart, ...templateText })).catch((e) => errors.push(e));
         expect(errors).toHaveLength(3);
         const providers = [...new Set([...engine.state.values()].map((e) => String(e.outputs.__provider)))].join("\n");
         const plainOutputs = JSON.stringify([...engine.state.values()].map((e) => Object.fromEntries(Object.entries(e.outputs).filter(([k]) => !e.secretOutputs.includes(k)))));
         expect(engine.secretLeaks()).toEqual([]);
         await engine.destroy();
 
-        const secrets = [emu.demoKey, password, token, imageLogin, newKey, hfToken, envFlagToken, onstart];
+        const secrets = [emu.demoKey, password, token, imageLogin, newKey, hfToken, envFlagToken, onstart, argsStr, readme, shortEnv];
         const seen = {
             errors: errors.map((e) => `${e.message}\n${e.stack}`).join("\n"),
             host: host.output.join("\n"),

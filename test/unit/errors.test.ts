@@ -6,9 +6,16 @@ import {
     VastRequestRejectedError,
     VastServerError,
     errorFromAnswer,
+    redactor,
     retryAfterMs,
+    secretValuesIn,
     serviceMessageOf,
 } from "../../provider/client/errors";
+import { PropertySchema, declarationsOf } from "../../provider/dynamic/properties";
+import { apiKeyArgsSchema } from "../../provider/resources/apiKey/apiKeyArgs";
+import { instanceArgsSchema } from "../../provider/resources/instance/instanceArgs";
+import { sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
+import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
 
 const build = (status: number, body: unknown, extra: { scope?: string; retryAfterHeader?: string } = {}) =>
     errorFromAnswer({ status, body, operation: "show instance", target: "42", redact: (t) => t.replace("SECRET", "[redacted]"), ...extra });
@@ -79,5 +86,32 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         expect(build(429, { detail: "search_quota_exceeded" }, { retryAfterHeader: "7200" }).message).toContain("search_quota_exceeded (the service asks to wait 7200 s before trying again)");
         expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
         expect(retryAfterMs("soon")).toBeUndefined();
+    });
+});
+
+describe("a request echoed in an error: what a program may mark secret is blanked", () => {
+    // Every property declared secret or `mayHoldCredentials` is sent in a field the client blanks
+    // by value: the declaration is the one place that says so, and this holds the client to it.
+    const schemas: Record<string, PropertySchema> = { template: templateArgsSchema, instance: instanceArgsSchema, sshKey: sshKeyArgsSchema, apiKey: apiKeyArgsSchema };
+    const sent = Object.entries(schemas).flatMap(([resource, schema]) =>
+        declarationsOf(schema)
+            .filter((d) => d.wire !== undefined && (d.secret === true || d.mayHoldCredentials === true))
+            .map((d) => [`${resource}.${d.name}`, d.wire!] as const),
+    );
+    it.each(sent)("%s (sent as %s)", (_property, wire) => {
+        const value = "probe_secret_value_9";
+        const body = {
+            name: "n",
+            [wire]: wire === "env" ? { PROBE: value } : wire === "args" ? ["--token", value] : `-u bot -p ${value} ${value}`,
+        };
+        const echoed = JSON.stringify({ detail: [{ msg: "invalid", input: body }] });
+        expect(redactor(secretValuesIn(body))(echoed)).not.toContain(value);
+    });
+
+    it("a description, and an environment value shorter than a word, with its name", () => {
+        const body = { desc: "internal note 42", env: "-e PIN=q7z -p 8080:8080" };
+        const redacted = redactor(secretValuesIn(body))(`422: ${JSON.stringify(body)}`);
+        expect(redacted).not.toContain("internal note 42");
+        expect(redacted).not.toContain("PIN=q7z");
     });
 });
