@@ -21,6 +21,12 @@ import { Clock, ProviderContext } from "../dynamic/context";
 const ABSENT_LOOK_WAITS_MS = [0, 2000, 5000];
 /** Backoff between failed looks, at live speed. */
 const FAILED_LOOK_BACKOFF_MS = { first: 500, max: 10_000 };
+/**
+ * Refusals of the key in a row that end the look. The key was taken for the create a moment
+ * before, so one refusal may be the service's slip, and a look given up leaves what the create
+ * made outside state; a key refused this often is refused (revoked, or without `instance_read`).
+ */
+const KEY_REFUSALS_TRUSTED = 3;
 /** How long a lost create is looked for at least, from the loss, at live speed. */
 const DEFAULT_LOOKUP_MS = 5 * 60_000;
 
@@ -59,20 +65,22 @@ function defaultLookupDeadline(clock: Clock): number {
 
 /**
  * Looks for what a lost create made. Returns it, or undefined once enough answered looks found
- * nothing. Throws `LostCreateUndecidedError` when looks keep failing until the deadline, and at
- * once for a refused key, which no retry mends.
+ * nothing. Throws `LostCreateUndecidedError` when looks keep failing until the deadline, at once
+ * for a configuration no retry mends, and after `KEY_REFUSALS_TRUSTED` refusals of the key in a row.
  */
 export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "log">, search: LostCreateSearch<T>): Promise<T | undefined> {
     const { clock, log } = ctx;
     const deadlineAt = Math.max(search.deadlineAt ?? 0, defaultLookupDeadline(clock));
     let absentLooks = 0;
     let failedLooks = 0;
+    let keyRefusals = 0;
     for (;;) {
         await clock.sleep(ABSENT_LOOK_WAITS_MS[absentLooks]);
         try {
             const found = await search.look();
             if (found !== undefined) return found;
             failedLooks = 0;
+            keyRefusals = 0;
             if (!search.untilFound && ++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
             if (search.untilFound) {
                 absentLooks = Math.min(absentLooks + 1, ABSENT_LOOK_WAITS_MS.length - 1);
@@ -82,8 +90,10 @@ export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "lo
             }
         } catch (e) {
             if (e instanceof LostCreateUndecidedError) throw e;
-            // A refused key is not mended by retrying; what may have been made is still named.
-            if (e instanceof VastAuthError || e instanceof VastConfigError) throw new LostCreateUndecidedError(search, e);
+            // What may have been made is still named when the look gives up.
+            if (e instanceof VastConfigError) throw new LostCreateUndecidedError(search, e);
+            if (e instanceof VastAuthError && ++keyRefusals >= KEY_REFUSALS_TRUSTED) throw new LostCreateUndecidedError(search, e);
+            if (!(e instanceof VastAuthError)) keyRefusals = 0;
             failedLooks++;
             const backoff = Math.min(FAILED_LOOK_BACKOFF_MS.max, FAILED_LOOK_BACKOFF_MS.first * 2 ** (failedLooks - 1));
             if (clock.now() + clock.scaled(backoff) >= deadlineAt) throw new LostCreateUndecidedError(search, e);

@@ -1,7 +1,7 @@
 import { Instance } from "../../provider";
 import { HostCallError } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { eventually } from "../../testkit/support/fixtures";
+import { clientFor, eventually } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
@@ -230,6 +230,30 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(emu.requestsTo("PUT", asks)).toHaveLength(1);
         expect(engine.get("lost-short").id).toBe(String(live[0].id));
         await engine.destroy();
+    });
+
+    it("a lost create's look answered by a refusal of the key is tried again: twice refused, it finds the instance; three times in a row, the create fails naming what to look for", async () => {
+        const { engine, emu } = stack;
+        // The key was taken for the create a moment before: one refusal may be the service's slip.
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "authError404" } });
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "status", status: 401, body: { success: false, error: "auth_error", msg: "Invalid user key" } } });
+        await engine.up(() => new Instance("refused-twice", { offerId: offer.id, image: "busybox", waitForRunning: false }));
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get("refused-twice").id).toBe(String(live[0].id));
+        await engine.destroy();
+
+        // Refused at every look: the key is taken as refused (revoked, or without instance_read).
+        const other = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${other.id}/`, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", times: 3, fault: { kind: "authError404" } });
+        const failed = await engine.up(() => new Instance("refused", { offerId: other.id, image: "busybox", waitForRunning: false })).catch((e: Error) => e);
+        expect(String(failed)).toMatch(/looking for what it made could not settle it .*HTTP 404/s);
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${other.id}/`)).toHaveLength(1);
+        const [made] = emu.liveInstances().filter((i) => i.offerId === other.id);
+        await clientFor(emu).instances.destroy(made.id);
     });
 
     it("a create that failed before the service acted (answer lost, nothing made) is sent once more, and one instance results", async () => {
