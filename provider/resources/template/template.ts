@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { privateUnlessSecretsPublished } from "./publishedSecrets";
 import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
 
 /**
@@ -18,7 +19,7 @@ import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsS
  */
 export class Template extends pulumi.dynamic.Resource {
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-        const resource = resourceArgs(args, templateArgsSchema, TEMPLATE_COMPUTED_OUTPUTS, opts);
+        const resource = resourceArgs({ ...args, private: privateUnlessSecretsPublished(args) }, templateArgsSchema, TEMPLATE_COMPUTED_OUTPUTS, opts);
         super(providerShim("template"), name, resource.props, resource.opts, "vastai", "Template");
     }
 }

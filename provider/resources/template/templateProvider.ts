@@ -24,6 +24,7 @@ import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit";
 import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate, ownedBy } from "./templateOwnership";
+import { publishedSecretsFailure } from "./publishedSecrets";
 
 type Props = Record<string, any>;
 
@@ -162,6 +163,8 @@ async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient, templa
  */
 export const templateProvider = (ctx: ProviderContext) => ({
     async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
+        const published = publishedSecretsFailure(news);
+        if (published) return { inputs: news as TemplateInputs, failures: [published] };
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
         const inputs = canonicalTemplateInputs(args);

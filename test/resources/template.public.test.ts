@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+import { Template } from "../../provider";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * Every Vast.ai user can read a public template's env, start script, arguments and readme. A value
+ * the program marked secret never goes there: the program tells check which properties hold one
+ * (the engine hands the provider plain values), and check refuses, before anything is sent.
+ */
+describe("a secret in a public template", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    it("is refused by check naming private and the property, nothing sent; a private template made public so stays private", async () => {
+        const { engine, emu } = stack;
+        const salt = "internal-salt-42";
+        const template = (extra: Record<string, unknown>) => () => new Template("pub", { name: "pub", image: "busybox", ...extra });
+        emu.clearLog();
+        const refused = await engine.up(template({ private: false, env: { SIGNING_SALT: pulumi.secret(salt), MODE: "serve" } })).catch((e: Error) => e);
+        expect(String(refused)).toMatch(/private: false, and env holds a value marked secret: every Vast.ai user can read/);
+        expect(String(refused)).not.toContain(salt);
+        expect(emu.requestsTo("POST", "/api/v0/template/")).toHaveLength(0);
+
+        // Private (the default), the same env is created; made public later, it is refused again.
+        await engine.up(template({ env: { SIGNING_SALT: pulumi.secret(salt) } }));
+        const again = await engine.up(template({ private: false, env: { SIGNING_SALT: pulumi.secret(salt) }, argsStr: pulumi.secret("--key k") })).catch((e: Error) => e);
+        expect(String(again)).toMatch(/private: false, and env, argsStr hold a value marked secret/);
+        expect(emu.model.templates.get(Number(engine.get("pub").id))?.fields).toMatchObject({ private: true });
+
+        // Public with nothing secret: made public.
+        await engine.up(template({ private: false, env: { MODE: "serve" } }));
+        expect(emu.model.templates.get(Number(engine.get("pub").id))?.fields).toMatchObject({ private: false });
+        await engine.destroy();
+    });
+});
