@@ -171,7 +171,7 @@ const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker
  * flags, and the free text a secret is put in (the start script, the container's arguments, where
  * `--api-key ...` goes, a readme, a description). Blanked in messages, like credentials, since this
  * provider cannot tell which of them the program marked; every property declared
- * `mayHoldCredentials` sends one of them (test/unit/redaction.test.ts). An environment value only
+ * `mayHoldCredentials` sends one of them (test/unit/errors.test.ts). An environment value only
  * beside its name, as an echo of the request quotes it (`NAME=value`, `"NAME": "value"`): a value
  * alone may be an ordinary word (`None`, `error`) of the service's own message, which callers read.
  * An SSH key's `ssh_key` too: a private key pasted for the public one must not reach a message.
