@@ -57,6 +57,30 @@ describe("Template adopt", () => {
         expect(emu.model.templates.get(other.id)?.deleted).toBe(true);
     });
 
+    it("two resources holding one template: both warned of, and deleting one keeps the template for the other", async () => {
+        const { emu, engine, host } = stack;
+        // A file made the template; after a rename in the console an export wrote another file
+        // adopting it; then the first file, looking stale, is removed.
+        await engine.up(() => new Template("trainer", { name: "Trainer", image: "busybox" }));
+        const id = Number(engine.get("trainer").id);
+        emu.consoleEditTemplate(id, { name: "Trainer v2" });
+        const from = host.output.length;
+        await engine.up(() => [new Template("trainer", { name: "Trainer v2", image: "busybox" }), new Template("trainer-v2", { adopt: id, name: "Trainer v2", image: "busybox" })]);
+        expect(engine.get("trainer-v2").id).toBe(String(id));
+        expect(host.output.slice(from).join("\n")).toContain(`template ${id} is held by 2 resources of this stack`);
+
+        const [removed] = await engine.run([{ up: () => new Template("trainer-v2", { adopt: id, name: "Trainer v2", image: "busybox" }) }]);
+        expect(removed.delete).toEqual(["trainer"]);
+        expect(emu.model.templates.get(id)?.deleted).toBeFalsy();
+        expect(host.output.slice(from).join("\n")).toContain(`template ${id} is not deleted on Vast.ai: another resource of this stack holds it`);
+        await engine.refresh();
+        expect(engine.get("trainer-v2").id).toBe(String(id));
+
+        // The last one to go deletes it.
+        await engine.destroy();
+        expect(emu.model.templates.get(id)?.deleted).toBe(true);
+    });
+
     it("refuses another account's public template, and an id that does not exist, before any edit", async () => {
         const { emu, engine } = stack;
         const publicOne = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;

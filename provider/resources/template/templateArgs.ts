@@ -101,6 +101,12 @@ export interface TemplateOutputs extends TemplateInputs {
      * reads the template and edits it only where it differs from the program. A refresh clears it.
      */
     editUnconfirmed?: boolean;
+    /**
+     * This resource's own token, made when it makes or takes over its template: a dynamic provider
+     * is never told a resource's URN, and this tells two resources that hold one template apart,
+     * so that deleting one keeps the template the other holds (templateHolders.ts).
+     */
+    holder?: string;
 }
 
 /** Every input property, in the order they are reported. */
@@ -115,7 +121,7 @@ export type TemplateContentProperty = keyof typeof TEMPLATE_FIELDS;
 export const TEMPLATE_CONTENT = TEMPLATE_PROPERTIES.filter((p): p is TemplateContentProperty => p in TEMPLATE_FIELDS);
 
 /** Properties the provider computes, never accepted as inputs; none of them is secret. */
-export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {}, editUnconfirmed: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
+export const TEMPLATE_COMPUTED_OUTPUTS = { templateId: {}, hashId: {}, creatorId: {}, editUnconfirmed: {}, holder: {} } as const satisfies ComputedOutputs<TemplateOutputs, TemplateInputs>;
 export const TEMPLATE_COMPUTED = computedOf(TEMPLATE_COMPUTED_OUTPUTS);
 
 /** The defaults `check` fills in, from the schema's `.default(...)`. */

@@ -25,23 +25,35 @@ import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit"
 import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate, ownedBy } from "./templateOwnership";
 import { publishedSecretsFailure } from "./publishedSecrets";
+import { hold, isHeld, letGo, newHolder } from "./templateHolders";
 
 type Props = Record<string, any>;
 
 const inputsOf = (props: Props): Props => pickInputs(props, TEMPLATE_PROPERTIES);
 
 /**
- * Templates this process made or took over for a resource. A lost create never takes one of them
- * for its own: with identical content, another resource's template made moments earlier matches
- * the lost create's name, content and time, and would end up held by both.
+ * Outputs from the inputs and what the service answered; `creatorId` when known (kept from state
+ * otherwise); the resource's `holder` (templateHolders.ts), a new one for a resource without.
  */
-const heldHere = new Set<number>();
-
-/** Outputs from the inputs and what the service answered; `creatorId` when known (kept from state otherwise). */
-function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined): TemplateOutputs {
-    const outs: TemplateOutputs = { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id };
+function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined, holder: string | undefined): TemplateOutputs {
+    const outs: TemplateOutputs = { ...inputs, templateId: record.id ?? templateId, hashId: record.hash_id, holder: holder ?? newHolder() };
     if (creatorId !== undefined) outs.creatorId = creatorId;
     return outs;
+}
+
+/** Holds the template a create made or took over for a new resource; its outputs. A lost create never takes a held template for its own (`isHeld`). */
+function heldByNew(log: ProviderContext["log"], inputs: TemplateInputs, record: { id: number; hash_id: string }, creatorId: number | undefined): TemplateOutputs {
+    const outs = outputsOf(inputs, record, record.id, creatorId, undefined);
+    warnIfHeldByOthers(log, record.id, hold(record.id, outs.holder));
+    return outs;
+}
+
+function warnIfHeldByOthers(log: ProviderContext["log"], templateId: number, others: number) {
+    if (others === 0) return;
+    log.warn(
+        `template ${templateId} is held by ${others + 1} resources of this stack: each one's edits undo the others'. ` +
+            "Keep one (remove the other file or resource); the template is deleted on Vast.ai only when the last one goes",
+    );
 }
 
 /**
@@ -111,7 +123,7 @@ function findLostTemplate(ctx: ProviderContext, vast: VastClient, fields: Templa
             const me = await ctx.currentUserId();
             const candidates = (await vast.templates.search({ creator_id: { eq: me }, name: { eq: fields.name }, image: { eq: fields.image } }))
                 // The account's own, whatever the search answered (it also lists other users' public templates).
-                .filter((t) => ownedBy(t, me) && createdSince(vast, t, sentAt) && holds(t, fields) && !heldHere.has(t.id))
+                .filter((t) => ownedBy(t, me) && createdSince(vast, t, sentAt) && holds(t, fields) && !isHeld(t.id))
                 .sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
             if (candidates.length > 1) ctx.log.warn(`several templates match the lost create of "${fields.name}"; adopting ${candidates[0].id}`);
             return candidates[0];
@@ -179,13 +191,15 @@ export const templateProvider = (ctx: ProviderContext) => ({
         return { inputs };
     },
 
-    async diff(_id: string, olds: TemplateOutputs, news: TemplateInputs) {
+    async diff(id: string, olds: TemplateOutputs, news: TemplateInputs) {
         const changed = changedProperties(withoutLegacyBlanks(olds, news), news, TEMPLATE_CONTENT);
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
         // After an edit that could not be settled, the update looks at the template (see `editUnconfirmed`).
         const unsure = olds.editUnconfirmed === true;
+        // Kept (not replaced): this resource holds its template in this `up` (templateHolders.ts).
+        if (replaces.length === 0) warnIfHeldByOthers(ctx.log, Number(olds.templateId ?? id), hold(Number(olds.templateId ?? id), olds.holder));
         return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news) || unsure, replaces, deleteBeforeReplace: false };
     },
 
@@ -194,8 +208,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const canonical = canonicalTemplateInputs(inputs);
         if (canonical.adopt !== undefined) {
             const { record, hashId } = await adoptTemplate(ctx, vast, canonical.adopt, canonical);
-            heldHere.add(record.id);
-            return { id: String(record.id), outs: outputsOf(canonical, { id: record.id, hash_id: hashId }, record.id, creatorOf(record)) };
+            return { id: String(record.id), outs: heldByNew(ctx.log, canonical, { id: record.id, hash_id: hashId }, creatorOf(record)) };
         }
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonical });
         // One name and image at a time in this process (lostCreate.ts): a lost create must not take
@@ -218,11 +231,11 @@ export const templateProvider = (ctx: ProviderContext) => ({
                 // The account's own template that this create linked to it again: one it had deleted
                 // (a delete only unlinks), as a destroy and an `up` of the same program do. Linked to
                 // the account by nothing else, it is no other resource's: taken back here.
-                if (linkedNow && me !== undefined && template.creator_id === me && !heldHere.has(template.id)) {
+                if (linkedNow && me !== undefined && template.creator_id === me && !isHeld(template.id)) {
                     ctx.log.progress(`template ${template.id}, which this account deleted, has exactly this content: the service linked it again, and it is managed here`);
                     return template;
                 }
-                if (!(mine && lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !heldHere.has(template.id))) {
+                if (!(mine && lostSentAt !== undefined && createdSince(vast, template, lostSentAt) && !isHeld(template.id))) {
                     throw new VastRequestRejectedError(
                         { operation: "create template", target: `"${fields.name}"` },
                         `template ${template.id}${others ? ", made by another account," : ""} already has exactly this content (the service answered with it, and links it to this account). ` +
@@ -249,10 +262,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
                         throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                     }
                 }
-                if (record) {
-                    heldHere.add(record.id);
-                    return { id: String(record.id), outs: outputsOf(canonical, record, record.id, creatorOf(record)) };
-                }
+                if (record) return { id: String(record.id), outs: heldByNew(ctx.log, canonical, record, creatorOf(record)) };
             }
         });
     },
@@ -263,7 +273,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const record = await ownTemplate(ctx, vast, templateId, props.creatorId);
         if (!record) return goneResult<TemplateOutputs>();
         const inputs = inputsFromRecord(record, inputsOf(props));
-        return readResult(String(record.id), outputsOf(inputs, record, record.id, creatorOf(record) ?? props.creatorId), inputs);
+        return readResult(String(record.id), outputsOf(inputs, record, record.id, creatorOf(record) ?? props.creatorId, props.holder), inputs);
     },
 
     async update(id: string, olds: TemplateOutputs, news: TemplateInputs) {
@@ -279,7 +289,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const changed = changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT);
         const toSend = TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
         if (toSend.length === 0) {
-            return { outs: outputsOf(desired, { id: templateId, hash_id: String(known.hashId) }, templateId, known.creatorId) };
+            return { outs: outputsOf(desired, { id: templateId, hash_id: String(known.hashId) }, templateId, known.creatorId, olds.holder) };
         }
         // A null an earlier version stored may stand for a value it failed to clear: cleared with the edit.
         const removed = TEMPLATE_CONTENT.filter((p) => (managed[p] !== undefined || (known as Props)[p] === null) && desired[p] === undefined);
@@ -294,12 +304,17 @@ export const templateProvider = (ctx: ProviderContext) => ({
             // so the next up looks first (the engine records these outputs with the failure).
             throw initFailure(e.message, id, { ...known, editUnconfirmed: true }, providerOf(news));
         }
-        return { outs: outputsOf(desired, edited, templateId, known.creatorId) };
+        return { outs: outputsOf(desired, edited, templateId, known.creatorId, olds.holder) };
     },
 
     async delete(id: string, props: TemplateOutputs) {
         const vast = ctx.client();
         const templateId = Number(props.templateId ?? id);
+        // Deleted (unlinked) or not, this resource holds it no more: a create of the same content may take it back.
+        if (letGo(templateId, props.holder)) {
+            ctx.log.warn(`template ${templateId} is not deleted on Vast.ai: another resource of this stack holds it; this one only leaves the stack`);
+            return;
+        }
         try {
             await confirmedRemoval(
                 { operation: "delete template", target: String(templateId) },
@@ -307,9 +322,9 @@ export const templateProvider = (ctx: ProviderContext) => ({
                 async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
             );
         } catch (e) {
+            // Still there: held again, as it was.
+            hold(templateId, props.holder);
             throw refusedDelete(e, templateId) ?? e;
         }
-        // Deleted (unlinked): no resource holds it any more, and a create of the same content may take it back.
-        heldHere.delete(templateId);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<TemplateInputs, TemplateOutputs>;
