@@ -53,7 +53,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
-        failedEditMisreported: labelDisagrees,
+        failedEditMisreported: labelMisreported,
     },
     {
         // The update is a stop in place (a state change, then a wait for it), not a label edit.
@@ -95,7 +95,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
-        failedEditMisreported: labelDisagrees,
+        failedEditMisreported: labelMisreported,
     },
     {
         // Rented by search: the case's own offer is the only match (its GPU model is the case's name).
@@ -106,7 +106,7 @@ const RESOURCES: ResourceUnderTest[] = [
         },
         ...instancesOnCaseOffer,
         editDisagrees: labelDisagrees,
-        failedEditMisreported: labelDisagrees,
+        failedEditMisreported: labelMisreported,
     },
     {
         type: "SshKey",
@@ -135,6 +135,11 @@ const RESOURCES: ResourceUnderTest[] = [
 function labelDisagrees(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined {
     const label = emu.instanceView(Number(id))?.label;
     return label === outputs.label ? undefined : `state says label ${JSON.stringify(outputs.label)}, the service ${JSON.stringify(label)}`;
+}
+
+/** Failed: the label state holds is the service's, or state says it is unsure (labelUnconfirmed). */
+function labelMisreported(emu: Emulator, id: string, outputs: Record<string, unknown>): string | undefined {
+    return outputs.labelUnconfirmed === true ? undefined : labelDisagrees(emu, id, outputs);
 }
 
 /** One offer per case, so a case's instances are told apart by their offer. */

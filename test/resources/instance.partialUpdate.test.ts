@@ -157,4 +157,29 @@ describe("Instance update that fails after some of its changes took, through Pul
         expect(emu.instanceView(id)).toMatchObject({ label: "a" });
         await engine.destroy();
     });
+
+    // Before: the read-back's failure was swallowed and state kept the old label, unmarked: the
+    // program put back as before sent nothing, and the instance kept the failed edit's label.
+    it("a label edit whose answer was lost and whose read-back failed: marked unsure, and the next up sends the program's label whatever it is", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (label: string) => () => new Instance("unsure-label", { offerId: offer.id, image: "busybox", label });
+        await engine.up(program("a"));
+        const id = Number(engine.get("unsure-label").id);
+        const path = `/api/v0/instances/${id}/`;
+
+        emu.faults.add({ method: "PUT", path, fault: { kind: "lostAnswer", status: 504 }, times: 20 });
+        emu.faults.add({ method: "GET", path, fault: { kind: "status", status: 500 }, times: 200 });
+        await expect(engine.up(program("b"))).rejects.toThrow();
+        emu.faults.clear();
+        expect(emu.instanceView(id)).toMatchObject({ label: "b" });
+        expect(engine.get("unsure-label").outputs).toMatchObject({ label: "a", labelUnconfirmed: true });
+
+        emu.clearLog();
+        await engine.up(program("a"));
+        expect(emu.requestsTo("PUT", path).map((r) => r.body)).toEqual([{ label: "a" }]);
+        expect(emu.instanceView(id)).toMatchObject({ label: "a" });
+        expect(engine.get("unsure-label").outputs.labelUnconfirmed).toBeUndefined();
+        await engine.destroy();
+    });
 });

@@ -196,6 +196,11 @@ export interface InstanceOutputs extends InstanceInputs {
      */
     bidUnconfirmed?: number;
     /**
+     * A label edit whose answer was lost and whose read-back failed too: the instance may have
+     * either label. The next `up` sends the program's label again; a refresh reads it and clears this.
+     */
+    labelUnconfirmed?: boolean;
+    /**
      * The account whose API key created (or, for an instance from before this output, first
      * refreshed) it. Another account's key sees no instance at all, so a refresh or destroy with
      * one fails, naming both accounts, instead of taking the instance as gone while it is billed.
@@ -261,6 +266,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     effectiveEnv: { secret: true },
     access: {},
     bidUnconfirmed: {},
+    labelUnconfirmed: {},
     accountId: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);

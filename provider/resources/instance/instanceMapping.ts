@@ -134,7 +134,7 @@ export function reportedIn(state: object): Partial<InstanceOutputs> {
     return kept as Partial<InstanceOutputs>;
 }
 
-const REPORTED_OUTPUTS = INSTANCE_COMPUTED.filter((key) => key !== "instanceId" && key !== "effectiveEnv" && key !== "bidUnconfirmed");
+const REPORTED_OUTPUTS = INSTANCE_COMPUTED.filter((key) => key !== "instanceId" && key !== "effectiveEnv" && key !== "bidUnconfirmed" && key !== "labelUnconfirmed");
 
 /** Plain JSON for the host: a value of `undefined` anywhere fails the call, so those keys go. */
 function withoutUndefined<T extends object>(value: T): T {

@@ -190,7 +190,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
         // A bid change whose answer was lost is sent again (in place), whatever `price` says.
         const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
-        return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+        // So is a label edit whose answer was lost and could not be read back (see `labelUnconfirmed`).
+        const labelToConfirm = olds.labelUnconfirmed === true && news.label !== undefined;
+        return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
     },
 
     async create(inputs: InstanceInputs) {
@@ -278,7 +280,9 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         const instanceId = Number(olds.instanceId ?? id);
         const desired = normalize(news);
-        const newLabel = (olds.label ?? "") !== (desired.label ?? "");
+        // Sent again while an earlier edit's answer was lost and not read back (see `labelUnconfirmed`).
+        const newLabel = (olds.label ?? "") !== (desired.label ?? "") || (olds.labelUnconfirmed === true && desired.label !== undefined);
+        let labelUnconfirmed = olds.labelUnconfirmed;
         // Between two bids only (diff replaces an instance that gains or loses its bid); sent again
         // while an earlier change's answer was lost (see `bidUnconfirmed`).
         const newBid = olds.price !== undefined && desired.price !== undefined && (olds.price !== desired.price || olds.bidUnconfirmed !== undefined);
@@ -299,11 +303,17 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 try {
                     await vast.instances.label(instanceId, desired.label ?? "");
                 } catch (e) {
-                    // Answer lost: the label may be either. Unlike the bid it can be read back (best effort).
-                    if (mayHaveActed(e)) taken.label = (await labelNow(vast, instanceId).catch(() => undefined)) ?? taken.label;
+                    // Answer lost: the label may be either. Unlike the bid it can be read back; when
+                    // that fails too, it is marked unsure and sent again next time.
+                    if (mayHaveActed(e)) {
+                        const now = await labelNow(vast, instanceId).catch(() => undefined);
+                        if (now === undefined) labelUnconfirmed = true;
+                        else [taken.label, labelUnconfirmed] = [now, undefined];
+                    }
                     throw e;
                 }
                 taken.label = desired.label;
+                labelUnconfirmed = undefined;
             }
             if (newBid) {
                 try {
@@ -352,7 +362,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
             const message = e instanceof Error ? e.message : String(e);
             const state = { ...desired, ...taken };
-            const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed }) };
+            const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed, labelUnconfirmed }) };
             throw initFailure(message, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));
         }
         const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
