@@ -168,6 +168,25 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.liveInstances().filter((i) => i.id === instanceId)).toEqual([]);
     });
 
+    // Before: only intended_status was read back, so an instance frozen in actual_status alone (the
+    // service does not document which a freeze sets) was recorded as meant to run, with a
+    // warning, and the next up planned no change while its GPUs were billed.
+    it("an instance frozen in actual_status only is recorded as frozen, and the next up starts it", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = () => new Instance("half-frozen", { offerId: offer.id, image: "busybox" });
+        await engine.up(program);
+        const instanceId = engine.get("half-frozen").outputs.instanceId as number;
+        emu.consoleFreezeInstance(instanceId, { intendedShown: "running" });
+        await engine.refresh();
+        expect(engine.get("half-frozen").outputs).toMatchObject({ desiredState: "frozen", actualStatus: "frozen", intendedStatus: "running" });
+        emu.clearLog();
+        expect(await engine.up(program)).toMatchObject({ update: ["half-frozen"] });
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toEqual([{ state: "running" }]);
+        expect(emu.instanceView(instanceId)).toMatchObject({ actual_status: "running" });
+        await engine.destroy();
+    });
+
     // Before: check refused the "frozen" a refresh recorded, which the engine hands back as the
     // program's own for `ignoreChanges: ["desiredState"]` (it copies ignored old inputs into the new
     // before check), so every later up of such a program failed.

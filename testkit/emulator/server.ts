@@ -208,12 +208,13 @@ export class Emulator {
 
     /**
      * A freeze from the web console: the instance paused with its memory kept, its GPUs still billed
-     * (`actual_status` and `intended_status` `frozen`).
+     * (`actual_status` and `intended_status` `frozen`; with `intendedShown`, `intended_status` says
+     * that instead: which of the two the live service sets is not documented).
      */
-    consoleFreezeInstance(id: number): void {
+    consoleFreezeInstance(id: number, options: { intendedShown?: string } = {}): void {
         const instance = this.model.instances.get(id);
         if (!instance || instance.destroyed) throw new Error(`no live instance ${id}`);
-        instance.stateChange = { to: "frozen", at: Date.now(), from: statusAt(instance, Date.now(), this.options.instanceTimings) };
+        instance.stateChange = { to: "frozen", at: Date.now(), from: statusAt(instance, Date.now(), this.options.instanceTimings), ...options };
     }
 
     /** Instances not destroyed, of the demo user unless told otherwise. */

@@ -162,12 +162,14 @@ export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs
  * place; the bid is not read back (`dph_total` includes more than the bid); the rest is what the
  * instance was created with. A frozen instance reads back as `desiredState: "frozen"`, which no
  * program asks for: the next `up` starts or stops it, as the program says, rather than leave its
- * GPUs billed unseen.
+ * GPUs billed unseen. Frozen in either status: which of the two a freeze in the console sets is
+ * not documented, and an instance frozen only in `actual_status` read as meant to run would show
+ * no change while it stays frozen (frozenWarning in readiness.ts reads both too).
  */
 export function inputsFromRecord(record: InstanceRecord, previous: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const inputs = { ...previous };
     if (previous.label !== undefined) inputs.label = record.label ?? "";
-    const intended = READ_BACK_STATES.find((state) => state === record.intended_status);
+    const intended = record.actual_status === "frozen" ? "frozen" : READ_BACK_STATES.find((state) => state === record.intended_status);
     if (intended) inputs.desiredState = intended;
     return inputs;
 }

@@ -215,7 +215,7 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         id: instance.id,
         machine_id: instance.machineId,
         actual_status: status,
-        intended_status: intendedStatus(instance),
+        intended_status: instance.stateChange?.intendedShown ?? intendedStatus(instance),
         // The machine contract: a frozen instance keeps its GPUs (the service docs: "GPU charges apply").
         cur_state: running || status === "frozen" ? "running" : status === null || status === "created" ? "created" : "stopped",
         status_msg: status === null ? null : ended ? finalMsg : loadingMsg,
