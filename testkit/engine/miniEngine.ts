@@ -325,7 +325,8 @@ export class MiniEngine {
 
     /**
      * Reads every resource back, like `pulumi refresh`: a resource read as gone leaves state and is
-     * summarised as deleted, one read differently as updated, as the CLI shows them.
+     * summarised as deleted, one read differently as updated, as the CLI shows them; one read
+     * loses its failed mark (the next `up` updates it only if its diff says so).
      */
     refresh(): Promise<UpSummary> {
         return this.reportingHost(async () => {
@@ -345,6 +346,9 @@ export class MiniEngine {
                 entry.id = read.id;
                 entry.outputs = read.properties;
                 if (read.inputs) entry.inputs = read.inputs;
+                // A read that succeeds clears a failed create's or update's mark, as Pulumi's refresh
+                // step does (it keeps init errors only from a read that reports them).
+                entry.initFailed = false;
             }
             return summary;
         });
