@@ -4,7 +4,8 @@ import * as path from "path";
 import { suggestion } from "../schemas/nearestName";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
-import { TemplateArgs } from "../resources/template/templateArgs";
+import { REGISTRY_LOGIN_ON_CREATE, TemplateArgs } from "../resources/template/templateArgs";
+import { canonicalTemplateInputs, toTemplateFields } from "../resources/template/templateMapping";
 import { TemplateFile, TemplateFileError, TemplateFileProblem, readTemplateFile } from "./templateFileReader";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -19,9 +20,11 @@ export function templateFileNames(dir: string): string[] {
 
 /**
  * Reads and checks every template file in `dir`, in name order. Every problem of every file is
- * reported at once, each with its file, line, column and property.
+ * reported at once, each with its file, line, column and property. `passwordsFromProgram`: the
+ * resource names whose registry password the program gives (the `secrets` option of
+ * `templatesFromFiles`), which the files cannot tell.
  */
-export function readTemplateFiles(dir: string): TemplateFile[] {
+export function readTemplateFiles(dir: string, passwordsFromProgram: readonly string[] = []): TemplateFile[] {
     const problems: TemplateFileProblem[] = [];
     const read: TemplateFile[] = [];
     for (const entry of templateFileNames(dir)) {
@@ -29,7 +32,7 @@ export function readTemplateFiles(dir: string): TemplateFile[] {
         if ("problems" in result) problems.push(...result.problems);
         else read.push(result.template);
     }
-    problems.push(...sharedValueProblems(read));
+    problems.push(...sharedValueProblems(read), ...identicalContentProblems(read, new Set(passwordsFromProgram)));
     if (problems.length > 0) throw new TemplateFileError(problems);
     return read;
 }
@@ -50,6 +53,53 @@ function sharedValueProblems(files: TemplateFile[]): TemplateFileProblem[] {
         else byAdopt.set(adopt, t.file);
     }
     return problems;
+}
+
+/**
+ * Vast.ai keeps templates of identical content as one: a create of another one's content is
+ * answered with that template, and the Template resource refuses it, at `up`, after other files'
+ * templates were made. So two files whose templates would be identical are refused here, when one
+ * of them creates its template (two adopted ones are two templates already, and an edit makes none).
+ */
+function identicalContentProblems(files: TemplateFile[], passwordsFromProgram: ReadonlySet<string>): TemplateFileProblem[] {
+    const problems: TemplateFileProblem[] = [];
+    const byContent = new Map<string, TemplateFile[]>();
+    for (const t of files) {
+        const content = createContent(t, passwordsFromProgram.has(t.name));
+        if (content === undefined) continue;
+        const same = byContent.get(content) ?? [];
+        const creating = [t, ...same].find((f) => f.args.adopt === undefined);
+        if (same.length > 0 && creating) {
+            const other = same[0];
+            problems.push({
+                file: t.file,
+                reason:
+                    `makes a template identical to the one ${other.file} ${other.args.adopt === undefined ? "makes" : "adopts"} (every field the service stores is the same), ` +
+                    `and Vast.ai keeps identical templates as one: the create of ${creating.file} would be refused at \`pulumi up\`, after other templates were changed. ` +
+                    "Make them differ (the name, say), or keep one of the two files",
+            });
+        }
+        byContent.set(content, [...same, t]);
+    }
+    return problems;
+}
+
+/**
+ * What the create of a file's template sends, as the service compares it, with each stack secret
+ * the file names as its key: one key is one value, and two keys may hold different values (taken
+ * as different content, so a false refusal is never made). Undefined when it cannot be told: a
+ * registry password the program gives.
+ */
+function createContent(t: TemplateFile, passwordFromProgram: boolean): string | undefined {
+    if (passwordFromProgram) return undefined;
+    const env = t.envSecrets ? { env: { ...(t.args.env as Record<string, string>), ...Object.fromEntries(Object.keys(t.envSecrets).map((v) => [v, ""])) } } : {};
+    try {
+        const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonicalTemplateInputs({ ...t.args, ...env }) });
+        return JSON.stringify([fields, t.envSecrets ?? {}, t.dockerLoginPassSecret ?? null]);
+    } catch {
+        // Not readable as the service's body: the reader or the resource's check says why.
+        return undefined;
+    }
 }
 
 /**
@@ -120,7 +170,7 @@ function templateInputs(t: TemplateFile, given: { dockerLoginPass: pulumi.Input<
  * mistake found at a later file would fail the `up` after the earlier files' templates were made.
  */
 export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptions = {}): Record<string, Template> {
-    const files = readTemplateFiles(dir);
+    const files = readTemplateFiles(dir, Object.keys(options.secrets ?? {}));
     const problems: TemplateFileProblem[] = [];
     const inputs = files.map((t) => templateInputs(t, options.secrets?.[t.name], problems));
     if (problems.length > 0) throw new TemplateFileError(problems);

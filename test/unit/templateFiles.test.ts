@@ -144,6 +144,40 @@ describe("templates from files", () => {
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nname: b\nimage: c\n" }))).toThrow(/x\.yaml:2:1: .*[Mm]ap keys must be unique/);
     });
 
+    // Before: both passed the files check and preview; at `up` the second create was answered with
+    // the first's template ("existing template found") and refused, after other templates had changed.
+    it("two files whose templates would be identical are refused, naming both, when one of them creates its template", () => {
+        const identical = dirWith({ "y1.yaml": "name: probe-y\nimage: alpine\n", "y2.yaml": "name: probe-y\nimage: alpine\n" });
+        expect(problemsOf(identical)).toEqual([
+            {
+                file: path.join(identical, "y2.yaml"),
+                reason: expect.stringContaining(`makes a template identical to the one ${path.join(identical, "y1.yaml")} makes (every field the service stores is the same)`),
+            },
+        ]);
+        // Compared as the create sends them: defaults filled in, env as the service's flag string.
+        const canonical = dirWith({ "a.yaml": "name: t\nimage: alpine\ntag: latest\nenv: -e A=1\n", "b.yaml": "name: t\nimage: alpine\nenv:\n  A: '1'\n" });
+        expect(problemsOf(canonical).map((p) => path.basename(p.file))).toEqual(["b.yaml"]);
+        // A file that adopts a template edits it to that content, and the other's create then finds it.
+        const adopted = dirWith({ "a.yaml": "adopt: 7\nname: t\nimage: alpine\n", "b.yaml": "name: t\nimage: alpine\n" });
+        expect(problemsOf(adopted)).toEqual([expect.objectContaining({ reason: expect.stringContaining(`the one ${path.join(adopted, "a.yaml")} adopts`) })]);
+        // One stack secret key is one value.
+        const sameSecret = "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: hf }\n";
+        expect(problemsOf(dirWith({ "a.yaml": sameSecret, "b.yaml": sameSecret })).map((p) => path.basename(p.file))).toEqual(["b.yaml"]);
+    });
+
+    it("files that differ in anything the service stores, or whose difference cannot be told, are not taken as identical", () => {
+        const ok = (files: Record<string, string>, passwordsFromProgram: string[] = []) => expect(() => readTemplateFiles(dirWith(files), passwordsFromProgram)).not.toThrow();
+        ok({ "a.yaml": "name: t\nimage: alpine\n", "b.yaml": "name: u\nimage: alpine\n" });
+        ok({ "a.yaml": "name: t\nimage: alpine\n", "b.yaml": "name: t\nimage: alpine\nprivate: false\n" });
+        // Two adopted templates are two templates already.
+        ok({ "a.yaml": "adopt: 7\nname: t\nimage: alpine\n", "b.yaml": "adopt: 8\nname: t\nimage: alpine\n" });
+        // Two stack secrets may hold different values; so may two passwords the program gives.
+        ok({ "a.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: a }\n", "b.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: ''\n", "b.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\ndockerLoginPass: { secret: a }\n", "b.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\ndockerLoginPass: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\n", "b.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\n" }, ["b"]);
+    });
+
     it("exports a record as the file that reads back to it: stable order, defaults left out, long texts beside it, no password", () => {
         const record: TemplateRecord = {
             id: 30005,
