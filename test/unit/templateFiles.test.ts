@@ -106,17 +106,53 @@ describe("templates from files", () => {
     // Before: any path was read, and its text sent to the service: `readme: { file: /proc/self/environ }`
     // put the environment of the machine running `up` (CI secrets) into the template. A relative
     // path, which a review of the file sees in the repository, may lead to a folder beside it.
-    it("a file named by an absolute path is refused; a relative one is read wherever it leads, ../ included", () => {
-        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../shared.sh\n" });
-        fs.writeFileSync(path.join(path.dirname(dir), "shared.sh"), "echo shared\r\n");
-        made.push(path.join(path.dirname(dir), "shared.sh"));
-        expect(problemsOf(dir)).toEqual([
-            expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is an absolute path: name the file relative to t.yaml's folder, as ./path or ../path" }),
-        ]);
-        const shared = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart:\n  file: ../shared.sh\n" });
-        fs.writeFileSync(path.join(path.dirname(shared), "shared.sh"), "echo shared\r\n");
-        made.push(path.join(path.dirname(shared), "shared.sh"));
-        expect(readTemplateFiles(shared)[0].args.onstart).toBe("echo shared\n");
+    it("a file named by an absolute path is refused; a relative one is read wherever it leads in the project, ../ included", () => {
+        const project = dirWith({});
+        const templates = path.join(project, "templates");
+        fs.mkdirSync(templates);
+        fs.mkdirSync(path.join(project, "shared"));
+        fs.writeFileSync(path.join(project, "shared", "setup.sh"), "echo shared\r\n");
+        fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../shared/setup.sh\n");
+        const cwd = jest.spyOn(process, "cwd").mockReturnValue(project);
+        try {
+            expect(problemsOf(templates)).toEqual([
+                expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is an absolute path: name the file relative to t.yaml's folder, as ./path or ../path" }),
+            ]);
+            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart:\n  file: ../shared/setup.sh\n");
+            expect(readTemplateFiles(templates)[0].args.onstart).toBe("echo shared\n");
+        } finally {
+            cwd.mockRestore();
+        }
+    });
+
+    // Before: only the absolute form was refused, so `./../../../proc/self/environ`, or a link
+    // beside the template file, sent any file of the machine running `up` all the same.
+    it("a file that leads outside the project and the templates folder, by ../ or a link, is refused, naming the field and what is allowed", () => {
+        const project = dirWith({});
+        const templates = path.join(project, "templates");
+        fs.mkdirSync(templates);
+        const outside = dirWith({ "secret.txt": "CI_TOKEN=abc\n" });
+        const up = path.relative(templates, "/").split(path.sep).map(() => "..").join("/");
+        fs.writeFileSync(path.join(templates, "t.yaml"), `name: t\nimage: busybox\nreadme: { file: ./${up}/proc/self/environ }\nonstart: { file: ./linked.sh }\n`);
+        fs.symlinkSync(path.join(outside, "secret.txt"), path.join(templates, "linked.sh"));
+        const cwd = jest.spyOn(process, "cwd").mockReturnValue(project);
+        try {
+            const allowed = `outside the Pulumi project (${fs.realpathSync(project)}) and the templates folder (${fs.realpathSync(templates)}): name a file inside one of them`;
+            expect(problemsOf(templates)).toEqual([
+                expect.objectContaining({ file: path.join(templates, "t.yaml"), property: "onstart.file", reason: `./linked.sh leads to ${fs.realpathSync(path.join(outside, "secret.txt"))}, ${allowed}` }),
+                expect.objectContaining({ file: path.join(templates, "t.yaml"), property: "readme.file", reason: expect.stringMatching(/^\.\/(\.\.\/)+proc\/self\/environ leads to \/proc\/\d+\/environ, outside the Pulumi project/) }),
+            ]);
+            // A link that stays in the project is read.
+            fs.writeFileSync(path.join(project, "setup.sh"), "echo in project\n");
+            fs.rmSync(path.join(templates, "linked.sh"));
+            fs.symlinkSync(path.join(project, "setup.sh"), path.join(templates, "linked.sh"));
+            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart: { file: ./linked.sh }\n");
+            expect(readTemplateFiles(templates)[0].args.onstart).toBe("echo in project\n");
+        } finally {
+            cwd.mockRestore();
+        }
+        // The templates folder is allowed wherever the program runs.
+        expect(readTemplateFiles(dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.sh }\n", "t.sh": "echo here\n" }))[0].args.onstart).toBe("echo here\n");
     });
 
     it("the file's base name is the resource name unless it sets resourceName", () => {
