@@ -3,6 +3,7 @@ import * as path from "path";
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { envShapeExpected } from "../env/envInputSchema";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { asCheckedIn } from "../resources/template/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
@@ -221,10 +222,19 @@ function takeDockerLoginPassSecret(args: Record<string, unknown>, at: Locate, pr
     return undefined;
 }
 
-/** The env variables a file names a stack secret for, taken out of `env`; any other non-text value is a problem. */
+/**
+ * The env variables a file names a stack secret for, taken out of `env`; any other non-text value
+ * is a problem, and so is an `env` of another shape (said with the form a file may give a value in).
+ */
 function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): Record<string, string> | undefined {
     const env = args.env;
-    if (!env || typeof env !== "object" || Array.isArray(env)) return undefined;
+    if (env === undefined || typeof env === "string") return undefined;
+    if (env === null || typeof env !== "object" || Array.isArray(env)) {
+        // Reported here, once; the schema need not say it again.
+        delete args.env;
+        problems.push(at(["env"], envShapeExpected("text (or { secret: <stack config key> })")));
+        return undefined;
+    }
     const values: Record<string, unknown> = {};
     const secrets: Record<string, string> = {};
     for (const [name, value] of Object.entries(env)) {

@@ -359,6 +359,16 @@ describe("templates from files", () => {
         ]);
     });
 
+    // Before: `env: Invalid input`, which said nothing of what env may be.
+    it("an env that is neither a mapping nor a flag string says what it may be, where it is", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nenv:\n  - FOO=1\n", "u.yaml": "name: u\nimage: busybox\nenv: 5\n" });
+        const reason = 'expected a mapping of NAME: text (or { secret: <stack config key> }), or a flag string such as "-e NAME=value -p 8080:8080"';
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "t.yaml"), line: 4, column: 3, property: "env", reason },
+            { file: path.join(dir, "u.yaml"), line: 3, column: 6, property: "env", reason },
+        ]);
+    });
+
     // Before: accepted, and the first `up` published the stack secret's value to every Vast.ai user.
     it("a stack secret in the env of a public template is refused, naming the file and the variable", () => {
         const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nprivate: false\nenv:\n  HF_HOME: /hf\n  HF_TOKEN: { secret: t-hf }\n" });
