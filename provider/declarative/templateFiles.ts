@@ -19,13 +19,35 @@ export function templateFileNames(dir: string): string[] {
 }
 
 /**
+ * Template files in subfolders of `dir`, which are not read, each a problem: a file moved into a
+ * subfolder would otherwise be a removed file, whose template `pulumi up` deletes. Hidden folders
+ * (`.git`, an editor's) are not looked into, nor links to folders.
+ */
+function subfolderProblems(dir: string): TemplateFileProblem[] {
+    const nested = (folder: string): string[] =>
+        fs
+            .readdirSync(folder, { withFileTypes: true })
+            .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+            .flatMap((entry) => {
+                const sub = path.join(folder, entry.name);
+                return [...templateFileNames(sub).map((f) => path.join(sub, f)), ...nested(sub)];
+            });
+    return nested(dir)
+        .sort()
+        .map((file) => ({
+            file,
+            reason: `is in a subfolder of ${dir}, and only the files directly in ${dir} are read: move it into ${dir}, or out of ${dir} (left here, a template whose file was moved here is deleted by \`pulumi up\`, as a removed file's is)`,
+        }));
+}
+
+/**
  * Reads and checks every template file in `dir`, in name order. Every problem of every file is
  * reported at once, each with its file, line, column and property. `passwordsFromProgram`: the
  * resource names whose registry password the program gives (the `secrets` option of
  * `templatesFromFiles`), which the files cannot tell.
  */
 export function readTemplateFiles(dir: string, passwordsFromProgram: readonly string[] = []): TemplateFile[] {
-    const problems: TemplateFileProblem[] = [];
+    const problems: TemplateFileProblem[] = subfolderProblems(dir);
     const read: TemplateFile[] = [];
     for (const entry of templateFileNames(dir)) {
         const result = readTemplateFile(path.join(dir, entry));

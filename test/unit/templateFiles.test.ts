@@ -172,6 +172,21 @@ describe("templates from files", () => {
         expect(readTemplateFiles(dirWith({ "My Template.yaml": "resourceName: my-template\nname: a\nimage: b\n" }))[0].name).toBe("my-template");
     });
 
+    // Before: not read, so a file moved into a subfolder was a removed file, and `up` deleted its template.
+    it("a template file in a subfolder is refused, naming it; other files there (a readme, a script) are not", () => {
+        const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\nreadme: { file: ./docs/a.md }\n" });
+        for (const sub of ["docs", "old", path.join("old", "deeper"), ".git"]) fs.mkdirSync(path.join(dir, sub));
+        fs.writeFileSync(path.join(dir, "docs", "a.md"), "# A\n");
+        fs.writeFileSync(path.join(dir, ".git", "config.json"), "{}");
+        expect(readTemplateFiles(dir).map((t) => t.name)).toEqual(["a"]);
+        fs.writeFileSync(path.join(dir, "old", "b.yaml"), "adopt: 7\nname: b\nimage: busybox\n");
+        fs.writeFileSync(path.join(dir, "old", "deeper", "c.JSON"), '{"name": "c", "image": "busybox"}');
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "old", "b.yaml"), reason: expect.stringContaining(`is in a subfolder of ${dir}, and only the files directly in ${dir} are read: move it into ${dir}, or out of ${dir}`) },
+            { file: path.join(dir, "old", "deeper", "c.JSON"), reason: expect.stringContaining(`is in a subfolder of ${dir}`) },
+        ]);
+    });
+
     it("refuses unreadable files, duplicate names and one template adopted twice", () => {
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml:\d+:\d+: /);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "- a\n- b\n" }))).toThrow(/expected a mapping/);
