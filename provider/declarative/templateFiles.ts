@@ -114,9 +114,9 @@ function identicalContentProblems(files: TemplateFile[], passwordsFromProgram: R
  */
 function createContent(t: TemplateFile, passwordFromProgram: boolean): string | undefined {
     if (passwordFromProgram) return undefined;
-    const env = t.envSecrets ? { env: { ...(t.args.env as Record<string, string>), ...Object.fromEntries(Object.keys(t.envSecrets).map((v) => [v, ""])) } } : {};
     try {
-        const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonicalTemplateInputs({ ...t.args, ...env }) });
+        const args = argsWithEnvSecrets(t, () => "") as Record<string, unknown>;
+        const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonicalTemplateInputs(args) });
         return JSON.stringify([fields, t.envSecrets ?? {}, t.dockerLoginPassSecret ?? null]);
     } catch {
         // Not readable as the service's body: the reader or the resource's check says why.
@@ -177,10 +177,14 @@ function templateInputs(t: TemplateFile, given: { dockerLoginPass: pulumi.Input<
     }
     const pass = given?.dockerLoginPass ?? (t.dockerLoginPassSecret ? secretAt("dockerLoginPass", t.dockerLoginPassSecret) : undefined);
     // A secret inside `env` makes the whole of it secret in state (the engine marks an output secret by its top-level key).
-    const env = t.envSecrets
-        ? { env: { ...(t.args.env as Record<string, string>), ...Object.fromEntries(Object.entries(t.envSecrets).map(([variable, key]) => [variable, secretAt(`env.${variable}`, key)])) } }
-        : {};
-    return { ...t.args, ...env, ...(pass !== undefined ? { dockerLoginPass: pass } : {}) };
+    return { ...argsWithEnvSecrets(t, (variable, key) => secretAt(`env.${variable}`, key)), ...(pass !== undefined ? { dockerLoginPass: pass } : {}) };
+}
+
+/** A file's arguments with the variables it names stack secrets for back in `env`, after the others, each as `valueOf` gives it. */
+function argsWithEnvSecrets(t: TemplateFile, valueOf: (variable: string, key: string) => pulumi.Input<string>): TemplateArgs {
+    if (!t.envSecrets) return t.args;
+    const secrets = Object.fromEntries(Object.entries(t.envSecrets).map(([variable, key]) => [variable, valueOf(variable, key)]));
+    return { ...t.args, env: { ...(t.args.env as Record<string, string>), ...secrets } };
 }
 
 /**
