@@ -24,7 +24,8 @@ creating new ones. Other users' public templates are not exported. Registry pass
 values that look like credentials (HF_TOKEN, WANDB_API_KEY, hf_..., a URL with a password), are
 never written: each file names the stack secret to set instead. Each file is read back before it
 is written; a template whose file would not give it back as it is (an env flag the files cannot
-hold, a disk size of 0, another runtype) is not written, and the command exits 1.
+hold, a disk size of 0, another runtype) is not written, nor one made public whose file keeps an
+env value in a stack secret (the value would go into git); the command then exits 1.
 
 Options:
   --out <dir>             folder to write to (made if missing)
@@ -86,8 +87,8 @@ function filesIn(out: string): ExistingFile[] {
 
 /**
  * Runs the export; every file is checked before any is written, so a refusal writes nothing. A
- * template whose file would not give it back is left out and said on `err`; the rest are written
- * (the command then exits 1).
+ * template whose file would not give it back, or made public while its file keeps env values in
+ * stack secrets, is left out and said on `err`; the rest are written (the command then exits 1).
  */
 export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportPlan> {
     const existing = filesIn(options.out);
@@ -132,6 +133,14 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         io.out(
             `template ${t.templateId} ("${t.templateName}") not exported: ${t.file} gives its name and has no adopt, so it may hold it already (made by \`pulumi up\`); ` +
                 `if it is that template, add \`adopt: ${t.templateId}\` to ${t.file}, and a later export keeps it there; if not, rename one of the two and export again`,
+        );
+    }
+    for (const t of plan.publicWithStackSecrets) {
+        const kept = t.secrets.map((s) => `env ${s.variable} in the stack secret "${s.key}"`).join(", ");
+        io.err(
+            `template ${t.templateId} ("${t.templateName}") not exported: ${t.file} keeps ${kept}, and the template is public now (private: false): ` +
+                "a public template's file cannot name a stack secret (every Vast.ai user can read its env), and the export does not write the value into git in plain text; " +
+                `make the template private again in the console and export again, or edit ${t.file} by hand`,
         );
     }
     for (const t of plan.cannotRoundTrip) {

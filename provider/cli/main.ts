@@ -74,7 +74,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
             return 0;
         }
         const plan = await exportTemplatesCommand(options, io);
-        return plan.cannotRoundTrip.length > 0 ? 1 : 0;
+        return plan.cannotRoundTrip.length + plan.publicWithStackSecrets.length > 0 ? 1 : 0;
     } catch (e) {
         if (e instanceof UsageError) {
             io.err(`pulumi-vastai: ${e.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);

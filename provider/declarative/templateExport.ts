@@ -30,6 +30,12 @@ export interface ExportedTemplate {
     files: Array<{ name: string; text: string }>;
     /** The stack secrets the file names instead of values (the registry password, credential-looking env values), to be set before the first `up`. */
     secrets: StackSecretToSet[];
+    /**
+     * The stack secrets the file there names for variables of a template that is public now (made
+     * so in the console): such a file is refused by the reader, and the values are not to go into
+     * git in plain text, so it is not written (`ExportPlan.publicWithStackSecrets`).
+     */
+    publicStackSecrets: Array<{ variable: string; key: string }>;
     /** What still looks like a credential in the written text, which the export cannot move to a stack secret: `onstart sets HF_TOKEN to what looks like a credential`, `argsStr passes --api-key what looks like a credential`. */
     plainCredentials: string[];
 }
@@ -85,20 +91,25 @@ export function exportTemplate(record: TemplateRecord, name: string, existing?: 
     const siblings: Array<{ name: string; text: string }> = [];
     const secrets: StackSecretToSet[] = [];
     const plainCredentials: string[] = [];
+    const publicStackSecrets: Array<{ variable: string; key: string }> = [];
     for (const property of TEMPLATE_CONTENT) {
         const value = inputs[property];
         if (property === "dockerLoginPass" || unset(property, value)) continue;
         if (property === "env" && typeof value === "object") {
             // A public template's env is public already, and a file may not name a stack secret for
-            // it (that would publish the secret): its values are written as they are, and warned about.
+            // it (that would publish the secret): its values are written as they are, and warned
+            // about. Not a value the file kept in a stack secret: the file is then not written.
             const isPublic = inputs.private === false;
             content.env = Object.fromEntries(
                 Object.entries(value as Record<string, string>).map(([variable, text]) => {
                     const guessed = looksLikeCredential(variable, text);
-                    if (isPublic && guessed) plainCredentials.push(describePlainCredential({ property: "env", name: variable }));
-                    const key = isPublic ? undefined : (envSecrets[variable] ?? (guessed ? envSecretKey(resource, variable) : undefined));
-                    if (key === undefined) return [variable, text];
-                    secrets.push({ key, holds: `value of env ${variable}` });
+                    const key = envSecrets[variable] ?? (guessed && !isPublic ? envSecretKey(resource, variable) : undefined);
+                    if (key === undefined) {
+                        if (isPublic && guessed) plainCredentials.push(describePlainCredential({ property: "env", name: variable }));
+                        return [variable, text];
+                    }
+                    if (isPublic) publicStackSecrets.push({ variable, key });
+                    else secrets.push({ key, holds: `value of env ${variable}` });
                     return [variable, { secret: key }];
                 }),
             );
@@ -138,7 +149,7 @@ export function exportTemplate(record: TemplateRecord, name: string, existing?: 
         ].join("\n");
         text = doc.toString({ lineWidth: 0, minContentWidth: 0 });
     }
-    return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, plainCredentials };
+    return { templateId: record.id, name, files: [{ name: `${name}${extension}`, text }, ...siblings], secrets, publicStackSecrets, plainCredentials };
 }
 
 /**
@@ -161,6 +172,12 @@ export interface ExportPlan {
      * resource for one template, whose removal later would delete it under the first.
      */
     inFileWithoutAdopt: Array<{ templateId: number; templateName: string; file: string }>;
+    /**
+     * Templates made public (in the console) whose file keeps env values in stack secrets: a public
+     * template's file cannot name one (every Vast.ai user could read the value), and the export
+     * does not write such a value into git in plain text, so the file is left as it is.
+     */
+    publicWithStackSecrets: Array<{ templateId: number; templateName: string; file: string; secrets: Array<{ variable: string; key: string }> }>;
     /** Templates not written because their file would not give them back (exportRoundTrip.ts), each with why. */
     cannotRoundTrip: Array<{ templateId: number; templateName: string; problems: string[] }>;
 }
@@ -179,7 +196,7 @@ export function exportTemplates(records: readonly TemplateRecord[], existing: re
     const withoutAdopt = existing.filter((f) => f.adopt === undefined && f.templateName !== undefined);
     // A new file's base name is its resource name too: it may be neither a file's name nor a resource name a file sets.
     const taken = new Set(existing.flatMap((f) => [f.base, ...(f.resourceName === undefined ? [] : [f.resourceName])]).map((n) => n.toLowerCase()));
-    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [], cannotRoundTrip: [] };
+    const plan: ExportPlan = { exported: [], inFileWithoutAdopt: [], publicWithStackSecrets: [], cannotRoundTrip: [] };
     for (const record of [...records].sort((a, b) => a.id - b.id)) {
         const templateName = record.name ?? "";
         // A file needs a name and an image (the two required properties).
@@ -194,6 +211,10 @@ export function exportTemplates(records: readonly TemplateRecord[], existing: re
             continue;
         }
         const exported = file ? exportTemplate(record, file.base, file) : exportTemplate(record, freeName(baseNameFor(record.name), record.id, taken));
+        if (exported.publicStackSecrets.length > 0) {
+            plan.publicWithStackSecrets.push({ templateId: record.id, templateName, file: exported.files[0].name, secrets: exported.publicStackSecrets });
+            continue;
+        }
         const problems = roundTripProblems(record, exported.files);
         if (problems.length > 0) plan.cannotRoundTrip.push({ templateId: record.id, templateName, problems });
         else plan.exported.push(exported);

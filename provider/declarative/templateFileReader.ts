@@ -3,6 +3,7 @@ import * as path from "path";
 import { z } from "zod";
 import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
+import { envShapeExpected } from "../env/envInputSchema";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
 import { asCheckedIn } from "../resources/template/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
@@ -13,7 +14,8 @@ import { safeParse } from "../schemas/parse";
  * (camelCase), reviewed like code and applied with `pulumi up`. Beside the properties, a file may
  * say:
  * - `onstart: { file: ./trainer.onstart.sh }` (and `readme`): the text lives in that file, named
- *   relative to the template file's folder, never by an absolute path (the text goes to the service);
+ *   relative to the template file's folder, never by an absolute path, and inside the Pulumi
+ *   project or the templates folder, links followed (the text goes to the service);
  * - `resourceName: trainer`: the Pulumi resource name, instead of the file's base name (held to
  *   RESOURCE_NAME; a base name only has to be a name at all, see takeResourceName);
  * - `adopt: 30005`: the template this account already has, taken over instead of created;
@@ -75,9 +77,12 @@ export type TemplateFileRead = { template: TemplateFile } | { problems: Template
 
 /**
  * The text of a file a template file names (`{ file: ./x.sh }`), by that reference as the file
- * gives it; throws when there is none.
+ * gives it; throws when there is none, a `SiblingFileRefused` when it may not be read.
  */
 export type SiblingReader = (ref: string) => string;
+
+/** A file a template file names that is not to be read; the message says why and what is allowed. */
+export class SiblingFileRefused extends Error {}
 
 /** One file on disk: its template, or every problem found in it. */
 export function readTemplateFile(file: string): TemplateFileRead {
@@ -87,7 +92,23 @@ export function readTemplateFile(file: string): TemplateFileRead {
     } catch (e) {
         return { problems: [{ file, reason: e instanceof Error ? e.message : String(e) }] };
     }
-    return readTemplateText(file, text, (ref) => fs.readFileSync(path.resolve(path.dirname(file), ref), "utf8"));
+    return readTemplateText(file, text, (ref) => readSiblingFile(file, ref));
+}
+
+/**
+ * A file `file` names, read only when its real path (links followed) is inside the Pulumi project
+ * (the program's working directory) or the templates folder: the text goes to the service, and
+ * `./../../../proc/self/environ`, or a link to it, would send a file of the machine that runs `up`.
+ */
+function readSiblingFile(file: string, ref: string): string {
+    const real = fs.realpathSync(path.resolve(path.dirname(file), ref));
+    const allowed = [process.cwd(), path.dirname(file)].map((dir) => fs.realpathSync(dir));
+    if (!allowed.some((dir) => real === dir || real.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep))) {
+        throw new SiblingFileRefused(
+            `${ref} leads to ${real}, outside the Pulumi project (${allowed[0]}) and the templates folder (${allowed[1]}): name a file inside one of them`,
+        );
+    }
+    return fs.readFileSync(real, "utf8");
 }
 
 /**
@@ -169,15 +190,16 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, readSibli
         }
         // The text goes to the service: a file in git names files of the repository, relatively, so
         // a review sees where they are; an absolute path could send any file of the machine that
-        // runs `up` (`/proc/self/environ`, its CI secrets). `../shared/setup.sh` is a relative path.
+        // runs `up` (`/proc/self/environ`, its CI secrets). `../shared/setup.sh` is a relative path;
+        // where one leads, `..` and links followed, is held to the project by readSiblingFile.
         if (path.isAbsolute(ref) || path.win32.isAbsolute(ref)) {
             problems.push(at([property, "file"], `${ref} is an absolute path: name the file relative to ${path.basename(file)}'s folder, as ./path or ../path`));
             continue;
         }
         try {
             args[property] = asCheckedIn(readSibling(ref));
-        } catch {
-            problems.push(at([property, "file"], `cannot read ${ref} (relative to ${path.dirname(file)})`));
+        } catch (e) {
+            problems.push(at([property, "file"], e instanceof SiblingFileRefused ? e.message : `cannot read ${ref} (relative to ${path.dirname(file)})`));
         }
     }
 }
@@ -200,10 +222,19 @@ function takeDockerLoginPassSecret(args: Record<string, unknown>, at: Locate, pr
     return undefined;
 }
 
-/** The env variables a file names a stack secret for, taken out of `env`; any other non-text value is a problem. */
+/**
+ * The env variables a file names a stack secret for, taken out of `env`; any other non-text value
+ * is a problem, and so is an `env` of another shape (said with the form a file may give a value in).
+ */
 function takeEnvSecrets(args: Record<string, unknown>, at: Locate, problems: TemplateFileProblem[]): Record<string, string> | undefined {
     const env = args.env;
-    if (!env || typeof env !== "object" || Array.isArray(env)) return undefined;
+    if (env === undefined || typeof env === "string") return undefined;
+    if (env === null || typeof env !== "object" || Array.isArray(env)) {
+        // Reported here, once; the schema need not say it again.
+        delete args.env;
+        problems.push(at(["env"], envShapeExpected("text (or { secret: <stack config key> })")));
+        return undefined;
+    }
     const values: Record<string, unknown> = {};
     const secrets: Record<string, string> = {};
     for (const [name, value] of Object.entries(env)) {

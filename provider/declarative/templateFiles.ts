@@ -4,7 +4,8 @@ import * as path from "path";
 import { suggestion } from "../schemas/nearestName";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
-import { TemplateArgs } from "../resources/template/templateArgs";
+import { REGISTRY_LOGIN_ON_CREATE, TemplateArgs } from "../resources/template/templateArgs";
+import { canonicalTemplateInputs, toTemplateFields } from "../resources/template/templateMapping";
 import { TemplateFile, TemplateFileError, TemplateFileProblem, readTemplateFile } from "./templateFileReader";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -18,18 +19,42 @@ export function templateFileNames(dir: string): string[] {
 }
 
 /**
- * Reads and checks every template file in `dir`, in name order. Every problem of every file is
- * reported at once, each with its file, line, column and property.
+ * Template files in subfolders of `dir`, which are not read, each a problem: a file moved into a
+ * subfolder would otherwise be a removed file, whose template `pulumi up` deletes. Hidden folders
+ * (`.git`, an editor's) are not looked into, nor links to folders.
  */
-export function readTemplateFiles(dir: string): TemplateFile[] {
-    const problems: TemplateFileProblem[] = [];
+function subfolderProblems(dir: string): TemplateFileProblem[] {
+    const nested = (folder: string): string[] =>
+        fs
+            .readdirSync(folder, { withFileTypes: true })
+            .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+            .flatMap((entry) => {
+                const sub = path.join(folder, entry.name);
+                return [...templateFileNames(sub).map((f) => path.join(sub, f)), ...nested(sub)];
+            });
+    return nested(dir)
+        .sort()
+        .map((file) => ({
+            file,
+            reason: `is in a subfolder of ${dir}, and only the files directly in ${dir} are read: move it into ${dir}, or out of ${dir} (left here, a template whose file was moved here is deleted by \`pulumi up\`, as a removed file's is)`,
+        }));
+}
+
+/**
+ * Reads and checks every template file in `dir`, in name order. Every problem of every file is
+ * reported at once, each with its file, line, column and property. `passwordsFromProgram`: the
+ * resource names whose registry password the program gives (the `secrets` option of
+ * `templatesFromFiles`), which the files cannot tell.
+ */
+export function readTemplateFiles(dir: string, passwordsFromProgram: readonly string[] = []): TemplateFile[] {
+    const problems: TemplateFileProblem[] = subfolderProblems(dir);
     const read: TemplateFile[] = [];
     for (const entry of templateFileNames(dir)) {
         const result = readTemplateFile(path.join(dir, entry));
         if ("problems" in result) problems.push(...result.problems);
         else read.push(result.template);
     }
-    problems.push(...sharedValueProblems(read));
+    problems.push(...sharedValueProblems(read), ...identicalContentProblems(read, new Set(passwordsFromProgram)));
     if (problems.length > 0) throw new TemplateFileError(problems);
     return read;
 }
@@ -50,6 +75,53 @@ function sharedValueProblems(files: TemplateFile[]): TemplateFileProblem[] {
         else byAdopt.set(adopt, t.file);
     }
     return problems;
+}
+
+/**
+ * Vast.ai keeps templates of identical content as one: a create of another one's content is
+ * answered with that template, and the Template resource refuses it, at `up`, after other files'
+ * templates were made. So two files whose templates would be identical are refused here, when one
+ * of them creates its template (two adopted ones are two templates already, and an edit makes none).
+ */
+function identicalContentProblems(files: TemplateFile[], passwordsFromProgram: ReadonlySet<string>): TemplateFileProblem[] {
+    const problems: TemplateFileProblem[] = [];
+    const byContent = new Map<string, TemplateFile[]>();
+    for (const t of files) {
+        const content = createContent(t, passwordsFromProgram.has(t.name));
+        if (content === undefined) continue;
+        const same = byContent.get(content) ?? [];
+        const creating = [t, ...same].find((f) => f.args.adopt === undefined);
+        if (same.length > 0 && creating) {
+            const other = same[0];
+            problems.push({
+                file: t.file,
+                reason:
+                    `makes a template identical to the one ${other.file} ${other.args.adopt === undefined ? "makes" : "adopts"} (every field the service stores is the same), ` +
+                    `and Vast.ai keeps identical templates as one: the create of ${creating.file} would be refused at \`pulumi up\`, after other templates were changed. ` +
+                    "Make them differ (the name, say), or keep one of the two files",
+            });
+        }
+        byContent.set(content, [...same, t]);
+    }
+    return problems;
+}
+
+/**
+ * What the create of a file's template sends, as the service compares it, with each stack secret
+ * the file names as its key: one key is one value, and two keys may hold different values (taken
+ * as different content, so a false refusal is never made). Undefined when it cannot be told: a
+ * registry password the program gives.
+ */
+function createContent(t: TemplateFile, passwordFromProgram: boolean): string | undefined {
+    if (passwordFromProgram) return undefined;
+    try {
+        const args = argsWithEnvSecrets(t, () => "") as Record<string, unknown>;
+        const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonicalTemplateInputs(args) });
+        return JSON.stringify([fields, t.envSecrets ?? {}, t.dockerLoginPassSecret ?? null]);
+    } catch {
+        // Not readable as the service's body: the reader or the resource's check says why.
+        return undefined;
+    }
 }
 
 /**
@@ -105,10 +177,14 @@ function templateInputs(t: TemplateFile, given: { dockerLoginPass: pulumi.Input<
     }
     const pass = given?.dockerLoginPass ?? (t.dockerLoginPassSecret ? secretAt("dockerLoginPass", t.dockerLoginPassSecret) : undefined);
     // A secret inside `env` makes the whole of it secret in state (the engine marks an output secret by its top-level key).
-    const env = t.envSecrets
-        ? { env: { ...(t.args.env as Record<string, string>), ...Object.fromEntries(Object.entries(t.envSecrets).map(([variable, key]) => [variable, secretAt(`env.${variable}`, key)])) } }
-        : {};
-    return { ...t.args, ...env, ...(pass !== undefined ? { dockerLoginPass: pass } : {}) };
+    return { ...argsWithEnvSecrets(t, (variable, key) => secretAt(`env.${variable}`, key)), ...(pass !== undefined ? { dockerLoginPass: pass } : {}) };
+}
+
+/** A file's arguments with the variables it names stack secrets for back in `env`, after the others, each as `valueOf` gives it. */
+function argsWithEnvSecrets(t: TemplateFile, valueOf: (variable: string, key: string) => pulumi.Input<string>): TemplateArgs {
+    if (!t.envSecrets) return t.args;
+    const secrets = Object.fromEntries(Object.entries(t.envSecrets).map(([variable, key]) => [variable, valueOf(variable, key)]));
+    return { ...t.args, env: { ...(t.args.env as Record<string, string>), ...secrets } };
 }
 
 /**
@@ -120,7 +196,7 @@ function templateInputs(t: TemplateFile, given: { dockerLoginPass: pulumi.Input<
  * mistake found at a later file would fail the `up` after the earlier files' templates were made.
  */
 export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptions = {}): Record<string, Template> {
-    const files = readTemplateFiles(dir);
+    const files = readTemplateFiles(dir, Object.keys(options.secrets ?? {}));
     const problems: TemplateFileProblem[] = [];
     const inputs = files.map((t) => templateInputs(t, options.secrets?.[t.name], problems));
     if (problems.length > 0) throw new TemplateFileError(problems);

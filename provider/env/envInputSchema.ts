@@ -3,6 +3,11 @@ import { isUnknown } from "../dynamic/unknowns";
 import { envLimitProblems } from "../schemas/limits";
 import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags } from "./envFlags";
 
+/** What a wrongly shaped `env` is told; `value` says what a variable's value may be there. */
+export function envShapeExpected(value = "text"): string {
+    return `expected a mapping of NAME: ${value}, or a flag string such as "-e NAME=value -p 8080:8080"`;
+}
+
 /**
  * `env` as a program gives it, for `check`: the flag string or a map. Each problem names its key;
  * values unknown during preview pass. `createLimits` adds the instance create call's limits (256
@@ -10,7 +15,7 @@ import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags }
  */
 export function envInputSchema(options: { createLimits?: boolean; asFlagString?: boolean } = {}) {
     // A map's values are typed as the strings they must be, but checked below, each problem naming its key.
-    return z.union([z.string(), z.record(z.string(), z.custom<string>())]).superRefine((env, ctx) => {
+    return z.union([z.string(), z.record(z.string(), z.custom<string>())], { error: envShapeExpected() }).superRefine((env, ctx) => {
         if (isUnknown(env)) return;
         let values: Record<string, unknown> = env as Record<string, unknown>;
         if (typeof env === "string") {

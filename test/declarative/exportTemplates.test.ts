@@ -177,6 +177,29 @@ describe("export-templates", () => {
         }
     });
 
+    // Before: the template made public in the console was written again with the value its file
+    // kept in a stack secret, in plain text, and the command exited 0.
+    it("a template made public whose file keeps an env value in a stack secret is not written again; the command says why and what to do, and exits 1", async () => {
+        const internal = emu.model.addTemplate(emu.demoUser.id, { name: "internal", image: "busybox", env: "-e INTERNAL_URL=https://10.0.0.5/internal-abcdefgh", private: true });
+        try {
+            const out = freshDir();
+            fs.mkdirSync(out, { recursive: true });
+            const kept = `adopt: ${internal.id}\nname: internal\nimage: busybox\nenv:\n  INTERNAL_URL: { secret: internal-env-INTERNAL_URL }\n`;
+            fs.writeFileSync(path.join(out, "internal.yaml"), kept);
+            emu.consoleEditTemplate(internal.id, { private: false });
+            const result = await cli(["export-templates", "--out", out, "--force"], env);
+            expect(result.code).toBe(1);
+            expect(fs.readFileSync(path.join(out, "internal.yaml"), "utf8")).toBe(kept);
+            expect(allText(out)).not.toContain("10.0.0.5");
+            expect(result.stderr).toContain(
+                `template ${internal.id} ("internal") not exported: internal.yaml keeps env INTERNAL_URL in the stack secret "internal-env-INTERNAL_URL", and the template is public now (private: false)`,
+            );
+            expect(result.stderr).toContain("make the template private again in the console and export again, or edit internal.yaml by hand");
+        } finally {
+            internal.deleted = true;
+        }
+    });
+
     // Before: `--force=false` turned force on, `--id 1e3` and `--id 0x10` were read as 1000 and 16,
     // and `--out --force` wrote into a folder named "--force".
     it("reads its options strictly; each mistake is a usage error (exit 2) that prints the usage and writes nothing", async () => {

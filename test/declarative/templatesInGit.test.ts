@@ -216,6 +216,26 @@ describe("templates in git: export, adopt, edit, remove", () => {
         }
     });
 
+    // Before: the preview passed; at `up` the first file's template was made, and the second's
+    // create was answered with it ("existing template found") and refused, with advice to adopt it.
+    it("two files of identical content fail the preview, naming both, and an up makes no template", async () => {
+        const { emu, engine } = stack;
+        const files = fs.mkdtempSync(path.join(os.tmpdir(), "templates-identical-"));
+        fs.writeFileSync(path.join(files, "y1.yaml"), "name: probe-y\nimage: alpine\n");
+        fs.writeFileSync(path.join(files, "y2.yaml"), "name: probe-y\nimage: alpine\n");
+        emu.clearLog();
+        try {
+            const previewed = await engine.preview(() => templatesFromFiles(files)).then(() => undefined, (e: Error) => e);
+            expect(previewed?.message).toContain(`${path.join(files, "y2.yaml")}: makes a template identical to the one ${path.join(files, "y1.yaml")} makes`);
+            const failed = await engine.run([{ up: () => templatesFromFiles(files) }]).then(() => undefined, (e: Error) => e);
+            await waitForRPCs();
+            expect(failed?.message).toContain(`${path.join(files, "y2.yaml")}: makes a template identical`);
+            expect(emu.requestsTo("POST", TEMPLATE_PATH)).toEqual([]);
+        } finally {
+            fs.rmSync(files, { recursive: true, force: true });
+        }
+    });
+
     it("pulumi import cannot reach the provider: the engine's import step reads with neither inputs nor state", async () => {
         // What `pulumi import` and the `import` option send the dynamic-provider host (pulumi#16175):
         // no properties and no inputs, so it cannot find the provider's code (`__provider`) at all.

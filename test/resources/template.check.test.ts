@@ -19,7 +19,7 @@ const WRONG: Record<string, { value: unknown; reason: RegExp }> = {
     tag: { value: 1.5, reason: /expected string/ },
     desc: { value: ["a"], reason: /expected string/ },
     readme: { value: {}, reason: /expected string/ },
-    env: { value: 12, reason: /Invalid input/ },
+    env: { value: 12, reason: /expected a mapping of NAME: text, or a flag string such as "-e NAME=value -p 8080:8080"/ },
     onstart: { value: true, reason: /expected string/ },
     runtype: { value: "docker", reason: /expected one of "ssh"\|"jupyter"\|"args"/ },
     argsStr: { value: 3, reason: /expected string/ },

@@ -138,6 +138,23 @@ describe("export into a folder that has template files", () => {
         ]);
     });
 
+    // Before: the public template's env was written as it is, and a value the file had kept in a
+    // stack secret went into git in plain text (only credential-looking values were warned about).
+    it("a template made public whose file keeps an env value in a stack secret is not written, and the plan says which variables", () => {
+        const dir = dirWith({ "t.yaml": "adopt: 7\nname: T\nimage: pytorch/pytorch\nenv:\n  INTERNAL_URL: {secret: t-env-INTERNAL_URL}\n" });
+        const plan = exportTemplates(
+            [record(7, "T", { env: "-e INTERNAL_URL=https://10.0.0.5/internal-abcdefgh", private: false }), record(8, "U", { env: "-e INTERNAL_URL=https://10.0.0.5/internal-abcdefgh", private: false })],
+            existingTemplateFiles(dir),
+        );
+        expect(plan.exported.map((t) => t.templateId)).toEqual([8]);
+        expect(plan.publicWithStackSecrets).toEqual([{ templateId: 7, templateName: "T", file: "t.yaml", secrets: [{ variable: "INTERNAL_URL", key: "t-env-INTERNAL_URL" }] }]);
+        expect(plan.cannotRoundTrip).toEqual([]);
+        // Private, it is written with the stack secret, never the value.
+        const { exported: [again] } = exportTemplates([record(7, "T", { env: "-e INTERNAL_URL=https://10.0.0.5/internal-abcdefgh", private: true })], existingTemplateFiles(dir));
+        expect(again.files[0].text).toContain("INTERNAL_URL:\n    secret: t-env-INTERNAL_URL\n");
+        expect(again.files[0].text).not.toContain("10.0.0.5");
+    });
+
     it("an empty tag is written as it is, and reads back as no tag rather than latest", () => {
         const plan = exportTemplates([record(7, "own tag", { image: "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime", tag: "" })]);
         expect(plan.cannotRoundTrip).toEqual([]);

@@ -106,17 +106,53 @@ describe("templates from files", () => {
     // Before: any path was read, and its text sent to the service: `readme: { file: /proc/self/environ }`
     // put the environment of the machine running `up` (CI secrets) into the template. A relative
     // path, which a review of the file sees in the repository, may lead to a folder beside it.
-    it("a file named by an absolute path is refused; a relative one is read wherever it leads, ../ included", () => {
-        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../shared.sh\n" });
-        fs.writeFileSync(path.join(path.dirname(dir), "shared.sh"), "echo shared\r\n");
-        made.push(path.join(path.dirname(dir), "shared.sh"));
-        expect(problemsOf(dir)).toEqual([
-            expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is an absolute path: name the file relative to t.yaml's folder, as ./path or ../path" }),
-        ]);
-        const shared = dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart:\n  file: ../shared.sh\n" });
-        fs.writeFileSync(path.join(path.dirname(shared), "shared.sh"), "echo shared\r\n");
-        made.push(path.join(path.dirname(shared), "shared.sh"));
-        expect(readTemplateFiles(shared)[0].args.onstart).toBe("echo shared\n");
+    it("a file named by an absolute path is refused; a relative one is read wherever it leads in the project, ../ included", () => {
+        const project = dirWith({});
+        const templates = path.join(project, "templates");
+        fs.mkdirSync(templates);
+        fs.mkdirSync(path.join(project, "shared"));
+        fs.writeFileSync(path.join(project, "shared", "setup.sh"), "echo shared\r\n");
+        fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../shared/setup.sh\n");
+        const cwd = jest.spyOn(process, "cwd").mockReturnValue(project);
+        try {
+            expect(problemsOf(templates)).toEqual([
+                expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is an absolute path: name the file relative to t.yaml's folder, as ./path or ../path" }),
+            ]);
+            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart:\n  file: ../shared/setup.sh\n");
+            expect(readTemplateFiles(templates)[0].args.onstart).toBe("echo shared\n");
+        } finally {
+            cwd.mockRestore();
+        }
+    });
+
+    // Before: only the absolute form was refused, so `./../../../proc/self/environ`, or a link
+    // beside the template file, sent any file of the machine running `up` all the same.
+    it("a file that leads outside the project and the templates folder, by ../ or a link, is refused, naming the field and what is allowed", () => {
+        const project = dirWith({});
+        const templates = path.join(project, "templates");
+        fs.mkdirSync(templates);
+        const outside = dirWith({ "secret.txt": "CI_TOKEN=abc\n" });
+        const up = path.relative(templates, "/").split(path.sep).map(() => "..").join("/");
+        fs.writeFileSync(path.join(templates, "t.yaml"), `name: t\nimage: busybox\nreadme: { file: ./${up}/proc/self/environ }\nonstart: { file: ./linked.sh }\n`);
+        fs.symlinkSync(path.join(outside, "secret.txt"), path.join(templates, "linked.sh"));
+        const cwd = jest.spyOn(process, "cwd").mockReturnValue(project);
+        try {
+            const allowed = `outside the Pulumi project (${fs.realpathSync(project)}) and the templates folder (${fs.realpathSync(templates)}): name a file inside one of them`;
+            expect(problemsOf(templates)).toEqual([
+                expect.objectContaining({ file: path.join(templates, "t.yaml"), property: "onstart.file", reason: `./linked.sh leads to ${fs.realpathSync(path.join(outside, "secret.txt"))}, ${allowed}` }),
+                expect.objectContaining({ file: path.join(templates, "t.yaml"), property: "readme.file", reason: expect.stringMatching(/^\.\/(\.\.\/)+proc\/self\/environ leads to \/proc\/\d+\/environ, outside the Pulumi project/) }),
+            ]);
+            // A link that stays in the project is read.
+            fs.writeFileSync(path.join(project, "setup.sh"), "echo in project\n");
+            fs.rmSync(path.join(templates, "linked.sh"));
+            fs.symlinkSync(path.join(project, "setup.sh"), path.join(templates, "linked.sh"));
+            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart: { file: ./linked.sh }\n");
+            expect(readTemplateFiles(templates)[0].args.onstart).toBe("echo in project\n");
+        } finally {
+            cwd.mockRestore();
+        }
+        // The templates folder is allowed wherever the program runs.
+        expect(readTemplateFiles(dirWith({ "t.yaml": "name: t\nimage: busybox\nonstart: { file: ./t.sh }\n", "t.sh": "echo here\n" }))[0].args.onstart).toBe("echo here\n");
     });
 
     it("the file's base name is the resource name unless it sets resourceName", () => {
@@ -136,12 +172,61 @@ describe("templates from files", () => {
         expect(readTemplateFiles(dirWith({ "My Template.yaml": "resourceName: my-template\nname: a\nimage: b\n" }))[0].name).toBe("my-template");
     });
 
+    // Before: not read, so a file moved into a subfolder was a removed file, and `up` deleted its template.
+    it("a template file in a subfolder is refused, naming it; other files there (a readme, a script) are not", () => {
+        const dir = dirWith({ "a.yaml": "name: a\nimage: busybox\nreadme: { file: ./docs/a.md }\n" });
+        for (const sub of ["docs", "old", path.join("old", "deeper"), ".git"]) fs.mkdirSync(path.join(dir, sub));
+        fs.writeFileSync(path.join(dir, "docs", "a.md"), "# A\n");
+        fs.writeFileSync(path.join(dir, ".git", "config.json"), "{}");
+        expect(readTemplateFiles(dir).map((t) => t.name)).toEqual(["a"]);
+        fs.writeFileSync(path.join(dir, "old", "b.yaml"), "adopt: 7\nname: b\nimage: busybox\n");
+        fs.writeFileSync(path.join(dir, "old", "deeper", "c.JSON"), '{"name": "c", "image": "busybox"}');
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "old", "b.yaml"), reason: expect.stringContaining(`is in a subfolder of ${dir}, and only the files directly in ${dir} are read: move it into ${dir}, or out of ${dir}`) },
+            { file: path.join(dir, "old", "deeper", "c.JSON"), reason: expect.stringContaining(`is in a subfolder of ${dir}`) },
+        ]);
+    });
+
     it("refuses unreadable files, duplicate names and one template adopted twice", () => {
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: [unclosed\n" }))).toThrow(/x\.yaml:\d+:\d+: /);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "- a\n- b\n" }))).toThrow(/expected a mapping/);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\n", "x.json": '{"name":"a","image":"b"}' }))).toThrow(/makes the resource "x", as .*x\.json does/);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nimage: b\nadopt: 7\n", "y.yaml": "name: a\nimage: b\nadopt: 7\n" }))).toThrow(/adopt: template 7 is adopted by .*x\.yaml too/);
         expect(() => readTemplateFiles(dirWith({ "x.yaml": "name: a\nname: b\nimage: c\n" }))).toThrow(/x\.yaml:2:1: .*[Mm]ap keys must be unique/);
+    });
+
+    // Before: both passed the files check and preview; at `up` the second create was answered with
+    // the first's template ("existing template found") and refused, after other templates had changed.
+    it("two files whose templates would be identical are refused, naming both, when one of them creates its template", () => {
+        const identical = dirWith({ "y1.yaml": "name: probe-y\nimage: alpine\n", "y2.yaml": "name: probe-y\nimage: alpine\n" });
+        expect(problemsOf(identical)).toEqual([
+            {
+                file: path.join(identical, "y2.yaml"),
+                reason: expect.stringContaining(`makes a template identical to the one ${path.join(identical, "y1.yaml")} makes (every field the service stores is the same)`),
+            },
+        ]);
+        // Compared as the create sends them: defaults filled in, env as the service's flag string.
+        const canonical = dirWith({ "a.yaml": "name: t\nimage: alpine\ntag: latest\nenv: -e A=1\n", "b.yaml": "name: t\nimage: alpine\nenv:\n  A: '1'\n" });
+        expect(problemsOf(canonical).map((p) => path.basename(p.file))).toEqual(["b.yaml"]);
+        // A file that adopts a template edits it to that content, and the other's create then finds it.
+        const adopted = dirWith({ "a.yaml": "adopt: 7\nname: t\nimage: alpine\n", "b.yaml": "name: t\nimage: alpine\n" });
+        expect(problemsOf(adopted)).toEqual([expect.objectContaining({ reason: expect.stringContaining(`the one ${path.join(adopted, "a.yaml")} adopts`) })]);
+        // One stack secret key is one value.
+        const sameSecret = "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: hf }\n";
+        expect(problemsOf(dirWith({ "a.yaml": sameSecret, "b.yaml": sameSecret })).map((p) => path.basename(p.file))).toEqual(["b.yaml"]);
+    });
+
+    it("files that differ in anything the service stores, or whose difference cannot be told, are not taken as identical", () => {
+        const ok = (files: Record<string, string>, passwordsFromProgram: string[] = []) => expect(() => readTemplateFiles(dirWith(files), passwordsFromProgram)).not.toThrow();
+        ok({ "a.yaml": "name: t\nimage: alpine\n", "b.yaml": "name: u\nimage: alpine\n" });
+        ok({ "a.yaml": "name: t\nimage: alpine\n", "b.yaml": "name: t\nimage: alpine\nprivate: false\n" });
+        // Two adopted templates are two templates already.
+        ok({ "a.yaml": "adopt: 7\nname: t\nimage: alpine\n", "b.yaml": "adopt: 8\nname: t\nimage: alpine\n" });
+        // Two stack secrets may hold different values; so may two passwords the program gives.
+        ok({ "a.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: a }\n", "b.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: ''\n", "b.yaml": "name: t\nimage: alpine\nprivate: true\nenv:\n  HF_TOKEN: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\ndockerLoginPass: { secret: a }\n", "b.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\ndockerLoginPass: { secret: b }\n" });
+        ok({ "a.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\n", "b.yaml": "name: t\nimage: r/x\ndockerLoginUser: bot\n" }, ["b"]);
     });
 
     it("exports a record as the file that reads back to it: stable order, defaults left out, long texts beside it, no password", () => {
@@ -286,6 +371,16 @@ describe("templates from files", () => {
             { property: "argsStr", flag: "--api-key" },
             { property: "argsStr", flag: "--hf-token" },
             { property: "desc", token: "ghp_…" },
+        ]);
+    });
+
+    // Before: `env: Invalid input`, which said nothing of what env may be.
+    it("an env that is neither a mapping nor a flag string says what it may be, where it is", () => {
+        const dir = dirWith({ "t.yaml": "name: t\nimage: busybox\nenv:\n  - FOO=1\n", "u.yaml": "name: u\nimage: busybox\nenv: 5\n" });
+        const reason = 'expected a mapping of NAME: text (or { secret: <stack config key> }), or a flag string such as "-e NAME=value -p 8080:8080"';
+        expect(problemsOf(dir)).toEqual([
+            { file: path.join(dir, "t.yaml"), line: 4, column: 3, property: "env", reason },
+            { file: path.join(dir, "u.yaml"), line: 3, column: 6, property: "env", reason },
         ]);
     });
 
