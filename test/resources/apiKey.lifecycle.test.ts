@@ -206,9 +206,10 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
     // answer, had made, and took it: two resources held one key, and replacing either revoked it.
     it("two keys of one name in one up: a lost create never takes the key the other is still waiting for", async () => {
         const { emu, engine } = stack;
-        // The first create is refused unseen by a 502 (its outcome unknown); the second is made, its answer held back.
+        // The first create is refused unseen by a 502 (its outcome unknown); the second is made at
+        // once, its answer late, while the first one's look goes on.
         emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "status", status: 502 } });
-        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "timeout", acted: true, holdMs: 300 } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lateAnswer", delayMs: 500 } });
         const program = () => ["first", "second"].map((n) => new ApiKey(n, { name: "same-name", permissions: apiKeyPermissions("user_read") }));
         await engine.up(program).catch(() => undefined);
         const ids = [...engine.state.values()].map((e) => e.id);

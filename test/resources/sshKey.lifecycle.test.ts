@@ -112,6 +112,23 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // Before: a lost create's look found the key a create of the same text, still waiting for its
+    // answer, had made, and took it: two resources held one key, and removing either removed it.
+    it("two SshKeys of one text in one up: a lost create never takes the key the other is still waiting for", async () => {
+        const { emu, engine } = stack;
+        // The first create is refused unseen by a 502 (its outcome unknown); the second is made at
+        // once, its answer late, while the first one's look goes on.
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "status", status: 502 } });
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lateAnswer", delayMs: 500 } });
+        await engine.up(() => [new SshKey("first", { publicKey: LAPTOP }), new SshKey("second", { publicKey: LAPTOP })]).catch(() => undefined);
+        emu.faults.clear();
+        const ids = [...engine.state.values()].map((e) => e.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect([...emu.model.sshKeys.values()].every((k) => ids.includes(String(k.id)))).toBe(true);
+        await engine.destroy();
+        expect(emu.model.sshKeys.size).toBe(0);
+    });
+
     // Before: a key made by a lost create was matched by its creation time against this machine's
     // clock, so a service clock minutes behind left the key on the account and out of state.
     it("a lost create is found whatever the service's clock says; a listing that fails before the create sends nothing", async () => {

@@ -19,6 +19,8 @@ export type Fault =
     | { kind: "successFalse"; error?: string; msg?: string }
     /** Handle the request (a create takes effect), then lose the answer: reset, or this status (with this JSON body, or a gateway's page). */
     | { kind: "lostAnswer"; status?: number; body?: unknown }
+    /** Handle the request (a create takes effect at once), then send its real answer `delayMs` later: what another create's look meets meanwhile. */
+    | { kind: "lateAnswer"; delayMs: number }
     /** Handle the request first if `acted`; then never answer, until the client gives up or `holdMs` (default 30 s) passes. */
     | { kind: "timeout"; acted: boolean; holdMs?: number }
     /** Without handling, answer `status` (default 422) with a FastAPI-like body that quotes the request. */

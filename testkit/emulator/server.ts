@@ -333,6 +333,7 @@ export class Emulator {
         // Faults where it acted, and its answer is lost or spoiled.
         if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
         if (fault?.kind === "lostAnswer" && !fault.status) return this.hangUp(req, entry);
+        if (fault?.kind === "lateAnswer") await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
         await this.travel();
         this.send(res, entry, answerAfter(fault, answer));
     }

@@ -9,7 +9,7 @@ import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
 import { SshKeyRecord } from "../../schemas/sshKey";
-import { findLostCreate } from "../lostCreate";
+import { findLostCreate, oneCreateAtATime } from "../lostCreate";
 import { assertSameAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
@@ -49,12 +49,13 @@ function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
     if (madeHere.has(existing.id)) {
         return new Error(
             `vastai: add SSH key ${keyTarget(publicKey)} failed: another SshKey of this program holds this key text already (SSH key ${existing.id}), ` +
-                "and the account holds a key text once: keep one SshKey for it",
+                "and the account holds a key text once: keep one SshKey for it (one that replaces another of the same text, a renamed resource, needs `aliases` with the old name, or `deleteBeforeReplace: true`)",
         );
     }
     return new Error(
         `vastai: add SSH key ${keyTarget(publicKey)} failed: the account has this key already, as SSH key ${existing.id}, and holds a key text once. ` +
             "If another SshKey (of this stack or another) holds it, keep that one and leave this SshKey out of the program: the instances get the account's keys either way. " +
+            `If this SshKey replaces one of the same text (a renamed resource, or \`--replace\`), give it \`aliases\` with the old name, or the option \`deleteBeforeReplace: true\`. ` +
             `Otherwise remove SSH key ${existing.id} in the Vast.ai console (or \`vastai delete ssh-key ${existing.id}\`) and run \`pulumi up\` again`,
     );
 }
@@ -65,6 +66,41 @@ function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
  */
 function madeButNotReadBack(e: unknown): boolean {
     return e instanceof VastInvalidArgsError && /ssh key could not be retrieved/i.test(`${e.code ?? ""} ${e.serviceMessage ?? ""}`);
+}
+
+/** Adds the key to the account: the create of one SshKey (see `create`). */
+async function addKey(ctx: ProviderContext, publicKey: string): Promise<{ id: string; outs: SshKeyOutputs }> {
+    const vast = ctx.client();
+    // One listing before the create: a key its lost answer made is one not listed here. If it
+    // cannot be read, nothing is sent (a lost answer then could not be settled), and nothing is made.
+    const listed = await vast.sshKeys.list();
+    const existing = listed.find((k) => k.public_key.trim() === publicKey);
+    if (existing) throw alreadyOnAccount(publicKey, existing);
+    const before = new Set(listed.map((k) => k.id));
+    const sentAt = ctx.clock.now();
+    let created: SshKeyRecord;
+    try {
+        created = await vast.sshKeys.create(publicKey);
+    } catch (e) {
+        // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
+        const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt, before) : undefined;
+        if (lost) {
+            ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost or could not be read back; found it on the account as key ${lost.id}`);
+            created = lost;
+        } else if (e instanceof VastOutcomeUnknownError) {
+            throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
+        } else if (e instanceof VastInvalidArgsError) {
+            // Most likely added meanwhile by hand (or by another stack): say which.
+            const added = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
+            if (!added) throw e;
+            throw Object.assign(alreadyOnAccount(publicKey, added), { cause: e });
+        } else {
+            throw e;
+        }
+    }
+    madeHere.add(created.id);
+    ctx.log.progress(`SSH key ${created.id} ${keyTarget(publicKey)} added to the account`);
+    return { id: String(created.id), outs: outputsOf(publicKey, created.id, created.user_id ?? undefined) };
 }
 
 /**
@@ -92,40 +128,13 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
     },
 
     async create(inputs: SshKeyInputs) {
-        const vast = ctx.client();
         const { publicKey } = inputsOf(inputs);
-        // One listing before the create: a key its lost answer made is one not listed here. If it
-        // cannot be read, nothing is sent (a lost answer then could not be settled), and nothing is made.
-        const listed = await vast.sshKeys.list();
-        const existing = listed.find((k) => k.public_key.trim() === publicKey);
-        if (existing) throw alreadyOnAccount(publicKey, existing);
-        const before = new Set(listed.map((k) => k.id));
-        const sentAt = ctx.clock.now();
-        let created: SshKeyRecord;
-        try {
-            created = await vast.sshKeys.create(publicKey);
-        } catch (e) {
-            // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
-            const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt, before) : undefined;
-            if (lost) {
-                ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost or could not be read back; found it on the account as key ${lost.id}`);
-                created = lost;
-            } else if (e instanceof VastOutcomeUnknownError) {
-                throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
-            } else if (e instanceof VastInvalidArgsError) {
-                // Most likely added meanwhile by hand (or by another stack): say which.
-                const added = (await vast.sshKeys.list().catch(() => [])).find((k) => k.public_key.trim() === publicKey);
-                if (!added) throw e;
-                throw Object.assign(alreadyOnAccount(publicKey, added), { cause: e });
-            } else {
-                throw e;
-            }
-        }
-        madeHere.add(created.id);
-        ctx.log.progress(`SSH key ${created.id} ${keyTarget(publicKey)} added to the account`);
-        return { id: String(created.id), outs: outputsOf(publicKey, created.id, created.user_id ?? undefined) };
+        // One text at a time: a lost create must not take the key a create of the same text is
+        // still waiting for the answer to; after it, the next one's listing shows that key.
+        return oneCreateAtATime(`SSH key ${publicKey}`, () => addKey(ctx, publicKey));
     },
 
+    /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
     /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
     async read(id: string, props: Partial<SshKeyOutputs> = {}) {
         const sshKeyId = Number(props.sshKeyId ?? id);
