@@ -81,6 +81,9 @@ export class VastInvalidArgsError extends VastError {
     readonly kind = "invalid-args";
 }
 
+/** A request this client refused to send (it breaks a documented limit): the service saw nothing, and no offer refused it. */
+export class VastRequestNotSentError extends VastInvalidArgsError {}
+
 /** A refusal that fits no other kind: a 409, a 410, `success: false` with an unfamiliar code. */
 export class VastRequestRejectedError extends VastError {
     readonly kind = "rejected";

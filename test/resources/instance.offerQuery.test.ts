@@ -109,6 +109,25 @@ describe("Instance rented by offer search", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Before: a create request the client would not send (the template's env with the program's
+    // over the service's limit, unseen by check while the template could not be read) was taken
+    // for the offer refusing the rental, and the next matches were tried with the same request.
+    it("a request refused before sending fails once, naming why: no offer is taken for refusing it", async () => {
+        const { emu, engine } = stack;
+        const big = Array.from({ length: 140 }, (_, i) => `-e K${i}=${"v".repeat(230)}`).join(" ");
+        const template = emu.model.addTemplate(emu.demoUser.id, { name: "bigenv", image: "busybox", env: big, docker_login_repo: "", docker_login_user: "", docker_login_pass: "" });
+        market("QT-NOTSENT", [{ price: 0.1 }, { price: 0.2 }, { price: 0.3 }]);
+        const env = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`P${i}`, "p".repeat(250)]));
+        // The template cannot be read while check runs, so check cannot add its env to the program's.
+        emu.faults.add({ method: "GET", path: "/api/v0/template/", times: 4, fault: { kind: "status", status: 503 } });
+        emu.clearLog();
+        const error = await engine.up(() => new Instance("not-sent", { offer: byPrice("QT-NOTSENT"), templateHashId: template.hash_id, env })).catch((e) => e);
+        expect(error.message).toMatch(/invalid request \(not sent\): env/);
+        expect(error.message).not.toMatch(/attempt 2|could not be rented/);
+        expect(emu.requestsTo("PUT", asks)).toEqual([]);
+        expect(engine.state.size).toBe(0);
+    });
+
     it("nothing is rented above maxPricePerHour: the error names the cheapest matching price", async () => {
         const { emu, engine } = stack;
         market("QT-PRICEY", [{ price: 2.5 }, { price: 1.75 }]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Endpoint } from "../endpoints";
-import { VastInvalidArgsError } from "../errors";
+import { VastRequestNotSentError } from "../errors";
 import { describeIssues } from "../zodIssues";
 import { safeParse } from "../../schemas/parse";
 
@@ -13,12 +13,12 @@ export function checkRequest<S extends z.ZodType>(endpoint: Endpoint, schema: S,
 }
 
 /**
- * `value` checked against `schema` for `operation`, or a `VastInvalidArgsError` naming each
+ * `value` checked against `schema` for `operation`, or a `VastRequestNotSentError` naming each
  * problem's path ("invalid request (not sent): ..."); `known` feeds "did you mean" for a
  * misspelt key. The one refusal of what is never sent: requests, and a function's arguments.
  */
 export function checkedBeforeSending<S extends z.ZodType>(operation: string, schema: S, value: unknown, what: string, known: readonly string[] = []): z.infer<S> {
     const parsed = safeParse(schema, value);
     if (parsed.success) return parsed.data;
-    throw new VastInvalidArgsError({ operation }, `invalid ${what} (not sent): ${describeIssues(parsed.error, what, [], known)}`);
+    throw new VastRequestNotSentError({ operation }, `invalid ${what} (not sent): ${describeIssues(parsed.error, what, [], known)}`);
 }

@@ -1,4 +1,4 @@
-import { VastInvalidArgsError, VastNotFoundError, VastRequestRejectedError } from "../../client/errors";
+import { VastInvalidArgsError, VastNotFoundError, VastRequestNotSentError, VastRequestRejectedError } from "../../client/errors";
 import { OfferSearch, offerQuery } from "../../client/api/offers";
 import { VastClient } from "../../client/vastClient";
 import { OfferRecord } from "../../schemas/offer";
@@ -61,8 +61,13 @@ export function takingOver(resumed: ChosenOffer, choice: OfferChoice): OfferChoi
     };
 }
 
-/** A refusal that proves no instance was made: the offer is gone, or the service turned this rental down. */
+/**
+ * A refusal that proves no instance was made: the offer is gone, or the service turned this
+ * rental down. Not a request this client would not send: that says nothing of the offer, and
+ * every other offer would get the same request.
+ */
 function definitelyRefused(error: unknown): boolean {
+    if (error instanceof VastRequestNotSentError) return false;
     return error instanceof VastNotFoundError || error instanceof VastInvalidArgsError || error instanceof VastRequestRejectedError;
 }
 
