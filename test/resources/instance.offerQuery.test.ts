@@ -128,6 +128,20 @@ describe("Instance rented by offer search", () => {
         expect(engine.state.size).toBe(0);
     });
 
+    // Before: the message said only "was created, then: destroy ... failed", and state lacked the
+    // status the instance ended with.
+    it("an attempt's instance that will not run and cannot be destroyed stays in state with its status, the error saying what happened and what to do", async () => {
+        const { emu, engine } = stack;
+        const [exits, runs] = market("QT-NODESTROY", [{ price: 0.1, status: "exited" }, { price: 0.2 }]);
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/instances\/\d+\/?$/, times: 20, fault: { kind: "notFoundPage", shape: "detail" } });
+        const error = await engine.up(() => new Instance("no-destroy", { offer: byPrice("QT-NODESTROY"), image: "busybox" })).catch((e) => e);
+        emu.faults.clear();
+        expect(error.message).toMatch(/was created, then it would not run \(.*exited.*\), and destroying it before the next attempt failed: .*It is kept in state: `pulumi destroy` removes it/s);
+        const [made] = [...emu.model.instances.values()].filter((i) => i.offerId === exits.id);
+        expect(engine.get("no-destroy")).toMatchObject({ id: String(made.id), outputs: { actualStatus: "exited" } });
+        expect([...emu.model.instances.values()].filter((i) => i.offerId === runs.id)).toEqual([]);
+    });
+
     it("nothing is rented above maxPricePerHour: the error names the cheapest matching price", async () => {
         const { emu, engine } = stack;
         market("QT-PRICEY", [{ price: 2.5 }, { price: 1.75 }]);

@@ -34,13 +34,18 @@ export interface Launched {
     record?: InstanceRecord;
 }
 
-/** Runs `step` on an instance that exists; any failure becomes an InstanceNotReadyError naming it. */
-async function onExisting<T>(instanceId: number, what: string, step: () => Promise<T>): Promise<T> {
+/**
+ * Runs `step` on an instance that exists; any failure becomes an InstanceNotReadyError naming it
+ * (and, given, what the step was doing and the instance's last record, for state).
+ */
+async function onExisting<T>(instanceId: number, what: string, step: () => Promise<T>, doing?: { what: string; record: InstanceRecord }): Promise<T> {
     try {
         return await step();
     } catch (e) {
         if (e instanceof InstanceNotReadyError) throw e;
-        throw new InstanceNotReadyError(`vastai: ${what} was created, then: ${(e as Error).message}`, instanceId);
+        const then = doing ? `${doing.what} failed` : "";
+        const kept = doing ? ". It is kept in state: `pulumi destroy` removes it, `pulumi up` tries again" : "";
+        throw new InstanceNotReadyError(`vastai: ${what} was created, then${then ? ` ${then}` : ""}: ${(e as Error).message}${kept}`, instanceId, doing?.record);
     }
 }
 
@@ -226,7 +231,8 @@ export async function launchInstance(
         lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
-            await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
+            const doing = { what: `it would not run (${started.reason}), and destroying it${attempt < max ? " before the next attempt" : ""}`, record: started.record };
+            await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId), doing);
             journal.cleared();
             choice.machineFailed(chosen);
         }
