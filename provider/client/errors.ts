@@ -184,7 +184,13 @@ const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", 
 
 /** How an echo of the request may quote an environment variable: in a flag string, in JSON, in a Python repr. */
 function envEchoForms(name: string, value: string): string[] {
-    return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":"${value}"`, `"${name}": "${value}"`, `'${name}': '${value}'`];
+    const json = JSON.stringify(value);
+    return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":${json}`, `"${name}": ${json}`, `'${name}': '${value}'`];
+}
+
+/** `text` as it stands inside a JSON string. */
+function jsonEscaped(text: string): string {
+    return JSON.stringify(text).slice(1, -1);
 }
 
 /** Shorter values are not blanked by value: they would blank ordinary words of a message (an environment value is blanked with its name, whatever its length). */
@@ -217,9 +223,13 @@ export function secretValuesIn(body: unknown): string[] {
     return found.filter((s) => s.length >= MIN_SECRET_CHARS);
 }
 
-/** Blanks each of `secrets` (longest first, JSON-escaped forms too) and credential fields by name. */
+/**
+ * Blanks each of `secrets` (longest first) and credential fields by name. Each also as it stands
+ * in a JSON string, and in JSON text quoted inside one (an echo whose message quotes the request's
+ * JSON): a secret with a quote, a backslash or a line break reads differently in each.
+ */
 export function redactor(secrets: readonly string[]): (text: string) => string {
-    const forms = [...new Set(secrets.filter(Boolean).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(secrets.filter(Boolean).flatMap((s) => [s, jsonEscaped(s), jsonEscaped(jsonEscaped(s))]))].sort((a, b) => b.length - a.length);
     return (text) => scrubCredentials(forms.reduce((t, s) => t.split(s).join("[redacted]"), text));
 }
 

@@ -96,8 +96,11 @@ export function backoffMs(attempt: number, opts: RetryOptions, random: () => num
 }
 
 /**
- * Decides what to do after try number `attempt` failed with `error`, `elapsedMs` after the call's start.
- * `idempotent`: whether sending the request twice has the same effect as sending it once.
+ * Decides what to do after a try failed with `error`, `elapsedMs` after the call's start.
+ * `attempt`: how many of the call's tries failed so far the way this one did, rate limited or
+ * otherwise, this one included: 429s, which only cost time, never use up the tries a 5xx or a
+ * reset gets (stacks sharing a key meet many). `idempotent`: whether sending the request twice has
+ * the same effect as sending it once.
  */
 export function decideRetry(error: VastError, attempt: number, idempotent: boolean, opts: RetryOptions, elapsedMs = 0): RetryDecision {
     const kind = failureKind(error);

@@ -169,6 +169,8 @@ export class Transport {
         const redact = (text: string) => (redactSecrets ??= redactor([this.#apiKey, ...secretValuesIn(request.body)]))(text);
 
         const callStartedAt = Date.now();
+        // Counted apart: see decideRetry.
+        const failed = { rateLimited: 0, other: 0 };
         for (let attempt = 1; ; attempt++) {
             const leftAt = await this.pacer.wait(lane, intervalMs);
             const started = Date.now();
@@ -194,7 +196,8 @@ export class Transport {
                 const maxMs = Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR;
                 this.pacer.penalize(lane, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
             }
-            const decision = decideRetry(error, attempt, endpoint.idempotent, this.retry, Date.now() - callStartedAt);
+            const sort = error instanceof VastRateLimitError ? "rateLimited" : "other";
+            const decision = decideRetry(error, ++failed[sort], endpoint.idempotent, this.retry, Date.now() - callStartedAt);
             if (!decision.retry) {
                 if (decision.error instanceof VastOutcomeUnknownError) decision.error.sentAt = started;
                 throw decision.error;

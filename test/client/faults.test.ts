@@ -116,6 +116,16 @@ describe("faults: each a typed error or a success after retry", () => {
         expect(emu.requestsTo("GET", SEARCH)).toHaveLength(4);
     });
 
+    // Before: every try counted against the cap for 5xx and resets, so a read that met a few 429s
+    // (stacks sharing a key) gave up at its first 5xx.
+    it("429s do not use up the tries a 5xx gets: after four 429s, three 5xx are still retried to success", async () => {
+        emu.clearLog();
+        const limited = { kind: "status", status: 429, text: "API requests too frequent" } as const;
+        emu.faults.script([limited, limited, limited, limited, { kind: "status", status: 503 }, { kind: "status", status: 502 }, { kind: "status", status: 500 }]);
+        await vast.templates.search();
+        expect(emu.requestsTo("GET", SEARCH).map((r) => r.status)).toEqual([429, 429, 429, 429, 503, 502, 500, 200]);
+    });
+
     it("a reset connection on a read is retried to success", async () => {
         emu.faults.add({ method: "GET", path: SEARCH, fault: { kind: "reset" }, times: 2 });
         await vast.templates.search();

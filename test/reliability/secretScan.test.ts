@@ -29,6 +29,8 @@ describe("secret scan over a whole lifecycle", () => {
         const readme = "token: scan_readme_secret_7";
         // A short value is blanked with its name, as an echo quotes it.
         const shortEnv = "PIN=q7z";
+        // Quotes and line breaks read differently in JSON, and in JSON quoted inside a message.
+        const quoted = '{"private_key": "-----BEGIN KEY-----\nscan_quoted_8\n"}';
         const errors: Error[] = [];
         // Only the template nothing depends on is edited: a failed edit then fails nothing else.
         const program = (desc: string) => () => {
@@ -49,7 +51,7 @@ describe("secret scan over a whole lifecycle", () => {
         // A create the service refuses, quoting the request.
         const other = emu.addOffer();
         emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/$/, fault: { kind: "echoRequest" } });
-        const env = { HF_TOKEN: pulumi.secret(hfToken) };
+        const env = { HF_TOKEN: pulumi.secret(hfToken), SA_JSON: pulumi.secret(quoted) };
         await engine.up(() => new Instance("scan-echo", { offerId: other.id, image: "busybox", imageLogin, env, onstart: pulumi.secret(onstart) })).catch((e) => errors.push(e));
         emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "echoRequest", status: 400 } });
         const templateEnv = pulumi.secret(`-e API_TOKEN=${envFlagToken} -e ${shortEnv} -p 8080:8080`);
@@ -61,7 +63,7 @@ describe("secret scan over a whole lifecycle", () => {
         expect(engine.secretLeaks()).toEqual([]);
         await engine.destroy();
 
-        const secrets = [emu.demoKey, password, token, imageLogin, newKey, hfToken, envFlagToken, onstart, argsStr, readme, shortEnv];
+        const secrets = [emu.demoKey, password, token, imageLogin, newKey, hfToken, envFlagToken, onstart, argsStr, readme, shortEnv, "scan_quoted_8"];
         const seen = {
             errors: errors.map((e) => `${e.message}\n${e.stack}`).join("\n"),
             host: host.output.join("\n"),

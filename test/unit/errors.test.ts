@@ -108,6 +108,17 @@ describe("a request echoed in an error: what a program may mark secret is blanke
         expect(redactor(secretValuesIn(body))(echoed)).not.toContain(value);
     });
 
+    // Before: a value with a quote, a backslash or a line break was matched only as written, not as
+    // JSON quotes it, nor as JSON text quoted inside a message (the echo below has both).
+    it("values with quotes, backslashes or line breaks, as JSON quotes them, and as a message quoting that JSON does", () => {
+        const pem = "-----BEGIN KEY-----\nMIIEPROBEpem\n-----END KEY-----";
+        const body = { env: { K: 'a"PROBE_SECRET_789', SSH_PRIV: pem, WIN: "C:\\PROBEpath" }, onstart: 'export HF_TOKEN="hf_PROBEonstart"; run' };
+        const raw = JSON.stringify(body);
+        const echoed = JSON.stringify({ detail: [{ msg: `Value error, request refused: ${raw}`, input: body }] });
+        const redacted = redactor(secretValuesIn(body))(echoed);
+        for (const probe of ["PROBE_SECRET_789", "MIIEPROBEpem", "PROBEpath", "hf_PROBEonstart"]) expect(redacted).not.toContain(probe);
+    });
+
     it("a description, and an environment value shorter than a word, with its name", () => {
         const body = { desc: "internal note 42", env: "-e PIN=q7z -p 8080:8080" };
         const redacted = redactor(secretValuesIn(body))(`422: ${JSON.stringify(body)}`);
