@@ -70,11 +70,9 @@ export class Pacer {
         state.tail = new Promise<void>((resolve) => (leave = resolve));
         try {
             await previous;
-            const base = Math.max(intervalMs, state.learnedMs);
-            const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS + state.extraGuardMs : 0;
-            const lastLeftAt = state.departures.length > 0 ? state.departures[state.departures.length - 1] : -Infinity;
-            const due = lastLeftAt + spacing - this.now();
-            if (due > 0) await this.sleep(due);
+            // Asked again after each sleep: a 429 met meanwhile may have widened the lane, and a
+            // call that left at the old spacing would be turned away and widen it once more.
+            for (let due = this.dueIn(state, intervalMs); due > 0; due = this.dueIn(state, intervalMs)) await this.sleep(due);
             const leftAt = this.now();
             state.departures.push(leftAt);
             if (state.departures.length > REMEMBERED_DEPARTURES) state.departures.shift();
@@ -82,6 +80,14 @@ export class Pacer {
         } finally {
             leave();
         }
+    }
+
+    /** How long, ms, until the lane's next call may leave: its interval (or what it learnt) after the last departure. */
+    private dueIn(state: Lane, intervalMs: number): number {
+        const base = Math.max(intervalMs, state.learnedMs);
+        const spacing = base > 0 ? base * (1 + GUARD_FRACTION) + GUARD_MS + state.extraGuardMs : 0;
+        const lastLeftAt = state.departures.length > 0 ? state.departures[state.departures.length - 1] : -Infinity;
+        return lastLeftAt + spacing - this.now();
     }
 
     /**

@@ -10,6 +10,30 @@ describe("Pacer", () => {
         for (let k = 1; k < left.length; k++) expect(left[k].at - left[k - 1].at).toBeGreaterThanOrEqual(20);
     });
 
+    // Before: a call already asleep at the old spacing when a 429 widened the lane left at that
+    // spacing, was turned away, and widened the lane once more.
+    it("a call asleep when a 429 widens the lane waits out the wider interval before it leaves", async () => {
+        let clock = 0;
+        const sleeping: Array<() => void> = [];
+        const pacer = new Pacer(
+            () => clock,
+            (ms) => new Promise<void>((resolve) => sleeping.push(() => ((clock += ms), resolve()))),
+        );
+        const flush = () => new Promise((resolve) => setImmediate(resolve));
+        const a = await pacer.wait("lane", 1000);
+        const b = pacer.wait("lane", 1000);
+        await flush();
+        expect(sleeping).toHaveLength(1);
+        pacer.penalize("lane", { leftAt: a, intervalMs: 1000, floorMs: 1000, maxMs: 4000 });
+        sleeping.shift()!();
+        await flush();
+        // Woken at the old spacing, it sleeps again, to the new one.
+        expect(sleeping).toHaveLength(1);
+        sleeping.shift()!();
+        expect((await b) - a).toBeGreaterThanOrEqual(1500);
+        expect(pacer.intervalOf("lane", 1000)).toBe(1500);
+    });
+
     it("keeps lanes apart: a call in another lane does not wait, the next in the same lane does", async () => {
         let clock = 0;
         const slept: number[] = [];
