@@ -393,12 +393,17 @@ const NOT_SENT_CODES = new Set([
     "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);
 
+/** Of those, the ones a connection already made can also meet (the route lost while the request's bytes were unacknowledged): not sent only when met connecting. */
+const NOT_SENT_WHEN_CONNECTING = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
+
+/** `syscall`: the system call that failed (`connect`, `write`, `read`), when the error says. */
 export function errorFromNetwork(
     ctx: { operation: string; target?: string },
     errorCode: string | undefined,
     detail: string,
+    syscall?: string,
 ): VastNetworkError {
-    const sent = !(errorCode && NOT_SENT_CODES.has(errorCode));
+    const sent = !(errorCode && NOT_SENT_CODES.has(errorCode) && (!NOT_SENT_WHEN_CONNECTING.has(errorCode) || syscall === "connect"));
     const reason = errorCode === "ECONNABORTED" || errorCode === "ETIMEDOUT" ? "timed out" : "network error";
     return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}`, sent, errorCode);
 }

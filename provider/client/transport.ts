@@ -185,9 +185,9 @@ export class Transport {
                 if (e instanceof VastUnexpectedResponseError) error = e;
                 else if (e instanceof VastError) throw e;
                 else {
-                    const err = e as { code?: string; message?: string };
+                    const err = e as { code?: string; message?: string; syscall?: string; cause?: { syscall?: string } };
                     this.log?.(`${endpoint.method} ${path} -> ${err.code ?? "error"} in ${Date.now() - started} ms (try ${attempt})`);
-                    error = errorFromNetwork(ctx, err.code, redact(String(err.message ?? e)));
+                    error = errorFromNetwork(ctx, err.code, redact(String(err.message ?? e)), err.syscall ?? err.cause?.syscall);
                 }
             }
 

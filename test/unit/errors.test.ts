@@ -6,6 +6,7 @@ import {
     VastRequestRejectedError,
     VastServerError,
     errorFromAnswer,
+    errorFromNetwork,
     redactor,
     retryAfterMs,
     secretValuesIn,
@@ -124,5 +125,23 @@ describe("a request echoed in an error: what a program may mark secret is blanke
         const redacted = redactor(secretValuesIn(body))(`422: ${JSON.stringify(body)}`);
         expect(redacted).not.toContain("internal note 42");
         expect(redacted).not.toContain("PIN=q7z");
+    });
+});
+
+describe("errorFromNetwork: whether the request may have reached the service", () => {
+    const ctx = { operation: "create instance" };
+    it.each([
+        ["ECONNREFUSED", undefined, false],
+        ["ENOTFOUND", "getaddrinfo", false],
+        ["CERT_HAS_EXPIRED", undefined, false],
+        // Unreachable while connecting: nothing went out. On a connection already made (the route
+        // lost with the request's bytes unacknowledged), it may have: a create is then looked for.
+        ["EHOSTUNREACH", "connect", false],
+        ["EHOSTUNREACH", "write", true],
+        ["ENETUNREACH", undefined, true],
+        ["ECONNRESET", "read", true],
+        ["EPROTO", undefined, true],
+    ])("%s (%s): sent %p", (code, syscall, sent) => {
+        expect(errorFromNetwork(ctx, code, "detail", syscall).sent).toBe(sent);
     });
 });
