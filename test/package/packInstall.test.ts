@@ -2,6 +2,11 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import * as ts from "typescript";
+import { API_KEY_PROPERTIES } from "../../provider/resources/apiKey/apiKeyArgs";
+import { INSTANCE_PROPERTIES } from "../../provider/resources/instance/instanceArgs";
+import { SSH_KEY_PROPERTIES } from "../../provider/resources/sshKey/sshKeyArgs";
+import { TEMPLATE_PROPERTIES } from "../../provider/resources/template/templateArgs";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 
 /**
@@ -20,6 +25,41 @@ import { REPO_ROOT } from "../../testkit/repoRoot";
 const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const SNIPPETS = path.join(REPO_ROOT, "examples", "snippets");
 const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+
+/**
+ * The input properties whose hover text in an editor, in `program` with its tsconfig, has no doc
+ * comment: each resource's args, as the installed declarations give them.
+ */
+function undocumentedInputs(program: string): string[] {
+    const args = { TemplateArgs: TEMPLATE_PROPERTIES, InstanceArgs: INSTANCE_PROPERTIES, ApiKeyArgs: API_KEY_PROPERTIES, SshKeyArgs: SSH_KEY_PROPERTIES };
+    const file = path.join(program, "hover.ts");
+    const text =
+        `import * as vast from "pulumi-vastai";\n` +
+        Object.entries(args).map(([type, names]) => `export const ${type}: Partial<vast.${type}> = { ${names.map((n) => `${n}: undefined`).join(", ")} };\n`).join("");
+    fs.writeFileSync(file, text);
+    const options = ts.convertCompilerOptionsFromJson(pulumiTsconfig([]).compilerOptions, program).options;
+    const service = ts.createLanguageService({
+        getScriptFileNames: () => [file],
+        getScriptVersion: () => "1",
+        getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, "utf8")) : undefined),
+        getCurrentDirectory: () => program,
+        getCompilationSettings: () => options,
+        getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+        fileExists: ts.sys.fileExists,
+        readFile: ts.sys.readFile,
+        readDirectory: ts.sys.readDirectory,
+    });
+    const undocumented: string[] = [];
+    for (const [type, names] of Object.entries(args)) {
+        const line = text.indexOf(`export const ${type}:`);
+        for (const name of names) {
+            const info = service.getQuickInfoAtPosition(file, text.indexOf(` ${name}: undefined`, line) + 1);
+            if (!ts.displayPartsToString(info?.documentation).trim()) undocumented.push(`${type}.${name}`);
+        }
+    }
+    fs.rmSync(file);
+    return undocumented;
+}
 
 /** The tsconfig.json of pulumi/templates' TypeScript programs (aws-typescript/tsconfig.json), with its `files`. */
 function pulumiTsconfig(files: string[]) {
@@ -102,6 +142,9 @@ describe("the packed package in a fresh Pulumi program", () => {
         for (const file of snippets) fs.copyFileSync(path.join(SNIPPETS, file), path.join(program, file));
         fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(pulumiTsconfig(snippets), null, 4));
         run(process.execPath, [tsc, "-p", program], program);
+        // Each input property's doc comment, as an editor shows it on hover (the declarations' own
+        // printing of the args schemas drops them: scripts/argsDocs.js puts them back).
+        expect(undocumentedInputs(program)).toEqual([]);
 
         // The README's Instance program reads its onstart script from the program's directory.
         fs.writeFileSync(path.join(program, "setup.sh"), "pip install -q transformers\n");

@@ -36,7 +36,7 @@ describe("package facts", () => {
     });
 
     it("ships the build: types for node10 programs, exports for the rest, and prepare builds both", () => {
-        expect(manifest.scripts.prepare).toBe("tsc -p tsconfig.build.json && node scripts/node10Types.js");
+        expect(manifest.scripts.prepare).toBe("tsc -p tsconfig.build.json && node scripts/argsDocs.js && node scripts/node10Types.js");
         expect(manifest.types).toBe("dist/types-node10/index.d.ts");
         expect(manifest.exports["."].types).toBe("./dist/provider/index.d.ts");
         expect(manifest.files).toEqual(expect.arrayContaining(["dist/provider", "dist/types-node10"]));
