@@ -4,7 +4,7 @@
  * above each one, and no others: the well-typed lines around them prove that what fails, fails
  * for the marked reason. Excluded from `tsc -p .` (tsconfig: `test/**\/*.must-fail.ts`).
  */
-import { OfferFilters, OfferSearch, searchOffers } from "../../provider";
+import { InstanceArgs, OfferFilters, OfferSearch, searchOffers } from "../../provider";
 
 // The same shapes with values of the right type compile.
 export const literalOk: OfferFilters = { gpu_name: { in: ["RTX 4090"] }, num_gpus: { gte: 2 }, gpu_ram: { gte: 24000 }, verified: { eq: true } };
@@ -30,3 +30,10 @@ export const unknownOrder: OfferSearch = { order: [["price", "asc"]] };
 export const unknownType: OfferSearch = { type: "spot" };
 // error TS2322: a wrongly typed filter handed straight to the search
 export const searched = searchOffers({ filters: { num_gpus: { gte: "2" } } });
+
+// An Instance's `offer` is the same search, with its price ceiling.
+export const instanceOk: InstanceArgs = { offer: { filters: { gpu_name: { eq: "RTX 4090" } }, order: [["dph_total", "asc"]], maxPricePerHour: 1 }, image: "busybox" };
+// error TS2353: an Instance's search on a field offers do not have
+export const instanceUnknownField: InstanceArgs = { offer: { filters: { gpu_nam: { eq: "RTX 4090" } } }, image: "busybox" };
+// error TS2322: an Instance's search with a string on the numeric field `gpu_ram`
+export const instanceStringOnNumber: InstanceArgs = { offer: { filters: { gpu_ram: { gte: "24GB" } } }, image: "busybox" };

@@ -5,7 +5,7 @@ import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf
 import { isUnknown } from "../../dynamic/unknowns";
 import { EnvMap } from "../../env/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
-import { offerSearchSchema } from "../../client/api/offers";
+import { OfferSearch, offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { INSTANCE_STATES, ReadBackState } from "../../schemas/instance";
 
@@ -151,8 +151,16 @@ export const instanceArgsSchema = z
         }
     });
 
+type SchemaArgs = z.input<typeof instanceArgsSchema>;
+
+/**
+ * `offer` typed as `searchOffers` takes it, each filter by its field (the schema checks the
+ * fields at run time only), its doc comment kept: a mapped type over the schema's own key.
+ */
+type TypedOffer = { [K in keyof Pick<SchemaArgs, "offer">]?: PulumiArgs<{ search: OfferSearch & { maxPricePerHour?: number } }>["search"] };
+
 /** An instance's arguments in a Pulumi program. */
-export interface InstanceArgs extends PulumiArgs<z.input<typeof instanceArgsSchema>> {}
+export interface InstanceArgs extends PulumiArgs<Omit<SchemaArgs, "offer">>, TypedOffer {}
 
 /**
  * Inputs after `check`: validated, defaulted, `env` as the canonical map. `desiredState` as the
