@@ -396,6 +396,15 @@ const NOT_SENT_CODES = new Set([
 /** Of those, the ones a connection already made can also meet (the route lost while the request's bytes were unacknowledged): not sent only when met connecting. */
 const NOT_SENT_WHEN_CONNECTING = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
 
+/** Failures that most often mean the base URL is wrong, and what to check. */
+const BASE_URL_HINT = "; check the base URL (vastai:baseUrl, or VAST_URL; https://console.vast.ai by default)";
+const ADDRESS_HINTS: Record<string, string> = {
+    ECONNREFUSED: `: nothing listens there${BASE_URL_HINT}`,
+    ENOTFOUND: `: no such host${BASE_URL_HINT}`,
+    // TLS spoken to a plain-http server (`wrong version number`), or the other way round.
+    EPROTO: `; if the server speaks plain http (the emulator does), the base URL must start with http://${BASE_URL_HINT}`,
+};
+
 /** `syscall`: the system call that failed (`connect`, `write`, `read`), when the error says. */
 export function errorFromNetwork(
     ctx: { operation: string; target?: string },
@@ -405,5 +414,5 @@ export function errorFromNetwork(
 ): VastNetworkError {
     const sent = !(errorCode && NOT_SENT_CODES.has(errorCode) && (!NOT_SENT_WHEN_CONNECTING.has(errorCode) || syscall === "connect"));
     const reason = errorCode === "ECONNABORTED" || errorCode === "ETIMEDOUT" ? "timed out" : "network error";
-    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}`, sent, errorCode);
+    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}${ADDRESS_HINTS[errorCode ?? ""] ?? ""}`, sent, errorCode);
 }

@@ -282,6 +282,8 @@ describe("faults: each a typed error or a success after retry", () => {
             expect(error).not.toBeInstanceOf(VastOutcomeUnknownError);
             expect((error as VastNetworkError).sent).toBe(false);
             expect(error.message).toMatch(/create template "fault-test" failed: network error \(ECONNREFUSED\)/);
+            // Most often a wrong base URL: the message says which setting to check.
+            expect(error.message).toMatch(/nothing listens there; check the base URL \(vastai:baseUrl, or VAST_URL/);
         });
     });
 
