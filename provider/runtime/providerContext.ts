@@ -1,4 +1,6 @@
 import { VastAuthError } from "../client/errors";
+import { assertSafeBaseUrl } from "../client/transport";
+import { suggestion } from "../schemas/nearestName";
 import { VastClient } from "../client/vastClient";
 import { newClient, timeScale as scaleFor } from "../config/newClient";
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
@@ -27,6 +29,34 @@ export function configure(req: { config: StackConfig }): void {
         }
     };
     stackConfig = { [CONFIG_KEYS.apiKey]: get(CONFIG_KEYS.apiKey), [CONFIG_KEYS.baseUrl]: get(CONFIG_KEYS.baseUrl) };
+    warnAboutConfig((req.config as { rawConfig?: unknown }).rawConfig);
+}
+
+let configToldAbout = false;
+
+/**
+ * Mistakes in the stack config that would only show at the first call, told now, in
+ * `pulumi preview`: a `vastai:` key this provider does not read (`vastai:apikey`), and a base URL
+ * the key would be refused to. `rawConfig`: every key the engine sent (the host's Config keeps them
+ * there); nothing is said when it is not an object.
+ */
+function warnAboutConfig(rawConfig: unknown): void {
+    // Once per process: the host configures each resource type's provider with the same config.
+    if (configToldAbout) return;
+    configToldAbout = true;
+    const known: readonly string[] = Object.values(CONFIG_KEYS);
+    if (rawConfig && typeof rawConfig === "object") {
+        for (const key of Object.keys(rawConfig).filter((k) => k.startsWith("vastai:") && !known.includes(k))) {
+            warn(`${key} is not a setting of this provider (it reads ${known.join(" and ")})${suggestion(key, known)}`);
+        }
+    }
+    const baseUrl = stackConfig?.[CONFIG_KEYS.baseUrl] || process.env[ENV_VARS.baseUrl];
+    if (!baseUrl) return;
+    try {
+        assertSafeBaseUrl(baseUrl.trim());
+    } catch (e) {
+        warn(`${stackConfig?.[CONFIG_KEYS.baseUrl] ? CONFIG_KEYS.baseUrl : ENV_VARS.baseUrl}: ${(e as Error).message.replace(/^vastai: /, "")}`);
+    }
 }
 
 /** The base URL this process talks to, without requiring a key. */

@@ -182,3 +182,22 @@ describe("Template check: bad input fails with the property's path", () => {
         expect(said.join("\n")).not.toContain(token);
     });
 });
+
+describe("stack config mistakes are told at the first check, in preview", () => {
+    it("a vastai: key the provider does not read, and a base URL the key would be refused to, are warned of; the key's value never", async () => {
+        const host = await ProviderHost.start();
+        try {
+            const key = "misfiled-key-0123456789";
+            await host.configure({ "vastai:apikey": key, "vastai:baseUrl": "http://vast.example.com" });
+            const [reg] = await registerAsProgram(() => new Template("base", valid));
+            const checked = await host.check(host.urn(reg.type, reg.name), {}, { __provider: reg.inputs.__provider, ...valid });
+            expect(checked.failures).toEqual([]);
+            const said = host.output.join("\n");
+            expect(said).toContain('vastai: warning: vastai:apikey is not a setting of this provider (it reads vastai:apiKey and vastai:baseUrl); did you mean "vastai:apiKey"?');
+            expect(said).toContain("vastai: warning: vastai:baseUrl: refusing to send the API key to http://vast.example.com");
+            expect(said).not.toContain(key);
+        } finally {
+            await host.stop();
+        }
+    });
+});
