@@ -14,8 +14,8 @@ import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsS
  *         env: { HF_HOME: "/workspace/hf", "-p 8888:8888": "1" }, runtype: "ssh",
  *     });
  *
- * `adopt: 30005` takes over a template the account already has instead of creating one (see
- * templateAdoption.ts; `pulumi import` cannot, for a dynamic provider).
+ * `adopt: 30005` takes over a template the account already has instead of creating one
+ * (`pulumi import` cannot, for a dynamic provider): see the README's "Import".
  */
 export class Template extends pulumi.dynamic.Resource {
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {

@@ -104,7 +104,7 @@ export interface TemplateOutputs extends TemplateInputs {
     /**
      * This resource's own token, made when it makes or takes over its template: a dynamic provider
      * is never told a resource's URN, and this tells two resources that hold one template apart,
-     * so that deleting one keeps the template the other holds (templateHolders.ts).
+     * so that deleting one keeps the template the other holds; both are warned of.
      */
     holder?: string;
 }
