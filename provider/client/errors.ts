@@ -178,9 +178,19 @@ const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker
  * beside its name, as an echo of the request quotes it (`NAME=value`, `"NAME": "value"`): a value
  * alone may be an ordinary word (`None`, `error`) of the service's own message, which callers read.
  * An SSH key's `ssh_key` too: a private key pasted for the public one must not reach a message.
+ * A description, or one of an instance's `args`, shorter than SHORT_TEXT_CHARS only as an echo
+ * quotes it (`"desc": "..."`, `"bash"`): it may be an ordinary word of the service's own message.
  */
 const ENV_FIELDS = new Set(["env", "extra_env"]);
 const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", "desc", "ssh_key"]);
+const SHORT_TEXT_FIELDS = new Set(["desc", "args"]);
+const SHORT_TEXT_CHARS = 16;
+
+/** How an echo of the request may quote a short `desc` or one of `args` (see SHORT_TEXT_FIELDS). */
+function shortTextEchoForms(field: string, value: string): string[] {
+    const json = JSON.stringify(value);
+    return field === "args" ? [json, `'${value}'`] : [`"${field}":${json}`, `"${field}": ${json}`, `'${field}': '${value}'`, `${field}=${value}`];
+}
 
 /** How an echo of the request may quote an environment variable: in a flag string, in JSON, in a Python repr. */
 function envEchoForms(name: string, value: string): string[] {
@@ -209,7 +219,9 @@ export function secretValuesIn(body: unknown): string[] {
             const vars = typeof value === "string" ? Object.entries(readTemplateEnvFlags(value)) : value && typeof value === "object" ? Object.entries(value) : [];
             for (const [name, v] of vars) if (typeof v === "string" && v !== "") found.push(...envEchoForms(name, v));
         } else if (typeof value === "string") {
-            if (field && SECRET_BEARING_FIELDS.has(field)) found.push(value);
+            if (field && SECRET_BEARING_FIELDS.has(field)) {
+                found.push(...(SHORT_TEXT_FIELDS.has(field) && value.length < SHORT_TEXT_CHARS ? shortTextEchoForms(field, value) : [value]));
+            }
             if (field && CREDENTIAL_FIELDS.has(field)) {
                 found.push(value);
                 // `-u user -p token registry` (or `--password=token`, quoted): the token alone may be quoted too.

@@ -36,7 +36,8 @@ let configToldAbout = false;
 
 /**
  * Mistakes in the stack config that would only show at the first call, told now, in
- * `pulumi preview`: a `vastai:` key this provider does not read (`vastai:apikey`), and a base URL
+ * `pulumi preview`: a `vastai:` key this provider does not read, close to one it does
+ * (`vastai:apikey`), and a base URL
  * the key would be refused to. `rawConfig`: every key the engine sent (the host's Config keeps them
  * there); nothing is said when it is not an object.
  */
@@ -46,8 +47,10 @@ function warnAboutConfig(rawConfig: unknown): void {
     configToldAbout = true;
     const known: readonly string[] = Object.values(CONFIG_KEYS);
     if (rawConfig && typeof rawConfig === "object") {
+        // Only a near miss: a project named `vastai` has `vastai:` keys of its own.
         for (const key of Object.keys(rawConfig).filter((k) => k.startsWith("vastai:") && !known.includes(k))) {
-            warn(`${key} is not a setting of this provider (it reads ${known.join(" and ")})${suggestion(key, known)}`);
+            const near = suggestion(key, known);
+            if (near) warn(`${key} is not a setting of this provider (it reads ${known.join(" and ")})${near}`);
         }
     }
     const baseUrl = stackConfig?.[CONFIG_KEYS.baseUrl] || process.env[ENV_VARS.baseUrl];

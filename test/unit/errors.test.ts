@@ -120,6 +120,18 @@ describe("a request echoed in an error: what a program may mark secret is blanke
         for (const probe of ["PROBE_SECRET_789", "MIIEPROBEpem", "PROBEpath", "hf_PROBEonstart"]) expect(redacted).not.toContain(probe);
     });
 
+    // Before: a short description or argument was blanked wherever it stood, the service's own
+    // words too ("none found for given hash id" lost "found" to a desc "found").
+    it("a short description or argument is blanked as an echo quotes it, not where it is a word of the service's message", () => {
+        const body = { desc: "found", args: ["bash", "-c", "python serve.py --token tok_PROBE_long_args"] };
+        const message = `none found for given hash id; bash exited. Request: ${JSON.stringify(body)}`;
+        const redacted = redactor(secretValuesIn(body))(message);
+        expect(redacted).toMatch(/^none found for given hash id; bash exited\. Request: /);
+        expect(redacted).not.toContain('"found"');
+        expect(redacted).not.toContain('"bash"');
+        expect(redacted).not.toContain("tok_PROBE_long_args");
+    });
+
     it("a description, and an environment value shorter than a word, with its name", () => {
         const body = { desc: "internal note 42", env: "-e PIN=q7z -p 8080:8080" };
         const redacted = redactor(secretValuesIn(body))(`422: ${JSON.stringify(body)}`);

@@ -135,7 +135,6 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
     },
 
     /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
-    /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
     async read(id: string, props: Partial<SshKeyOutputs> = {}) {
         const sshKeyId = Number(props.sshKeyId ?? id);
         const record = await sharedKeyReader(ctx.client()).get(sshKeyId);

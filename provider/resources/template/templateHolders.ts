@@ -11,7 +11,9 @@ import { randomUUID } from "crypto";
  * its own in its outputs (`holder`), made when it makes or takes over its template. A resource
  * holds its template from its create, or from a diff that keeps it (no replacement): by the time
  * the engine deletes a resource the program no longer has, it has diffed every one it still has.
- * Reads hold nothing: `pulumi destroy --refresh` reads every resource before deleting them all.
+ * Not in a run that skips some (`--target`, `--exclude`): a resource left out is not diffed, and
+ * what it holds is not known here. Reads hold nothing: `pulumi destroy --refresh` reads every
+ * resource before deleting them all.
  */
 const holders = new Map<number, Set<string>>();
 
@@ -35,10 +37,15 @@ export function isHeld(templateId: number): boolean {
     return (holders.get(templateId)?.size ?? 0) > 0;
 }
 
-/** `holder` lets `templateId` go; true when another resource of this process still holds it. */
+/**
+ * `holder` lets `templateId` go; true when another resource of this process still holds it. A
+ * resource from before `holder` cannot be told from another such: one that is held counts as
+ * another, so the template is kept (at worst an unbilled template left behind, never one deleted
+ * under a resource that uses it).
+ */
 export function letGo(templateId: number, holder: string | undefined): boolean {
     const held = holders.get(templateId);
-    held?.delete(holder ?? UNMARKED);
+    if (holder !== undefined) held?.delete(holder);
     if (held?.size === 0) holders.delete(templateId);
     return held !== undefined && held.size > 0;
 }

@@ -52,7 +52,8 @@ function warnIfHeldByOthers(log: ProviderContext["log"], templateId: number, oth
     if (others === 0) return;
     log.warn(
         `template ${templateId} is held by ${others + 1} resources of this stack: each one's edits undo the others'. ` +
-            "Keep one (remove the other file or resource); the template is deleted on Vast.ai only when the last one goes",
+            "Keep one (remove the other file or resource); the template is deleted on Vast.ai only when the last one goes, " +
+            "unless an `up` that removes one leaves the other out (`--target`, `--exclude`)",
     );
 }
 
