@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Template } from "../../provider";
+import { registerAsProgram } from "../../testkit/host/programMocks";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
@@ -26,9 +27,17 @@ describe("a secret in a public template", () => {
 
         // Private (the default), the same env is created; made public later, it is refused again.
         await engine.up(template({ env: { SIGNING_SALT: pulumi.secret(salt) } }));
+        // What tells check which properties hold a secret never reaches state.
+        expect(Object.keys(engine.get("pub").inputs)).not.toContain("__secretsIn");
         const again = await engine.up(template({ private: false, env: { SIGNING_SALT: pulumi.secret(salt) }, argsStr: pulumi.secret("--key k") })).catch((e: Error) => e);
         expect(String(again)).toMatch(/private: false, and env, argsStr hold a value marked secret/);
         expect(emu.model.templates.get(Number(engine.get("pub").id))?.fields).toMatchObject({ private: true });
+
+        // A program that ignores changes to `private` has the engine put the old `false` back into
+        // what check is given: a secret it adds is refused all the same.
+        const [reg] = await registerAsProgram(template({ env: { SIGNING_SALT: pulumi.secret(salt) } }));
+        const checked = await stack.host.check(stack.host.urn(reg.type, reg.name), { name: "pub", image: "busybox", private: false }, { ...reg.inputs, private: false });
+        expect(checked.failures).toEqual([expect.objectContaining({ property: "private", reason: expect.stringContaining("env holds a value marked secret") })]);
 
         // Public with nothing secret: made public.
         await engine.up(template({ private: false, env: { MODE: "serve" } }));

@@ -12,41 +12,38 @@ const SHOWN_WHEN_PUBLIC = declarationsOf(templateArgsSchema)
     .filter((d) => d.mayHoldCredentials === true && d.secret !== true)
     .map((d) => d.name as keyof TemplateArgs);
 
-/** What `private` carries to `check` in place of `false` when that would publish a secret. */
-interface SecretsWouldPublish {
-    secretsWouldPublish: string[];
+/**
+ * The input that tells `check` which of those properties hold a value the program marked secret.
+ * Only the program can tell (the engine hands the provider plain values); `check` reads it and
+ * leaves it out of the inputs it returns, so state never holds it. Apart from `private`, so that
+ * `ignoreChanges: ["private"]`, which puts the old `private` back before check, still meets it.
+ */
+export const SECRETS_IN_INPUT = "__secretsIn";
+
+/** The `SECRETS_IN_INPUT` value for `args`: the names of the properties holding a secret; undefined when none is given. */
+export function secretsIn(args: TemplateArgs): pulumi.Output<string[]> | undefined {
+    const given = SHOWN_WHEN_PUBLIC.filter((p) => args[p] !== undefined);
+    if (given.length === 0) return undefined;
+    const marked = given.map((p) => pulumi.output(pulumi.isSecret(pulumi.output(args[p]))));
+    return pulumi.all(marked).apply((secret) => given.filter((_, i) => secret[i]));
 }
 
 /**
- * `private` as the program gives it, unless the template is public (`private: false`) and a value
- * the program marked secret would be published with it: then the names of the properties that
- * hold one, for `check` to refuse (`publishedSecretsFailure`). Only the program can tell: the
- * engine hands the provider plain values. The refusal is a check failure, so `pulumi preview`
- * shows it and nothing is sent; the files in git refuse the same (templateFileReader.ts).
+ * `news` without `SECRETS_IN_INPUT`, and the check failure when the template is public and a value
+ * the program marked secret would be published with it: the files in git refuse the same
+ * (templateFileReader.ts), and so does `pulumi preview`, before anything is sent.
  */
-export function privateUnlessSecretsPublished(args: TemplateArgs): TemplateArgs["private"] {
-    if (args.private === undefined || args.private === true) return args.private;
-    const given = SHOWN_WHEN_PUBLIC.filter((p) => args[p] !== undefined);
-    if (given.length === 0) return args.private;
-    const marked = given.map((p) => pulumi.output(pulumi.isSecret(pulumi.output(args[p]))));
-    return pulumi.all([args.private, ...marked]).apply(([isPrivate, ...secret]) => {
-        const published = given.filter((_, i) => secret[i]);
-        if (isPrivate !== false || published.length === 0) return isPrivate;
-        // Not a boolean, so nothing downstream can take it for one; `check` reads it.
-        const refused: SecretsWouldPublish = { secretsWouldPublish: published };
-        return refused as unknown as boolean;
-    });
-}
-
-/** The check failure for a `private` that `privateUnlessSecretsPublished` refused, if it did. */
-export function publishedSecretsFailure(news: Record<string, unknown>): CheckFailure | undefined {
-    const given = news.private as Partial<SecretsWouldPublish> | undefined;
-    const published = given?.secretsWouldPublish;
-    if (!Array.isArray(published)) return undefined;
+export function withoutSecretsIn(news: Record<string, unknown>): { news: Record<string, unknown>; failure?: CheckFailure } {
+    const { [SECRETS_IN_INPUT]: marked, ...rest } = news;
+    const published = Array.isArray(marked) ? marked.filter((p): p is string => typeof p === "string") : [];
+    if (rest.private !== false || published.length === 0) return { news: rest };
     return {
-        property: "private",
-        reason:
-            `false, and ${published.join(", ")} ${published.length === 1 ? "holds" : "hold"} a value marked secret: every Vast.ai user can read ` +
-            "a public template's env, start script, arguments and readme. Keep the template private, or give the value to each Instance instead (its env is never public)",
+        news: rest,
+        failure: {
+            property: "private",
+            reason:
+                `false, and ${published.join(", ")} ${published.length === 1 ? "holds" : "hold"} a value marked secret: every Vast.ai user can read ` +
+                "a public template's env, start script, arguments and readme. Keep the template private, or give the value to each Instance instead (its env is never public)",
+        },
     };
 }

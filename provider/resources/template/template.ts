@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
-import { privateUnlessSecretsPublished } from "./publishedSecrets";
+import { SECRETS_IN_INPUT, secretsIn } from "./publishedSecrets";
 import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
 
 /**
@@ -19,8 +19,9 @@ import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsS
  */
 export class Template extends pulumi.dynamic.Resource {
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-        const resource = resourceArgs({ ...args, private: privateUnlessSecretsPublished(args) }, templateArgsSchema, TEMPLATE_COMPUTED_OUTPUTS, opts);
-        super(providerShim("template"), name, resource.props, resource.opts, "vastai", "Template");
+        const resource = resourceArgs(args, templateArgsSchema, TEMPLATE_COMPUTED_OUTPUTS, opts);
+        const marked = secretsIn(args);
+        super(providerShim("template"), name, marked ? { ...resource.props, [SECRETS_IN_INPUT]: marked } : resource.props, resource.opts, "vastai", "Template");
     }
 }
 

@@ -24,7 +24,7 @@ import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
 import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit";
 import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
 import { ownTemplate, ownedBy } from "./templateOwnership";
-import { publishedSecretsFailure } from "./publishedSecrets";
+import { withoutSecretsIn } from "./publishedSecrets";
 import { hold, isHeld, letGo, newHolder } from "./templateHolders";
 
 type Props = Record<string, any>;
@@ -175,8 +175,8 @@ async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient, templa
  * and `delete` read the outputs `create` writes, and the compiler holds them to it.
  */
 export const templateProvider = (ctx: ProviderContext) => ({
-    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
-        const published = publishedSecretsFailure(news);
+    async check(_olds: Props, given: Props): Promise<pulumi.dynamic.CheckResult<TemplateInputs>> {
+        const { news, failure: published } = withoutSecretsIn(given);
         if (published) return { inputs: news as TemplateInputs, failures: [published] };
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
