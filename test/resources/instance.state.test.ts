@@ -40,6 +40,26 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         expect(emu.liveInstances()).toHaveLength(0);
     });
 
+    // Before: a start waited for running whatever waitForRunning said.
+    it("a start with waitForRunning false returns once the service took it, as a create does; an up that waits then waits", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("quick-start", { offerId: offer.id, image: "busybox", ...args });
+        await engine.up(program({ desiredState: "stopped" }));
+        const instanceId = engine.get("quick-start").outputs.instanceId as number;
+
+        emu.clearLog();
+        await engine.up(program({ desiredState: "running", waitForRunning: false }));
+        expect(emu.requestsTo("PUT", `/api/v0/instances/${instanceId}/`).map((r) => r.body)).toEqual([{ state: "running" }]);
+        expect(engine.get("quick-start").outputs).toMatchObject({ desiredState: "running", intendedStatus: "running" });
+        expect(engine.get("quick-start").outputs.actualStatus).not.toBe("running");
+        expect(emu.requestsTo("GET", "/api/v1/instances/")).toEqual([]);
+
+        await engine.up(program({ desiredState: "running" }));
+        expect(engine.get("quick-start").outputs).toMatchObject({ desiredState: "running", actualStatus: "running" });
+        await engine.destroy();
+    });
+
     // Before: a start or stop that failed partway left state as it was, so a program put back as
     // before showed no change while the instance stayed as the failed call left it.
     it("a start whose answers were lost, or a stop whose wait failed, is recorded as asked: putting the program back undoes it", async () => {

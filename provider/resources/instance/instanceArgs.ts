@@ -121,7 +121,7 @@ export const instanceArgsSchema = z
         imageLogin: prop(z.string().optional(), { wire: "image_login", onChange: "update", secret: true }),
         /** A volume to attach: `createNew`, `volumeId`, `size` (GB), `mountPath`. A template's volume is never applied. */
         volumeInfo: prop(volumeInfoArgsSchema.optional(), { wire: "volume_info", onChange: "replace" }),
-        /** Wait until the instance runs (default true); false returns once the service accepted it. */
+        /** Wait until the instance runs (default true); false returns once the service accepted it, at create and at a start. */
         waitForRunning: prop(z.boolean().default(true), { onChange: "update" }),
         /** How long each started instance may take to reach `running`; default 900 s, as the vendor CLI. */
         readyTimeoutSeconds: prop(z.number().positive("must be a positive number of seconds").default(900), { onChange: "update" }),

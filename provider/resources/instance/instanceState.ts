@@ -15,15 +15,15 @@ import { describeStatus } from "./readiness";
 /** How often a stop is checked on, at live speed. */
 const STOP_POLL_MS = 5000;
 
-/** Starts a stopped instance and waits until it runs. */
-export async function startInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord> {
+/**
+ * Starts a stopped instance and waits until it runs; with `waitForRunning: false`, as a create
+ * does, returns once the service took the start, with the instance as it shows then.
+ */
+export async function startInstance(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs): Promise<InstanceRecord | undefined> {
     const { queued } = await vast.instances.changeState(instanceId, "running");
-    ctx.log.progress(
-        queued
-            ? `instance ${instanceId}: start asked; its machine has no room for it now, so the service queued the start; waiting for it to run`
-            : `instance ${instanceId}: start asked; waiting for it to run`,
-    );
-    return awaitExisting(ctx, vast, instanceId, inputs);
+    const queuedNote = queued ? "; its machine has no room for it now, so the service queued the start" : "";
+    ctx.log.progress(`instance ${instanceId}: start asked${queuedNote}${inputs.waitForRunning ? "; waiting for it to run" : ""}`);
+    return inputs.waitForRunning ? awaitExisting(ctx, vast, instanceId, inputs) : vast.instances.show(instanceId);
 }
 
 /**
