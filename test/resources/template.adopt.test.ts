@@ -1,5 +1,6 @@
 import { Template } from "../../provider";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
+import { eventually } from "../../testkit/support/fixtures";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
@@ -69,12 +70,14 @@ describe("Template adopt", () => {
         const from = host.output.length;
         await engine.up(() => [new Template("trainer", { name: "Trainer v2", image: "busybox" }), new Template("trainer-v2", { adopt: id, name: "Trainer v2", image: "busybox" })]);
         expect(engine.get("trainer-v2").id).toBe(String(id));
-        expect(host.output.slice(from).join("\n")).toContain(`template ${id} is held by 2 resources of this stack`);
+        // The host's stderr reaches the test beside its answers, not before them.
+        const said = (text: string) => eventually(async () => host.output.slice(from).join("\n").includes(text));
+        await said(`template ${id} is held by 2 resources of this stack`);
 
         const [removed] = await engine.run([{ up: () => new Template("trainer-v2", { adopt: id, name: "Trainer v2", image: "busybox" }) }]);
         expect(removed.delete).toEqual(["trainer"]);
         expect(emu.model.templates.get(id)?.deleted).toBeFalsy();
-        expect(host.output.slice(from).join("\n")).toContain(`template ${id} is not deleted on Vast.ai: another resource of this stack holds it`);
+        await said(`template ${id} is not deleted on Vast.ai: another resource of this stack holds it`);
         await engine.refresh();
         expect(engine.get("trainer-v2").id).toBe(String(id));
 

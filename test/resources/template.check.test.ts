@@ -4,6 +4,7 @@ import { unquotableOf } from "../../provider/dynamic/properties";
 import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { Registration, registerAsProgram } from "../../testkit/host/programMocks";
+import { eventually } from "../../testkit/support/fixtures";
 
 /**
  * `check` is where bad input stops, before any request (so `pulumi preview` shows it). This walks
@@ -192,7 +193,8 @@ describe("stack config mistakes are told at the first check, in preview", () => 
             const [reg] = await registerAsProgram(() => new Template("base", valid));
             const checked = await host.check(host.urn(reg.type, reg.name), {}, { __provider: reg.inputs.__provider, ...valid });
             expect(checked.failures).toEqual([]);
-            const said = host.output.join("\n");
+            // The host's stderr reaches the test beside its answers, not before them.
+            const said = await eventually(async () => (host.output.some((l) => l.includes("vastai:baseUrl: refusing")) ? host.output.join("\n") : undefined));
             expect(said).toContain('vastai: warning: vastai:apikey is not a setting of this provider (it reads vastai:apiKey and vastai:baseUrl); did you mean "vastai:apiKey"?');
             expect(said).toContain("vastai: warning: vastai:baseUrl: refusing to send the API key to http://vast.example.com");
             expect(said).not.toContain(key);
