@@ -31,6 +31,7 @@ import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from 
 import { CreateRecord, forgetHeld } from "./createJournal";
 import { remindInterrupted, resumeInterrupted } from "./createResume";
 import { VastClient } from "../../client/vastClient";
+import { VastNotFoundError } from "../../client/errors";
 import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
@@ -364,7 +365,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             // status tells about, are recorded as the service took them (see `taken`).
             const last = e instanceof InstanceNotReadyError ? e.record : undefined;
             const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
-            const message = e instanceof Error ? e.message : String(e);
+            // A not-found from the instance's own route: most likely destroyed outside Pulumi, which
+            // only a refresh (reading it gone in the service's own words) takes from state.
+            const gone = e instanceof VastNotFoundError ? `. If instance ${instanceId} was destroyed outside Pulumi, \`pulumi refresh\` removes it from the stack` : "";
+            const message = `${e instanceof Error ? e.message : String(e)}${gone}`;
             const state = { ...desired, ...taken };
             const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed, labelUnconfirmed }) };
             throw initFailure(message, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));
