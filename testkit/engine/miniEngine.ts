@@ -436,8 +436,11 @@ export class MiniEngine {
     }
 
     private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+        const before = this.state.get(urn);
         const entry = await this.apply(urn, type, name, news, summary, secretOutputs);
-        entry.secretOutputs = secretOutputs;
+        // A resource left the same keeps its outputs as stored, secrets still encrypted (Pulumi's
+        // SameStep), even one whose input the program no longer gives.
+        entry.secretOutputs = entry === before ? [...new Set([...before.secretOutputs, ...secretOutputs])] : secretOutputs;
         return entry;
     }
 

@@ -16,6 +16,7 @@ import {
     TEMPLATE_COMPUTED,
     TEMPLATE_CONTENT,
     TEMPLATE_PROPERTIES,
+    TemplateContentProperty,
     TemplateInputs,
     TemplateOutputs,
     templateArgsSchema,
@@ -158,6 +159,19 @@ function withoutLegacyBlanks(olds: object, news: object): Props {
 }
 
 /**
+ * The content properties an edit sends: those whose value differs from what state says the
+ * program manages, but for one the program stops setting that has no cleared value (a registry
+ * login field), which is left as the service has it: a change of that alone sends nothing, and an
+ * edit of unchanged content would still give a new hash, replacing every Instance on the template.
+ * The diff reports changes by this too, so a preview never plans an edit (every Instance on the
+ * template shown as replaced) that the update then does not make.
+ */
+function editedProperties(managed: Props, desired: TemplateInputs): TemplateContentProperty[] {
+    const changed = changedProperties(managed, desired, TEMPLATE_CONTENT);
+    return TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+}
+
+/**
  * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as
  * a refresh would record it, so that the update edits only where the template differs from the
  * program, and keeps the hash it has when nothing does.
@@ -193,7 +207,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(id: string, olds: TemplateOutputs, news: TemplateInputs) {
-        const changed = changedProperties(withoutLegacyBlanks(olds, news), news, TEMPLATE_CONTENT);
+        const changed = editedProperties(withoutLegacyBlanks(olds, news), news);
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
@@ -284,11 +298,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const known = olds.editUnconfirmed ? await asTheTemplateIsNow(ctx, vast, templateId, olds) : olds;
         // Only the shim in state is new (see shimChanged), or nothing to send: no edit, which would change the hash.
         const managed = withoutLegacyBlanks(known, desired);
-        // A property the program stops setting that has no cleared value (a registry login field) is
-        // left as the service has it: a change of that alone sends nothing, and an edit of unchanged
-        // content would still give a new hash, replacing every Instance on the template.
-        const changed = changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT);
-        const toSend = TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+        const toSend = editedProperties(managed, desired);
         if (toSend.length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(known.hashId) }, templateId, known.creatorId, olds.holder) };
         }
