@@ -1,8 +1,7 @@
 import { Instance, InstanceArgs, Template } from "../../provider";
-import { MiniEngine } from "../../testkit/engine/miniEngine";
-import { ProviderHost, UNKNOWN } from "../../testkit/host/providerHost";
+import { UNKNOWN } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /** What a program run sends for the instance: type, name and inputs with the real `__provider`. */
 async function programInputs(instanceArgs: InstanceArgs, name = "gpu") {
@@ -280,45 +279,37 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
     // one instance), then failed its create on that hash: nothing left running, the up failed.
     // Each command in a fresh host, as Pulumi runs them (a host keeps the templates it found).
     it("a template edited outside Pulumi since the last refresh: a replacing change fails at check, before the pinned instance is destroyed, and says to refresh", async () => {
-        const { emu } = stack;
+        const own = await startStack();
+        const { emu, engine } = own;
         const offer = emu.addOffer();
         const program = (disk: number) => () => {
             const t = new Template("stale-tpl", { name: "stale-tpl", image: "busybox" });
             return [t, new Instance("on-stale-tpl", { offerId: offer.id, templateHashId: t.hashId, disk })];
         };
-        const hosts: ProviderHost[] = [];
-        const command = async (previous?: MiniEngine) => {
-            const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
-            hosts.push(host);
-            await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
-            const engine = new MiniEngine(host);
-            for (const [urn, entry] of previous?.state ?? []) engine.state.set(urn, entry);
-            return engine;
-        };
         const live = () => emu.liveInstances().filter((i) => i.offerId === offer.id);
         try {
-            const first = await command();
-            await first.up(program(10));
-            const id = Number(first.get("on-stale-tpl").id);
-            emu.consoleEditTemplate(Number(first.get("stale-tpl").id), { desc: "edited in the console" });
+            await engine.up(program(10));
+            const id = Number(engine.get("on-stale-tpl").id);
+            emu.consoleEditTemplate(Number(engine.get("stale-tpl").id), { desc: "edited in the console" });
 
             const refused = /on-stale-tpl: check failed: templateHashId: no template with hashId \w+ is visible to this account\. .*run `pulumi refresh`/;
-            await expect((await command(first)).preview(program(20))).rejects.toThrow(refused);
-            const second = await command(first);
-            await expect(second.up(program(20))).rejects.toThrow(refused);
+            await own.freshHost();
+            await expect(engine.preview(program(20))).rejects.toThrow(refused);
+            await own.freshHost();
+            await expect(engine.up(program(20))).rejects.toThrow(refused);
             expect(live().map((i) => i.id)).toEqual([id]);
-            expect(second.get("on-stale-tpl").id).toBe(String(id));
+            expect(engine.get("on-stale-tpl").id).toBe(String(id));
 
             // After the refresh the Template has its current hash, and the change replaces the instance on it.
-            const third = await command(second);
-            await third.refresh();
-            const [replaced] = await third.run([{ up: program(20) }]);
+            await own.freshHost();
+            await engine.refresh();
+            const [replaced] = await engine.run([{ up: program(20) }]);
             expect(replaced.replace).toEqual([{ name: "on-stale-tpl", because: ["templateHashId", "disk"] }]);
-            const template = emu.model.templates.get(Number(third.get("stale-tpl").id))!;
-            expect(live().map((i) => [i.id, i.effective.template_hash_id])).toEqual([[Number(third.get("on-stale-tpl").id), template.hash_id]]);
-            await third.destroy();
+            const template = emu.model.templates.get(Number(engine.get("stale-tpl").id))!;
+            expect(live().map((i) => [i.id, i.effective.template_hash_id])).toEqual([[Number(engine.get("on-stale-tpl").id), template.hash_id]]);
+            await engine.destroy();
         } finally {
-            for (const host of hosts) await host.stop();
+            await own.stop();
         }
     });
 });
