@@ -147,3 +147,34 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
         expect(fresh.json.template.id).not.toBe(theirs.id);
     });
 });
+
+describe("the emulator answers a template delete as the service's API reference documents it", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // docs/live-service.md "Templates": a key not the creator's is refused 401 "Templates can ONLY be
+    // Deleted by their Creator". Before, the emulator answered 404 not_found, which a client may take
+    // for "already gone" and drop a template that is still there.
+    it("another account's template, public or private, is refused 401 and stays", async () => {
+        for (const isPrivate of [false, true]) {
+            const theirs = emu.model.addTemplate(emu.otherUser.id, { name: `theirs-${isPrivate}`, image: "alpine", tag: "latest", private: isPrivate });
+            const refused = await call(emu, "DELETE", TEMPLATE, { template_id: theirs.id });
+            expect(refused.status).toBe(401);
+            expect(refused.json).toMatchObject({ success: false, msg: "Templates can ONLY be Deleted by their Creator" });
+            expect(theirs.deleted).toBe(false);
+        }
+    });
+
+    it("the creator's delete answers success with the documented message", async () => {
+        const made = (await call(emu, "POST", TEMPLATE, { name: "doomed", image: "busybox" })).json.template;
+        const deleted = await call(emu, "DELETE", TEMPLATE, { template_id: made.id });
+        expect(deleted.status).toBe(200);
+        expect(deleted.json).toEqual({ success: true, msg: `Template ${made.id} Deleted Successfully` });
+        // Its own template, already deleted (unlinked), or one that never was: not found.
+        expect((await call(emu, "DELETE", TEMPLATE, { template_id: made.id })).status).toBe(404);
+        expect((await call(emu, "DELETE", TEMPLATE, { template_id: 1 })).status).toBe(404);
+    });
+});

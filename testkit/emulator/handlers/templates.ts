@@ -195,11 +195,12 @@ export function deleteTemplate(ctx: HandlerContext): Answer {
         return invalidArgs("template_id (the numeric id) is required; hash_id is not accepted here");
     }
     const template = ctx.emu.model.templates.get(templateId);
-    if (!template || template.deleted || template.creator_id !== ctx.caller.user.id) {
-        return fail(404, "not_found", `no template with id ${templateId}`);
-    }
+    if (!template || template.deleted) return fail(404, "not_found", `no template with id ${templateId}`);
+    // The service's API reference: a key not the creator's is refused 401, with no error code. Before,
+    // it was a 404, which a client may read as "already gone" for a template that is still there.
+    if (template.creator_id !== ctx.caller.user.id) return { status: 401, body: { success: false, msg: "Templates can ONLY be Deleted by their Creator" } };
     template.deleted = true;
-    return ok({ success: true, msg: "template deleted" });
+    return ok({ success: true, msg: `Template ${template.id} Deleted Successfully` });
 }
 
 function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
