@@ -178,3 +178,56 @@ describe("the emulator answers a template delete as the service's API reference 
         expect((await call(emu, "DELETE", TEMPLATE, { template_id: 1 })).status).toBe(404);
     });
 });
+
+describe("the emulator keeps a template's own rules on every write", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // Contract §2.2: extra_filters has the shape {field: {op: value}}, with the search's operators;
+    // contract §4.7 merges a create's extra_filters by key. Before, any object was taken.
+    const badFilters: Array<[string, unknown, string]> = [
+        ["a bare value", { gpu_name: "RTX 4090" }, "extra_filters: filter on gpu_name must be an object of operators"],
+        ["a misspelt operator", { gpu_ram: { gtee: 24 } }, "extra_filters: unknown operator gtee on gpu_ram"],
+        ["no operator", { gpu_ram: {} }, "extra_filters: filter on gpu_ram has no operator"],
+        ["in with no array", { gpu_name: { in: "RTX 4090" } }, "extra_filters: gpu_name in takes an array"],
+        ["a list", [{ gpu_ram: { gte: 24 } }], "extra_filters must be object"],
+    ];
+
+    it.each(badFilters)("extra_filters with %s is refused on a template create and edit, and on an instance create", async (_, extraFilters, msg) => {
+        const created = await call(emu, "POST", TEMPLATE, { name: `ef-${msg}`, image: "busybox", extra_filters: extraFilters });
+        expect(created.status).toBe(400);
+        expect(created.json).toMatchObject({ success: false, error: "invalid_args", msg });
+
+        const made = (await call(emu, "POST", TEMPLATE, { name: `ef-ok-${msg}`, image: "busybox", extra_filters: { gpu_ram: { gte: 24 } } })).json.template;
+        const edited = await call(emu, "PUT", TEMPLATE, { hash_id: made.hash_id, extra_filters: extraFilters });
+        expect(edited.status).toBe(400);
+        expect(emu.model.templates.get(made.id)!.fields.extra_filters).toEqual({ gpu_ram: { gte: 24 } });
+
+        const offer = emu.addOffer();
+        const rented = await call(emu, "PUT", asks(offer.id), { image: "busybox", extra_filters: extraFilters });
+        expect(rented.status).toBe(400);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    it("extra_filters on any offer field, with every operator, is taken", async () => {
+        const extraFilters = { gpu_ram: { gte: 24, lt: 100 }, gpu_name: { in: ["RTX 4090"] }, verified: { eq: true }, geolocation: { notin: [] } };
+        const made = await call(emu, "POST", TEMPLATE, { name: "ef-fine", image: "busybox", extra_filters: extraFilters });
+        expect(made.json).toMatchObject({ success: true, template: { extra_filters: extraFilters } });
+        const rented = await call(emu, "PUT", asks(emu.addOffer().id), { template_hash_id: made.json.template.hash_id, extra_filters: { num_gpus: { eq: 1 } } });
+        expect(emu.model.instances.get(rented.json.new_contract)!.effective.extra_filters).toEqual({ ...extraFilters, num_gpus: { eq: 1 } });
+    });
+
+    // As on create: an edit could leave a template with an empty name or image.
+    it("an edit that empties the name or the image is refused", async () => {
+        const made = (await call(emu, "POST", TEMPLATE, { name: "keeps-name", image: "busybox" })).json.template;
+        for (const change of [{ name: "" }, { image: "" }]) {
+            const edited = await call(emu, "PUT", TEMPLATE, { hash_id: made.hash_id, ...change });
+            expect(edited.status).toBe(400);
+            expect(edited.json).toMatchObject({ success: false, msg: "name and image must not be empty" });
+        }
+        expect(emu.model.templates.get(made.id)!.fields).toMatchObject({ name: "keeps-name", image: "busybox" });
+    });
+});
