@@ -231,3 +231,24 @@ describe("the emulator keeps a template's own rules on every write", () => {
         expect(emu.model.templates.get(made.id)!.fields).toMatchObject({ name: "keeps-name", image: "busybox" });
     });
 });
+
+describe("the emulator answers an SSH key delete as the service's API reference documents it", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // A key not found, or not the account's, is a 400 no_ssh_key "No ssh key provided"; before, a 404 not_found.
+    it("a key already deleted, never made, or another account's: 400 no_ssh_key, and another account's stays", async () => {
+        const made = (await call(emu, "POST", "/api/v0/ssh/", { ssh_key: "ssh-ed25519 AAAAC3NzaSpecRules gone@test" })).json.key;
+        expect((await call(emu, "DELETE", `/api/v0/ssh/${made.id}/`, {})).json).toEqual({ success: true });
+        const theirs = emu.model.addSshKey(emu.otherUser.id, "ssh-ed25519 AAAAC3NzaSpecRules theirs@test");
+        for (const id of [made.id, 1, theirs.id]) {
+            const refused = await call(emu, "DELETE", `/api/v0/ssh/${id}/`, {});
+            expect(refused.status).toBe(400);
+            expect(refused.json).toEqual({ success: false, error: "no_ssh_key", msg: "No ssh key provided" });
+        }
+        expect(emu.model.sshKeys.has(theirs.id)).toBe(true);
+    });
+});
