@@ -156,6 +156,8 @@ export interface ErrorFactoryInput extends HttpAnswer {
     scope?: string;
     /** What the route's own not-found names (`Endpoint.about`): a `no_such_*` naming anything else is not about it. */
     about?: string;
+    /** The code the route answers for a target it does not have, besides `not_found`/`no_such_*` (`Endpoint.goneCode`). */
+    goneCode?: string;
     redact: (text: string) => string;
 }
 
@@ -330,7 +332,7 @@ export function rateLimitThresholdMs(serviceMessage: string): number | undefined
 
 /** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
 export function errorFromAnswer(input: ErrorFactoryInput): VastError {
-    const { status, body, operation, target, scope, about, redact } = input;
+    const { status, body, operation, target, scope, about, goneCode, redact } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
@@ -341,7 +343,7 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     // naming anything else, or a `not_found` whose words never name it ("user not found"), is
     // about something else.
     const words = `${code ?? ""} ${serviceMessage}`;
-    const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(words);
+    const noSuch = !!body && typeof body === "object" && (/no_such_\w|not_found/i.test(words) || (goneCode !== undefined && code === goneCode));
     const named = [...words.matchAll(/no_such_(\w+)/gi)].map(([, what]) => what.toLowerCase());
     const namesIt = about !== undefined && (named.length > 0 ? named.every((what) => what === about) : new RegExp(`\\b${about}s?\\b`, "i").test(words));
     const namesOther = noSuch && about !== undefined && !namesIt;

@@ -180,7 +180,7 @@ export class Transport {
                 const answer = await this.send(endpoint, path, request, connection);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
                 if (!isFailure(answer) || carriesWhatItMade(endpoint, answer)) return this.parse(endpoint, ctx, answer, schema, redact);
-                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, redact });
+                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact });
             } catch (e) {
                 if (e instanceof VastUnexpectedResponseError) error = e;
                 else if (e instanceof VastError) throw e;

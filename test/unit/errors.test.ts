@@ -58,6 +58,12 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         expect(errorFromAnswer({ status: 404, body, operation: "show instance", target: "42", about: "instance", redact: (t) => t })).toBeInstanceOf(kind);
     });
 
+    it("a route's own gone code reads as not found there only (the SSH key delete's 400 no_ssh_key); elsewhere it stays a refusal", () => {
+        const body = { success: false, error: "no_ssh_key", msg: "No ssh key provided" };
+        expect(errorFromAnswer({ status: 400, body, operation: "delete SSH key", goneCode: "no_ssh_key", redact: (t) => t })).toBeInstanceOf(VastNotFoundError);
+        expect(errorFromAnswer({ status: 400, body, operation: "create SSH key", redact: (t) => t })).toBeInstanceOf(VastInvalidArgsError);
+    });
+
     it.each([
         ["API requests too frequent", undefined],
         ["API requests too frequent endpoint threshold=3.0", 3000],

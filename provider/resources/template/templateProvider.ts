@@ -1,5 +1,5 @@
 import { describePlainCredential, plainCredentials } from "../../env/credentials";
-import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastAuthError, VastConfigError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
@@ -27,6 +27,7 @@ import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inpu
 import { ownTemplate, ownedBy } from "./templateOwnership";
 import { withoutSecretsIn } from "./publishedSecrets";
 import { hold, isHeld, letGo, newHolder } from "./templateHolders";
+import { assertSameAccount } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -63,7 +64,7 @@ function warnIfHeldByOthers(log: ProviderContext["log"], templateId: number, oth
  * stays, so the resource stays in state until the user decides.
  */
 function refusedDelete(e: unknown, templateId: number): Error | undefined {
-    const said = e instanceof VastError ? (e.serviceMessage ?? "") : "";
+    const said = serviceSaid(e);
     if (e instanceof VastInvalidArgsError && /other users are still using it/i.test(said)) {
         return new Error(
             `${e.message}. Other accounts use template ${templateId} (they created one with the same content), and the service keeps it for them. ` +
@@ -71,7 +72,7 @@ function refusedDelete(e: unknown, templateId: number): Error | undefined {
             { cause: e },
         );
     }
-    if (e instanceof VastAuthError && /only be deleted by their creator/i.test(said)) {
+    if (creatorOnly(e)) {
         return new Error(
             `vastai: delete template ${templateId} failed: the service says only the template's creator can delete it ("${said}"), ` +
                 "and the stack's key belongs to another account. Delete it with the creator's key, or remove it from the stack's state (`pulumi state delete <urn>`)",
@@ -80,6 +81,11 @@ function refusedDelete(e: unknown, templateId: number): Error | undefined {
     }
     return undefined;
 }
+
+const serviceSaid = (e: unknown): string => (e instanceof VastError ? (e.serviceMessage ?? "") : "");
+
+/** The service's refusal of a delete by a key not the creator's. */
+const creatorOnly = (e: unknown): boolean => e instanceof VastAuthError && /only be deleted by their creator/i.test(serviceSaid(e));
 
 /** The creator the service names for a template, or undefined if it names none. */
 const creatorOf = (record: TemplateRecord): number | undefined => record.creator_id ?? undefined;
@@ -335,6 +341,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
         } catch (e) {
             // Still there: held again, as it was.
             hold(templateId, props.holder);
+            // Refused to a key not the creator's: with the creator in state, say which account's key
+            // is in use and which one deletes it, as a read does (the service's 401 names neither).
+            if (creatorOnly(e)) {
+                await assertSameAccount(ctx, `template ${templateId}`, props.creatorId).catch((lookup: Error) => {
+                    if (lookup instanceof VastConfigError) throw lookup;
+                });
+            }
             throw refusedDelete(e, templateId) ?? e;
         }
     },
