@@ -11,11 +11,27 @@ import { ProviderContext } from "../dynamic/context";
 
 /**
  * Before something counts as gone: the API key is the account's that made it (`owner`, kept in
- * state). Asked only then (the current user, once per process); nothing to compare when state does
- * not know the owner.
+ * state). Asked only then (the current user, once per process). When state does not know the
+ * owner (the key that made it could not read its own account: no `user_read`), it may know that
+ * key's mark (`keyMark`): the same key sees what it made, so only another key's "not found" is
+ * doubted, since nothing tells its account. Nothing to compare when state knows neither (state
+ * from before either was kept).
  */
-export async function assertSameAccount(ctx: Pick<ProviderContext, "currentUserId">, what: string, owner: number | undefined): Promise<void> {
-    if (owner === undefined) return;
+export async function assertSameAccount(
+    ctx: Pick<ProviderContext, "currentUserId" | "keyMark">,
+    what: string,
+    owner: number | undefined,
+    madeWithKey?: string,
+): Promise<void> {
+    if (owner === undefined) {
+        if (madeWithKey === undefined || madeWithKey === ctx.keyMark()) return;
+        throw new VastConfigError(
+            `${what} was made with another API key (mark ${madeWithKey}; this one's is ${ctx.keyMark()}), which could not tell its account, ` +
+                "and the key in use cannot see it: it is not taken as deleted, since another account's key sees nothing either. " +
+                "Set vastai:apiKey (or VAST_API_KEY) to the key it was made with, or a key of its account with the \"user_read\" permission " +
+                "(a refresh with that records the account). If it is really gone, `pulumi state delete` the resource",
+        );
+    }
     let me: number;
     try {
         me = await ctx.currentUserId();
@@ -61,6 +77,21 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
  * instance, a live key) reaches state now rather than after the look-up's retries (minutes when it
  * goes unanswered), and a refresh is not held up by them; a later refresh records the account then.
  */
+/** What state knows of who made a resource: its account, or else the mark of the key that made it. */
+export interface MadeBy {
+    accountId?: number;
+    keyMark?: string;
+}
+
+/**
+ * Who made a resource, for its state: the key's account (`accountOnceMade`), or, when that cannot
+ * be told, the key's mark, so that only another key's "not found" is doubted (`assertSameAccount`).
+ */
+export async function madeBy(ctx: Pick<ProviderContext, "clock" | "keyMark">, account: Promise<number | undefined>): Promise<MadeBy> {
+    const accountId = await accountOnceMade(ctx, account);
+    return accountId === undefined ? { keyMark: ctx.keyMark() } : { accountId };
+}
+
 export async function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(ctx.clock.scaled(ACCOUNT_WAIT_MS), ACCOUNT_WAIT_FLOOR_MS))));

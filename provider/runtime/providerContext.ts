@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { VastAuthError } from "../client/errors";
 import { assertSafeBaseUrl } from "../client/transport";
 import { suggestion } from "../schemas/nearestName";
@@ -13,7 +14,7 @@ import { progress, warn } from "./log";
  * is loaded once per host process by `require`, never serialized.
  */
 let stackConfig: Record<string, string | undefined> | undefined;
-let cached: { key: string; from: readonly unknown[]; client: VastClient; userId?: Promise<number> } | undefined;
+let cached: { key: string; from: readonly unknown[]; client: VastClient; userId?: Promise<number>; mark?: string } | undefined;
 
 /**
  * Called by the host with the whole stack config. Synchronous: the host caches the provider
@@ -108,10 +109,19 @@ export function currentUserId(): Promise<number> {
     return entry.userId;
 }
 
+/** The configured key's mark (ProviderContext.keyMark): the key never leaves this module's client. */
+export function keyMark(): string {
+    vastClient();
+    const entry = cached!;
+    entry.mark ??= createHash("sha256").update(`pulumi-vastai key mark ${entry.key}`).digest("hex").slice(0, 8);
+    return entry.mark;
+}
+
 /** The context every resource implementation in this process is given. */
 export const processContext: ProviderContext = {
     client: vastClient,
     currentUserId,
+    keyMark,
     clock: {
         now: () => Date.now(),
         sleep: (liveMs) => new Promise((resolve) => setTimeout(resolve, liveMs * timeScale())),

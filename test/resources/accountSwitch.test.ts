@@ -123,6 +123,38 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         }
     });
 
+    // Before: an instance made with such a key had nothing in state to tell whose it was, and
+    // another account's key, seeing nothing, read it as gone: a refresh dropped it, billed.
+    it("an instance made with a key that cannot tell its account keeps the key's mark: another key's not-found is refused, the same key's is believed", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const scopedKey = emu.createKey({ api: { instance_read: {}, instance_write: {} } }).key;
+        const scoped = await hostWith(emu, scopedKey);
+        const other = await hostWith(emu, emu.createKey(undefined, emu.otherUser.id).key);
+        try {
+            const [reg] = await registerAsProgram(() => new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }));
+            const urn = scoped.urn(reg.type, reg.name);
+            const created = await scoped.create(urn, (await scoped.check(urn, {}, reg.inputs)).inputs);
+            expect(created.properties.accountId).toBeUndefined();
+            const mark = created.properties.keyMark as string;
+            expect(mark).toMatch(/^[0-9a-f]{8}$/);
+            expect(scopedKey).not.toContain(mark);
+            expect((await scoped.read(created.id, urn, created.properties)).properties.keyMark).toBe(mark);
+
+            const expected = `instance ${created.id} was made with another API key (mark ${mark};`;
+            await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
+            await deleteRefused(other.delete(created.id, urn, created.properties), expected);
+            expect(emu.model.instances.get(Number(created.id))?.destroyed).toBe(false);
+
+            // Destroyed outside Pulumi: the key that made it reads it gone.
+            emu.model.instances.get(Number(created.id))!.destroyed = true;
+            expect((await scoped.read(created.id, urn, created.properties)).id).toBe("");
+        } finally {
+            await scoped.stop();
+            await other.stop();
+            await emu.stop();
+        }
+    });
+
     // Before: the create of a rented instance (or a made API key) waited for the look-up through
     // all its retries (at live speed four 60 s timeouts) before returning what it made: all that
     // time the instance was billed and not in state, and an interrupted `up` would lose it.

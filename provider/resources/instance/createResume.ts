@@ -23,7 +23,7 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
     const { offerId } = offer;
     const instanceId =
         journal.instanceId !== undefined
-            ? (await instanceUnlessGone(ctx, vast, journal.instanceId, journal.accountId))?.id
+            ? (await instanceUnlessGone(ctx, vast, journal.instanceId, { accountId: journal.accountId }))?.id
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
     if (instanceId === undefined && journal.accountId === undefined) {
         // Made with a key whose account is not known: "not there" may only mean that this key cannot see it.
@@ -76,7 +76,7 @@ export async function remindInterrupted(ctx: ProviderContext, vast: VastClient):
  * proves nothing of a rent whose answer never came).
  */
 async function stillThere(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<number | undefined | "unknown"> {
-    if (entry.instanceId !== undefined) return (await instanceUnlessGone(ctx, vast, entry.instanceId, entry.accountId))?.id;
+    if (entry.instanceId !== undefined) return (await instanceUnlessGone(ctx, vast, entry.instanceId, { accountId: entry.accountId }))?.id;
     if (entry.token === undefined) return undefined; // no rent was sent
     return (await instancesPlacedBy(vast, entry.label, entry.token))[0] ?? "unknown";
 }

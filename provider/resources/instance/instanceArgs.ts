@@ -216,6 +216,12 @@ export interface InstanceOutputs extends InstanceInputs {
      * 5 s after the rent (a create never waits longer: the first refresh records it).
      */
     accountId?: number;
+    /**
+     * When `accountId` is absent: a mark of the API key that created (or last read) it, 8 hex digits
+     * of a hash, never the key. The same key's "not found" is believed; another key's is not (it may
+     * be another account's), so a refresh or destroy with it fails instead of dropping a billed instance.
+     */
+    keyMark?: string;
 }
 
 /** Every input property, in the order they are reported. */
@@ -276,6 +282,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     bidUnconfirmed: {},
     labelUnconfirmed: {},
     accountId: {},
+    keyMark: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;
 export const INSTANCE_COMPUTED = computedOf(INSTANCE_COMPUTED_OUTPUTS);
 

@@ -2,23 +2,23 @@ import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { InstanceRecord } from "../../schemas/instance";
 import { lookAgainIfMissing } from "../lookAgain";
-import { assertSameAccount } from "../sameAccount";
+import { MadeBy, assertSameAccount } from "../sameAccount";
 
 /**
  * The one home of "is this instance gone", for a read and a destroy. The instance as the service
  * shows it, or undefined only when it is gone: missing from three looks a moment apart
  * (lookAgain.ts), each in the service's own words, and the key in use is the account's that made
- * it (`accountId`, sameAccount.ts), since another account's key sees nothing either. A paid
+ * it (`accountId`, or else `keyMark`: sameAccount.ts), since another account's key sees nothing either. A paid
  * instance leaves state only then.
  */
 export async function instanceUnlessGone(
-    ctx: Pick<ProviderContext, "clock" | "currentUserId">,
+    ctx: Pick<ProviderContext, "clock" | "currentUserId" | "keyMark">,
     vast: VastClient,
     instanceId: number,
-    accountId: number | undefined,
+    madeBy: MadeBy,
 ): Promise<InstanceRecord | undefined> {
     const show = () => vast.instances.show(instanceId);
     const record = await lookAgainIfMissing(ctx.clock, await show(), show);
-    if (!record) await assertSameAccount(ctx, `instance ${instanceId}`, accountId);
+    if (!record) await assertSameAccount(ctx, `instance ${instanceId}`, madeBy.accountId, madeBy.keyMark);
     return record;
 }

@@ -37,7 +37,7 @@ import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLook
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
 import { instanceUnlessGone } from "./instanceLookup";
-import { accountOnceMade, keyAccount } from "../sameAccount";
+import { keyAccount, madeBy } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -105,7 +105,7 @@ function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
  */
 function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const access = props.access ?? accessOf(props.runtype, undefined);
-    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId });
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId, keyMark: props.keyMark });
 }
 
 /** The label the instance has now, as the program writes none: `""`. Undefined when it is not found. */
@@ -203,7 +203,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
         // Whose key rents it, asked (once per process) while the rent is under way: recorded as
-        // `accountId`, so another account's key never reads the instance as gone.
+        // `accountId` (or the key's mark), so another account's key never reads the instance as gone.
         const account = keyAccount(ctx);
         const desired = normalize(inputs);
         const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
@@ -240,11 +240,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
                 // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
                 // waited for all the same: should the service ever run it anyway, it does not stay running.
                 if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-                const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+                const reported = { ...rentedOn(choice.current), ...access, ...(await madeBy(ctx, account)), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
                 return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
             } catch (e) {
                 if (!(e instanceof InstanceNotReadyError)) throw e;
-                const reported = { ...rentedOn(choice.current), ...access, ...definedOnly({ accountId: await accountOnceMade(ctx, account) }), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+                const reported = { ...rentedOn(choice.current), ...access, ...(await madeBy(ctx, account)), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
                 // The label the instance really has, so the next update sets the program's.
                 const state = e.label === undefined ? desired : { ...desired, label: e.label };
                 throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
@@ -263,7 +263,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
         // says (the service's own words, three times, with the account's key); anything else throws.
         const listed = await sharedInstanceReader(vast).get(instanceId);
-        const record = listed ?? (await instanceUnlessGone(ctx, vast, instanceId, props.accountId));
+        const record = listed ?? (await instanceUnlessGone(ctx, vast, instanceId, props));
         if (!record) {
             await reminded;
             return goneResult<InstanceOutputs>();
@@ -275,7 +275,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const reported = {
             ...rentalIn(props),
             ...definedOnly(reportedByService(record)),
-            ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed, accountId: await accountOnceMade(ctx, account) }),
+            ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed }),
+            // Who made it, as this read tells: the account once known, else this key's mark (it sees the instance).
+            accountId: undefined,
+            keyMark: undefined,
+            ...(await madeBy(ctx, account)),
         };
         await reminded;
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
@@ -382,7 +386,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         forgetHeld(instanceId);
         const reminded = remindInterrupted(ctx, vast);
-        const { alreadyGone } = await destroyConfirmed(ctx, vast, instanceId, props.rentedOfferId ?? props.offerId, props.accountId);
+        const { alreadyGone } = await destroyConfirmed(ctx, vast, instanceId, props.rentedOfferId ?? props.offerId, props);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
         await reminded;
     },
