@@ -86,6 +86,25 @@ describe("getCurrentUser against the emulator", () => {
         expect(emu.requests).toHaveLength(0);
     });
 
+    // Before: a refused apiKey option said to set vastai:apiKey, which the option overrides.
+    it("a refused key or a wrong address names where it came from: the option, else the stack's settings", async () => {
+        setting = programSetting({ config: stackConfigFor(emu, "revoked-or-mistyped") });
+        const fromStack = await getCurrentUser().catch((e) => e);
+        expect(fromStack).toBeInstanceOf(VastAuthError);
+        expect(fromStack.message).toMatch(/\(set vastai:apiKey or VAST_API_KEY to a valid key, or pass one as the apiKey option\)$/);
+        const fromOption = await getCurrentUser({ apiKey: "revoked-or-mistyped" }).catch((e) => e);
+        expect(fromOption.message).toMatch(/\(pass a valid key as the apiKey option\)$/);
+
+        const stopped = await startEmulator();
+        await stopped.stop();
+        const nothingThere = await getCurrentUser({ baseUrl: stopped.url }).catch((e) => e);
+        expect(nothingThere.message).toMatch(/nothing listens there; check the base URL \(the baseUrl option; https:\/\/console.vast.ai by default\)$/);
+        setting.restore();
+        setting = programSetting({ config: stackConfigFor(stopped, emu.demoKey) });
+        const fromStackUrl = await getCurrentUser().catch((e) => e);
+        expect(fromStackUrl.message).toMatch(/nothing listens there; check the base URL \(vastai:baseUrl, or VAST_URL; https:\/\/console.vast.ai by default\)$/);
+    });
+
     it("keeps the account's api_key out of errors: JSON bodies, truncated ones, gateway pages", async () => {
         const reader = emu.createKey({ api: { user_read: {} } }).key;
         setting = programSetting({ config: stackConfigFor(emu, reader) });
