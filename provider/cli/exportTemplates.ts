@@ -56,11 +56,15 @@ export class ExportRefused extends Error {}
 
 function apiKeyFrom(options: ExportOptions): string | undefined {
     if (!options.apiKeyFile) return undefined;
+    let key: string;
     try {
-        return fs.readFileSync(options.apiKeyFile, "utf8").trim();
+        key = fs.readFileSync(options.apiKeyFile, "utf8").trim();
     } catch (e) {
         throw new ExportRefused(`cannot read the API key file ${options.apiKeyFile}: ${(e as NodeJS.ErrnoException).code ?? e}`);
     }
+    // Not passed over for VAST_API_KEY: that may be another account's key, and the file was named to be used.
+    if (!key) throw new ExportRefused(`the API key file ${options.apiKeyFile} is empty`);
+    return key;
 }
 
 /** Files that exist with other content: overwriting them needs `--force`. */

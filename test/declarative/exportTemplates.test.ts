@@ -239,6 +239,16 @@ describe("export-templates", () => {
         expect(fs.readdirSync(out)).toHaveLength(2);
     });
 
+    // Before: an empty key file was taken for no file, and VAST_API_KEY (another account's, here) was used instead.
+    it("an empty --api-key-file is refused, not passed over for VAST_API_KEY", async () => {
+        const keyFile = path.join(path.dirname(freshDir()), "empty-key");
+        fs.writeFileSync(keyFile, " \n");
+        const out = freshDir();
+        const result = await cli(["export-templates", "--out", out, "--api-key-file", keyFile], { ...env, VAST_API_KEY: emu.otherUser.apiKey });
+        expect(result).toMatchObject({ code: 1, stderr: `pulumi-vastai: the API key file ${keyFile} is empty` });
+        expect(fs.existsSync(out)).toBe(false);
+    });
+
     // Before: each said to set vastai:apiKey or check vastai:baseUrl, stack settings the command never reads.
     it("a refused key, a key without user_read, nothing at VAST_URL, a page that is not the API's: each says what to change in what the command reads", async () => {
         const withKey = (key: string, url = emu.url) => ({ ...env, VAST_API_KEY: key, VAST_URL: url });
