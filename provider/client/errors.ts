@@ -133,12 +133,17 @@ export class VastOutcomeUnknownError extends VastError {
     }
 }
 
-/** Bad or missing provider configuration; raised before any request is made. */
-export class VastConfigError extends Error {
+/**
+ * Bad or missing configuration (no key, a URL the key may not go to, a key of another account than
+ * the resource's); raised before the request it concerns is made. A `VastError` like every other
+ * failure, so one `catch` covers them all.
+ */
+export class VastConfigError extends VastError {
     readonly kind = "config";
     constructor(message: string) {
-        super(`vastai: ${message}`);
-        this.name = "VastConfigError";
+        super({ operation: "configure" }, message);
+        // Said as it is, not as "configure failed: ...": the message is what to set.
+        this.message = `vastai: ${message}`;
     }
 }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { FunctionOptions, VastAuthError, VastConfigError, VastInvalidArgsError, getCurrentUser } from "../../provider";
+import { FunctionOptions, VastAuthError, VastConfigError, VastError, VastInvalidArgsError, getCurrentUser } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
@@ -82,7 +82,14 @@ describe("getCurrentUser against the emulator", () => {
         setting = programSetting({ config: {} });
         const error = await getCurrentUser().catch((e) => e);
         expect(error).toBeInstanceOf(VastConfigError);
-        expect(error.message).toMatch(/pulumi config set --secret vastai:apiKey <key>.*VAST_API_KEY/);
+        expect(error.message).toMatch(/^vastai: no API key\. Set it with `pulumi config set --secret vastai:apiKey <key>`.*VAST_API_KEY/);
+        // Before: not a VastError, so a program catching VastError for the provider's failures missed it.
+        expect(error).toBeInstanceOf(VastError);
+        expect(error).toMatchObject({ kind: "config", name: "VastConfigError" });
+        expect(String(error.stack)).toMatch(/^VastConfigError: vastai: no API key\./);
+        const plainHttp = await getCurrentUser({ apiKey: emu.demoKey, baseUrl: "http://example.com" }).catch((e) => e);
+        expect(plainHttp).toBeInstanceOf(VastError);
+        expect(plainHttp.message).toMatch(/^vastai: refusing to send the API key to http:\/\/example.com/);
         expect(emu.requests).toHaveLength(0);
     });
 
