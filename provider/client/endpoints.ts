@@ -55,6 +55,12 @@ export interface Endpoint {
      * reads as it gone. Set on the reads that decide "gone"; a removal's not-found is checked by one.
      */
     about?: string;
+    /**
+     * The error code this route answers for a target it does not have, where it says neither
+     * `not_found` nor `no_such_*`: the SSH key delete's 400 `no_ssh_key` ("key not found or does not
+     * belong to user", the service's API reference). Read as not found, which a removal confirms by a read.
+     */
+    goneCode?: string;
 }
 
 /**
@@ -86,7 +92,7 @@ export const ENDPOINTS = {
     deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 2000, idempotent: true, answersText: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
-    deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true },
+    deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true, goneCode: "no_ssh_key" },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -178,6 +178,8 @@ export interface ErrorFactoryInput extends HttpAnswer {
     scope?: string;
     /** What the route's own not-found names (`Endpoint.about`): a `no_such_*` naming anything else is not about it. */
     about?: string;
+    /** The code the route answers for a target it does not have, besides `not_found`/`no_such_*` (`Endpoint.goneCode`). */
+    goneCode?: string;
     redact: (text: string) => string;
     /** STACK_SETTING_HINTS unless the client was given others. */
     hints?: SettingHints;
@@ -354,17 +356,21 @@ export function rateLimitThresholdMs(serviceMessage: string): number | undefined
 
 /** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
 export function errorFromAnswer(input: ErrorFactoryInput): VastError {
-    const { status, body, operation, target, scope, about, redact, hints = STACK_SETTING_HINTS } = input;
+    const { status, body, operation, target, scope, about, goneCode, redact, hints = STACK_SETTING_HINTS } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
     const said = serviceMessage ? `: ${serviceMessage}` : "";
     const statusText = isOkStatus(status) ? `HTTP ${status} with success=false` : `HTTP ${status}`;
-    // The service's own words: a JSON body whose code or message says what is missing; on a route
-    // that says what its not-found names, a `no_such_*` naming anything else is about something else.
+    // The service's own words: a JSON body whose code or message says what is missing. On a route
+    // that says what its not-found names, one is about it only when it names it: a `no_such_*`
+    // naming anything else, or a `not_found` whose words never name it ("user not found"), is
+    // about something else.
     const words = `${code ?? ""} ${serviceMessage}`;
-    const noSuch = !!body && typeof body === "object" && /no_such_\w|not_found/i.test(words);
-    const namesOther = noSuch && about !== undefined && [...words.matchAll(/no_such_(\w+)/gi)].some(([, named]) => named.toLowerCase() !== about);
+    const noSuch = !!body && typeof body === "object" && (/no_such_\w|not_found/i.test(words) || (goneCode !== undefined && code === goneCode));
+    const named = [...words.matchAll(/no_such_(\w+)/gi)].map(([, what]) => what.toLowerCase());
+    const namesIt = about !== undefined && (named.length > 0 ? named.every((what) => what === about) : new RegExp(`\\b${about}s?\\b`, "i").test(words));
+    const namesOther = noSuch && about !== undefined && !namesIt;
 
     // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
     // A 403 that says `invalid_args` refuses the request, not the key (create instance: "Offer X is
@@ -404,7 +410,10 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     if (code === "deprecated_endpoint") {
         return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`);
     }
-    if (namesOther) return new VastRequestRejectedError(ctx, `${statusText} names something other than this ${about}${said}`);
+    if (namesOther) {
+        const other = named.length > 0 ? `names something other than this ${about}` : `does not say this ${about} is what is missing`;
+        return new VastRequestRejectedError(ctx, `${statusText} ${other}${said}`);
+    }
     if (noSuch) return new VastNotFoundError(ctx, `${statusText} not found${said}`);
     if (status === 404 || status === 410) {
         return new VastRequestRejectedError(

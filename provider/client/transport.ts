@@ -186,7 +186,7 @@ export class Transport {
                 const answer = await this.send(endpoint, path, request, connection);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
                 if (!isFailure(answer) || carriesWhatItMade(endpoint, answer)) return this.parse(endpoint, ctx, answer, schema, redact);
-                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, redact, hints: this.hints });
+                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact, hints: this.hints });
             } catch (e) {
                 if (e instanceof VastUnexpectedResponseError) error = e;
                 else if (e instanceof VastError) throw e;

@@ -6,7 +6,8 @@ const LOOK_AGAIN_MS = [1000, 2000];
 /**
  * The one home of "is it really gone" on a read. A resource that a read found missing leaves
  * state, and one that still exists does not come back: a running instance would be paid for
- * outside Pulumi, and a template's next create would be answered with the one still there. So an
+ * outside Pulumi, a template's next create would be answered with the one still there, and an API
+ * or SSH key would stay on the account, held by no stack (an API key still working). So an
  * answer that found nothing (`first` undefined) is looked at again twice, a moment apart; only
  * when every look answered nothing is it gone. Looks that fail throw, as any read does.
  */

@@ -11,7 +11,14 @@ export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
  */
 export const extraFiltersSchema = z.record(
     z.string(),
-    operatorsChecked(z.record(z.string(), z.unknown())),
+    // At least one operator, and arrays for `in`/`notin`, as a search takes them (contract §4.3):
+    // `{}` or `{in: "RTX 4090"}` would be kept and filter nothing, or fail the search that uses it.
+    operatorsChecked(z.record(z.string(), z.unknown())).superRefine((condition, ctx) => {
+        if (Object.keys(condition).length === 0) ctx.addIssue({ code: "custom", message: "expected at least one search operator, such as { gte: 24 }" });
+        for (const operator of ["in", "notin"]) {
+            if (operator in condition && !Array.isArray(condition[operator])) ctx.addIssue({ code: "custom", path: [operator], message: "expected an array" });
+        }
+    }),
 );
 
 /** Volume attachment (docs/service-contract.md §2.3). */

@@ -147,3 +147,108 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
         expect(fresh.json.template.id).not.toBe(theirs.id);
     });
 });
+
+describe("the emulator answers a template delete as the service's API reference documents it", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // docs/live-service.md "Templates": a key not the creator's is refused 401 "Templates can ONLY be
+    // Deleted by their Creator". Before, the emulator answered 404 not_found, which a client may take
+    // for "already gone" and drop a template that is still there.
+    it("another account's template, public or private, is refused 401 and stays", async () => {
+        for (const isPrivate of [false, true]) {
+            const theirs = emu.model.addTemplate(emu.otherUser.id, { name: `theirs-${isPrivate}`, image: "alpine", tag: "latest", private: isPrivate });
+            const refused = await call(emu, "DELETE", TEMPLATE, { template_id: theirs.id });
+            expect(refused.status).toBe(401);
+            expect(refused.json).toMatchObject({ success: false, msg: "Templates can ONLY be Deleted by their Creator" });
+            expect(theirs.deleted).toBe(false);
+        }
+    });
+
+    it("the creator's delete answers success with the documented message", async () => {
+        const made = (await call(emu, "POST", TEMPLATE, { name: "doomed", image: "busybox" })).json.template;
+        const deleted = await call(emu, "DELETE", TEMPLATE, { template_id: made.id });
+        expect(deleted.status).toBe(200);
+        expect(deleted.json).toEqual({ success: true, msg: `Template ${made.id} Deleted Successfully` });
+        // Its own template, already deleted (unlinked), or one that never was: not found.
+        expect((await call(emu, "DELETE", TEMPLATE, { template_id: made.id })).status).toBe(404);
+        expect((await call(emu, "DELETE", TEMPLATE, { template_id: 1 })).status).toBe(404);
+    });
+});
+
+describe("the emulator keeps a template's own rules on every write", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // Contract §2.2: extra_filters has the shape {field: {op: value}}, with the search's operators;
+    // contract §4.7 merges a create's extra_filters by key. Before, any object was taken.
+    const badFilters: Array<[string, unknown, string]> = [
+        ["a bare value", { gpu_name: "RTX 4090" }, "extra_filters: filter on gpu_name must be an object of operators"],
+        ["a misspelt operator", { gpu_ram: { gtee: 24 } }, "extra_filters: unknown operator gtee on gpu_ram"],
+        ["no operator", { gpu_ram: {} }, "extra_filters: filter on gpu_ram has no operator"],
+        ["in with no array", { gpu_name: { in: "RTX 4090" } }, "extra_filters: gpu_name in takes an array"],
+        ["a list", [{ gpu_ram: { gte: 24 } }], "extra_filters must be object"],
+    ];
+
+    it.each(badFilters)("extra_filters with %s is refused on a template create and edit, and on an instance create", async (_, extraFilters, msg) => {
+        const created = await call(emu, "POST", TEMPLATE, { name: `ef-${msg}`, image: "busybox", extra_filters: extraFilters });
+        expect(created.status).toBe(400);
+        expect(created.json).toMatchObject({ success: false, error: "invalid_args", msg });
+
+        const made = (await call(emu, "POST", TEMPLATE, { name: `ef-ok-${msg}`, image: "busybox", extra_filters: { gpu_ram: { gte: 24 } } })).json.template;
+        const edited = await call(emu, "PUT", TEMPLATE, { hash_id: made.hash_id, extra_filters: extraFilters });
+        expect(edited.status).toBe(400);
+        expect(emu.model.templates.get(made.id)!.fields.extra_filters).toEqual({ gpu_ram: { gte: 24 } });
+
+        const offer = emu.addOffer();
+        const rented = await call(emu, "PUT", asks(offer.id), { image: "busybox", extra_filters: extraFilters });
+        expect(rented.status).toBe(400);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
+    it("extra_filters on any offer field, with every operator, is taken", async () => {
+        const extraFilters = { gpu_ram: { gte: 24, lt: 100 }, gpu_name: { in: ["RTX 4090"] }, verified: { eq: true }, geolocation: { notin: [] } };
+        const made = await call(emu, "POST", TEMPLATE, { name: "ef-fine", image: "busybox", extra_filters: extraFilters });
+        expect(made.json).toMatchObject({ success: true, template: { extra_filters: extraFilters } });
+        const rented = await call(emu, "PUT", asks(emu.addOffer().id), { template_hash_id: made.json.template.hash_id, extra_filters: { num_gpus: { eq: 1 } } });
+        expect(emu.model.instances.get(rented.json.new_contract)!.effective.extra_filters).toEqual({ ...extraFilters, num_gpus: { eq: 1 } });
+    });
+
+    // As on create: an edit could leave a template with an empty name or image.
+    it("an edit that empties the name or the image is refused", async () => {
+        const made = (await call(emu, "POST", TEMPLATE, { name: "keeps-name", image: "busybox" })).json.template;
+        for (const change of [{ name: "" }, { image: "" }]) {
+            const edited = await call(emu, "PUT", TEMPLATE, { hash_id: made.hash_id, ...change });
+            expect(edited.status).toBe(400);
+            expect(edited.json).toMatchObject({ success: false, msg: "name and image must not be empty" });
+        }
+        expect(emu.model.templates.get(made.id)!.fields).toMatchObject({ name: "keeps-name", image: "busybox" });
+    });
+});
+
+describe("the emulator answers an SSH key delete as the service's API reference documents it", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator();
+    });
+    afterAll(() => emu.stop());
+
+    // A key not found, or not the account's, is a 400 no_ssh_key "No ssh key provided"; before, a 404 not_found.
+    it("a key already deleted, never made, or another account's: 400 no_ssh_key, and another account's stays", async () => {
+        const made = (await call(emu, "POST", "/api/v0/ssh/", { ssh_key: "ssh-ed25519 AAAAC3NzaSpecRules gone@test" })).json.key;
+        expect((await call(emu, "DELETE", `/api/v0/ssh/${made.id}/`, {})).json).toEqual({ success: true });
+        const theirs = emu.model.addSshKey(emu.otherUser.id, "ssh-ed25519 AAAAC3NzaSpecRules theirs@test");
+        for (const id of [made.id, 1, theirs.id]) {
+            const refused = await call(emu, "DELETE", `/api/v0/ssh/${id}/`, {});
+            expect(refused.status).toBe(400);
+            expect(refused.json).toEqual({ success: false, error: "no_ssh_key", msg: "No ssh key provided" });
+        }
+        expect(emu.model.sshKeys.has(theirs.id)).toBe(true);
+    });
+});

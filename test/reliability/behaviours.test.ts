@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import { Instance, Template } from "../../provider";
+import { ApiKey, Instance, SshKey, Template, apiKeyPermissions } from "../../provider";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { startEmulator } from "../../testkit/support/fixtures";
@@ -399,6 +399,45 @@ describe("money safety, promise by promise", () => {
             expect(engine.get("read-again").id).toBe(id);
             expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
         }
+    });
+
+    // Before: one listing that left a key out dropped it from state, on refresh and after a
+    // delete that failed: an API key still working, an SSH key still on every new instance, held by
+    // no stack, and the next `up` made a second API key (or failed on the SSH key's text).
+    it("14. an API key or an SSH key a listing leaves out once, or twice in a row, stays in state, on refresh and after a failed delete; one removed elsewhere leaves it", async () => {
+        const { emu, engine } = stack;
+        const publicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyListedAgain00000000000 me@listed-again";
+        await engine.up(() => [
+            new ApiKey("listed-again", { name: "listed-again", permissions: apiKeyPermissions("user_read") }),
+            new SshKey("listed-again-ssh", { publicKey }),
+        ]);
+        const apiKey = engine.get("listed-again").outputs as { keyId: number; key: string };
+        const sshKeyId = Number(engine.get("listed-again-ssh").id);
+        const KEYS = /^\/api\/v0\/auth\/apikeys\/\d+\/?$/;
+        const SSH = /^\/api\/v0\/ssh\/\d+\/?$/;
+        const listingsLeaveOut = (times: number) => {
+            emu.faults.add({ method: "GET", path: "/api/v0/auth/apikeys/", fault: { kind: "status", status: 200, body: { success: true, apikeys: [] } }, times });
+            emu.faults.add({ method: "GET", path: "/api/v0/ssh/", fault: { kind: "status", status: 200, text: "[]" }, times });
+        };
+        for (const times of [1, 2]) {
+            listingsLeaveOut(times);
+            await engine.refresh();
+            expect(engine.state.size).toBe(2);
+        }
+        for (const times of [1, 2]) {
+            emu.faults.add({ method: "DELETE", path: KEYS, fault: { kind: "status", status: 500 }, times: 4 });
+            emu.faults.add({ method: "DELETE", path: SSH, fault: { kind: "status", status: 500 }, times: 4 });
+            listingsLeaveOut(times);
+            await expect(engine.destroy()).rejects.toThrow(/500/);
+            expect(engine.state.size).toBe(2);
+            expect(emu.model.keys.get(apiKey.key)?.revokedAnswer).toBeUndefined();
+            expect(emu.model.sshKeys.has(sshKeyId)).toBe(true);
+            emu.faults.clear();
+        }
+        emu.revokeKey(apiKey.key);
+        emu.model.sshKeys.delete(sshKeyId);
+        await engine.refresh();
+        expect(engine.state.size).toBe(0);
     });
 });
 

@@ -7,7 +7,7 @@ import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, 
 /**
  * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every
  * request that a create, refresh, update and delete of a Template, an Instance, an SshKey and an ApiKey makes
- * is spoiled by every fault kind, alone and twice in a row, and a lost create answer is followed by
+ * (and an update that replaces an Instance: a new image, a new template hash) is spoiled by every fault kind, alone and twice in a row, and a lost create answer is followed by
  * a failure of each of the lookup's first two calls. After every case the engine's state must
  * agree with the emulator: nothing leaked, duplicated or dropped, whether the operation failed or
  * not. The resource kinds run side by side, each against its own emulator and host.
@@ -109,6 +109,43 @@ const RESOURCES: ResourceUnderTest[] = [
         failedEditMisreported: labelMisreported,
     },
     {
+        // The update replaces: a new image on the same offer, so the old instance goes first (one
+        // offer, one instance), and a lost answer on either side must leave one instance in state.
+        type: "Instance (replace)",
+        operations: ["update"],
+        program: (emu, name, edited) => {
+            const offer = offerFor(emu, name);
+            return () => new Instance(name, { offerId: offer, image: edited ? "alpine" : "busybox" });
+        },
+        ...instancesOnCaseOffer,
+        editDisagrees: (emu, id) => {
+            const image = emu.model.instances.get(Number(id))?.effective.image;
+            return image === "alpine" ? undefined : `the service's instance ${id} runs ${image}`;
+        },
+    },
+    {
+        // The update edits the template (a new hash_id), which replaces the instance on it, rented by
+        // search: the new one first, then the old one deleted.
+        type: "Instance (template edit)",
+        operations: ["update"],
+        program: (emu, name, edited) => {
+            offerFor(emu, name, { gpu_name: name, verified: true, rentable: true, external: false });
+            return () => {
+                const template = new Template(`${name}-tpl`, { name: `${name}-tpl`, image: "busybox", desc: edited ? "edited" : "first" });
+                return [template, new Instance(name, { offer: { filters: { gpu_name: { eq: name } } }, templateHashId: template.hashId })];
+            };
+        },
+        liveIds: instancesOnCaseOffer.liveIds,
+        purge: (emu, name) => {
+            instancesOnCaseOffer.purge(emu, name);
+            for (const t of emu.model.templates.values()) if (t.fields.name === `${name}-tpl`) t.deleted = true;
+        },
+        editDisagrees: (emu, id, outputs) => {
+            const hash = emu.model.instances.get(Number(id))?.effective.template_hash_id;
+            return hash === outputs.templateHashId ? undefined : `state says template ${outputs.templateHashId}, the service's instance ${id} ${hash}`;
+        },
+    },
+    {
         type: "SshKey",
         // The comment names the case; the key body changes with an edit, which replaces the key.
         program: (_emu, name, edited) => () =>
@@ -176,7 +213,7 @@ async function operate(stack: TestStack, r: ResourceUnderTest, name: string, ope
 /** Requests each operation makes when nothing fails, and where its create call is. */
 async function measure(stack: TestStack, r: ResourceUnderTest): Promise<Record<Operation, { calls: number; createAt?: number }>> {
     const measured = {} as Record<Operation, { calls: number; createAt?: number }>;
-    for (const operation of OPERATIONS) {
+    for (const operation of r.operations ?? OPERATIONS) {
         const name = `measure-${r.type.replace(/\W+/g, "")}-${operation}`.toLowerCase();
         const { ok } = await operate(stack, r, name, operation);
         const log = stack.emu.requests;
@@ -213,7 +250,7 @@ async function runSuite(r: ResourceUnderTest): Promise<Audit & { cases: number }
     let cases = 0;
     try {
         const measured = await measure(stack, r);
-        for (const operation of OPERATIONS) {
+        for (const operation of r.operations ?? OPERATIONS) {
             const { calls, createAt } = measured[operation];
             for (const c of casesFor(operation, calls, createAt)) {
                 const name = `${r.type.replace(/\W+/g, "")}-${++cases}`.toLowerCase();

@@ -182,4 +182,27 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             await emu.stop();
         }
     });
+
+    // The service refuses a template delete by a key not the creator's with 401 "Templates can ONLY
+    // be Deleted by their Creator" (its API reference). Before, the emulator answered 404, the read
+    // that followed saw no template (another account's private one), and a delete from state written
+    // before `creatorId` existed was called done while the template stayed.
+    it("a Template from state without its creator is not taken as deleted by another account's key: the service's refusal is said", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const own = await hostWith(emu, emu.demoKey);
+        const other = await hostWith(emu, emu.createKey(undefined, emu.otherUser.id).key);
+        try {
+            const [reg] = await registerAsProgram(() => new Template("mine", { name: "mine", image: "busybox" }));
+            const urn = own.urn(reg.type, reg.name);
+            const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            const { creatorId: _, ...older } = created.properties;
+
+            await deleteRefused(other.delete(created.id, urn, older), "only the template's creator can delete it");
+            expect(emu.model.templates.get(Number(created.id))?.deleted).toBe(false);
+        } finally {
+            await own.stop();
+            await other.stop();
+            await emu.stop();
+        }
+    });
 });

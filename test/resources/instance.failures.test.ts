@@ -344,6 +344,33 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
         expect(engine.state.size).toBe(0);
     });
+
+    // Before: only a `no_such_*` naming something else was read as about something else. A
+    // `not_found` naming something else ("user not found") read as this instance gone: a destroy
+    // whose own calls failed (the service never acted) then confirmed it gone by three such reads,
+    // and a running instance left state; a refresh let it go the same way.
+    it("reads answered by a not_found that names something else keep the running instance in state, on refresh and on destroy", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new Instance("kept-user", { offerId: offer.id, image: "busybox" }));
+        const id = engine.get("kept-user").id;
+        const userNotFound = { kind: "status" as const, status: 404, body: { success: false, error: "not_found", msg: "user not found" } };
+
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "status", status: 200, body: { instances: [] } } });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: userNotFound, times: 20 });
+        await expect(engine.refresh()).rejects.toThrow(/show instance \d+ failed: HTTP 404 does not say this instance is what is missing: user not found/);
+        expect(engine.get("kept-user").id).toBe(id);
+        emu.faults.clear();
+
+        emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 20 });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: userNotFound, times: 20 });
+        await expect(engine.destroy()).rejects.toThrow(/destroy instance \d+ failed: HTTP 500/);
+        expect(engine.get("kept-user").id).toBe(id);
+        expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
+        emu.faults.clear();
+        await engine.destroy();
+        expect(engine.state.size).toBe(0);
+    });
 });
 
 /**

@@ -273,4 +273,43 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         );
         expect(emu.requestsTo("PUT", `/api/v0/asks/${c.id}/`)).toEqual([]);
     });
+
+    // Before: a template edited outside Pulumi keeps its old hash in state until a refresh, and a
+    // replacing change of an instance pinned to its offer destroyed the instance first (one offer,
+    // one instance), then failed its create on that hash: nothing left running, the up failed.
+    // Each command in a fresh host, as Pulumi runs them (a host keeps the templates it found).
+    it("a template edited outside Pulumi since the last refresh: a replacing change fails at check, before the pinned instance is destroyed, and says to refresh", async () => {
+        const own = await startStack();
+        const { emu, engine } = own;
+        const offer = emu.addOffer();
+        const program = (disk: number) => () => {
+            const t = new Template("stale-tpl", { name: "stale-tpl", image: "busybox" });
+            return [t, new Instance("on-stale-tpl", { offerId: offer.id, templateHashId: t.hashId, disk })];
+        };
+        const live = () => emu.liveInstances().filter((i) => i.offerId === offer.id);
+        try {
+            await engine.up(program(10));
+            const id = Number(engine.get("on-stale-tpl").id);
+            emu.consoleEditTemplate(Number(engine.get("stale-tpl").id), { desc: "edited in the console" });
+
+            const refused = /on-stale-tpl: check failed: templateHashId: no template with hashId \w+ is visible to this account\. .*run `pulumi refresh`/;
+            await own.freshHost();
+            await expect(engine.preview(program(20))).rejects.toThrow(refused);
+            await own.freshHost();
+            await expect(engine.up(program(20))).rejects.toThrow(refused);
+            expect(live().map((i) => i.id)).toEqual([id]);
+            expect(engine.get("on-stale-tpl").id).toBe(String(id));
+
+            // After the refresh the Template has its current hash, and the change replaces the instance on it.
+            await own.freshHost();
+            await engine.refresh();
+            const [replaced] = await engine.run([{ up: program(20) }]);
+            expect(replaced.replace).toEqual([{ name: "on-stale-tpl", because: ["templateHashId", "disk"] }]);
+            const template = emu.model.templates.get(Number(engine.get("stale-tpl").id))!;
+            expect(live().map((i) => [i.id, i.effective.template_hash_id])).toEqual([[Number(engine.get("on-stale-tpl").id), template.hash_id]]);
+            await engine.destroy();
+        } finally {
+            await own.stop();
+        }
+    });
 });

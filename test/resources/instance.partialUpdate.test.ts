@@ -182,4 +182,21 @@ describe("Instance update that fails after some of its changes took, through Pul
         expect(engine.get("unsure-label").outputs.labelUnconfirmed).toBeUndefined();
         await engine.destroy();
     });
+
+    // Before: the update failed with the bare 404 ("label instance N failed: HTTP 404 not found"),
+    // not saying what to do.
+    it.each<[string, Partial<InstanceArgs>]>([
+        ["a label edit", { label: "b" }],
+        ["a stop", { desiredState: "stopped" }],
+        ["a bid change", { price: 0.5 }],
+    ])("%s of an instance destroyed outside Pulumi fails saying that a refresh removes it; the refresh does", async (_what, change) => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (args: Partial<InstanceArgs>) => () => new Instance("destroyed-elsewhere", { offerId: offer.id, image: "busybox", label: "a", price: 0.3, ...args });
+        await engine.up(program({}));
+        const id = Number(engine.get("destroyed-elsewhere").id);
+        emu.model.instances.get(id)!.destroyed = true;
+        await expect(engine.up(program(change))).rejects.toThrow(`If instance ${id} was destroyed outside Pulumi, \`pulumi refresh\` removes it from the stack`);
+        expect((await engine.refresh()).delete).toEqual(["destroyed-elsewhere"]);
+    });
 });

@@ -81,4 +81,26 @@ describe("InstancePoller", () => {
             await emu.stop();
         }
     });
+
+    it("two waits on one instance both settle, from one poll each round", async () => {
+        const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
+        try {
+            const vast = clientFor(emu);
+            const { instanceId } = await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" });
+            const poller = new InstancePoller(vast, { firstMs: 20, intervalMs: 40, reportEveryMs: 3_600_000 }, () => {});
+            emu.clearLog();
+
+            const first = poller.waitUntilRunning(instanceId, { timeoutMs: 60_000, what: "first" });
+            const second = poller.waitUntilRunning(instanceId, { timeoutMs: 60_000, what: "second" });
+            expect(poller.waiting).toBe(1);
+            await eventually(async () => listCalls(emu.requests).length >= 2, 10_000);
+            emu.model.instances.get(instanceId)!.script = { status: "running" };
+
+            expect((await first).kind).toBe("running");
+            expect((await second).kind).toBe("running");
+            expect(listCalls(emu.requests).every((c) => polledIds(c).length === 1)).toBe(true);
+        } finally {
+            await emu.stop();
+        }
+    });
 });

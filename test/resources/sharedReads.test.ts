@@ -91,7 +91,7 @@ describe("refreshing many resources", () => {
             ...ids.map((i) => new ApiKey(`key-${i}`, { name: `shared-${i}`, permissions: apiKeyPermissions("user_read") })),
             ...ids.map((i) => new SshKey(`ssh-${i}`, { publicKey: publicKey(i) })),
         ]);
-        // Revoked and removed elsewhere: a listing that answered leaves them out, which is gone for a key.
+        // Revoked and removed elsewhere: listings leave them out three times in a row, which is gone for a key.
         const vast = clientFor(emu);
         await vast.account.deleteApiKey(Number(engine.get("key-4").id));
         await vast.sshKeys.delete(Number(engine.get("ssh-7").id));
@@ -101,7 +101,8 @@ describe("refreshing many resources", () => {
 
         expect(refreshed.delete).toEqual(expect.arrayContaining(["key-4", "ssh-7"]));
         expect(refreshed.delete).toHaveLength(2);
-        expect(emu.requestsTo("GET", "/api/v0/auth/apikeys/").length).toBeLessThanOrEqual(3);
-        expect(emu.requestsTo("GET", "/api/v0/ssh/").length).toBeLessThanOrEqual(3);
+        // A few for the ten, and the two looks again at the one gone (lookAgain.ts).
+        expect(emu.requestsTo("GET", "/api/v0/auth/apikeys/").length).toBeLessThanOrEqual(5);
+        expect(emu.requestsTo("GET", "/api/v0/ssh/").length).toBeLessThanOrEqual(5);
     });
 });

@@ -1,7 +1,7 @@
 import { Instance, SshKey, SshKeyArgs } from "../../provider";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { ProviderHost } from "../../testkit/host/providerHost";
-import { startEmulator } from "../../testkit/support/fixtures";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
 
 const LAPTOP = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyLaptop0000000000000000 me@laptop";
@@ -58,6 +58,9 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(emu.model.sshKeys.has(sshKeyId)).toBe(false);
         expect(await host.read(created.id, urn, read.properties)).toMatchObject({ id: "" });
         await expect(host.delete(created.id, urn, read.properties)).resolves.toBeUndefined();
+        // The service answers a key it does not have with a 400 no_ssh_key (its API reference), not a 404.
+        expect(emu.requestsTo("DELETE", `/api/v0/ssh/${sshKeyId}/`).at(-1)!.status).toBe(400);
+        await eventually(async () => host.output.some((line) => line.includes(`SSH key ${sshKeyId} was already removed`)));
     });
 
     // Named in the reason, not as the failing property: the engine prints that property's value beside

@@ -1,8 +1,6 @@
 import { Template } from "../../provider";
-import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { eventually } from "../../testkit/support/fixtures";
-import { ProviderHost } from "../../testkit/host/providerHost";
-import { TEST_TIME_SCALE, TestStack, startStack } from "../../testkit/support/stack";
+import { TestStack, startStack } from "../../testkit/support/stack";
 
 /**
  * `adopt`: a Template that takes over a template the account already has, through Pulumi's host
@@ -89,31 +87,22 @@ describe("Template adopt", () => {
     // As Pulumi runs it: each command in a host process of its own, the state carried from one to
     // the next. The `up` that removes one of the two knows the other holds the template from its diff.
     it("two resources holding one template, each command in a fresh host: the up that removes one keeps the template", async () => {
-        const { emu } = stack;
-        const hosts: ProviderHost[] = [];
-        const command = async (previous?: MiniEngine) => {
-            const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
-            hosts.push(host);
-            await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
-            const engine = new MiniEngine(host);
-            for (const [urn, entry] of previous?.state ?? []) engine.state.set(urn, entry);
-            return engine;
-        };
+        const own = await startStack();
         try {
-            const first = await command();
-            await first.up(() => new Template("made", { name: "Made", image: "busybox" }));
-            const id = Number(first.get("made").id);
-            const second = await command(first);
-            await second.up(() => [new Template("made", { name: "Made", image: "busybox" }), new Template("adopter", { adopt: id, name: "Made", image: "busybox" })]);
-            const third = await command(second);
-            const [removed] = await third.run([{ up: () => new Template("adopter", { adopt: id, name: "Made", image: "busybox" }) }]);
+            const { emu, engine } = own;
+            await engine.up(() => new Template("made", { name: "Made", image: "busybox" }));
+            const id = Number(engine.get("made").id);
+            await own.freshHost();
+            await engine.up(() => [new Template("made", { name: "Made", image: "busybox" }), new Template("adopter", { adopt: id, name: "Made", image: "busybox" })]);
+            await own.freshHost();
+            const [removed] = await engine.run([{ up: () => new Template("adopter", { adopt: id, name: "Made", image: "busybox" }) }]);
             expect(removed.delete).toEqual(["made"]);
             expect(emu.model.templates.get(id)?.deleted).toBeFalsy();
-            const last = await command(third);
-            await last.destroy();
+            await own.freshHost();
+            await engine.destroy();
             expect(emu.model.templates.get(id)?.deleted).toBe(true);
         } finally {
-            for (const host of hosts) await host.stop();
+            await own.stop();
         }
     });
 

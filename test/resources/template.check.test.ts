@@ -137,6 +137,19 @@ describe("Template check: bad input fails with the property's path", () => {
         expect(failures).toEqual([{ property: "extraFilters.gpu_ram.gtee", reason: '"gtee" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin' }]);
     });
 
+    // Contract §2.2: extra_filters is {field: {op: value}}, and `in`/`notin` take arrays (§4.3). The
+    // emulator refuses anything else, as a search would; before, check let these through to the create.
+    it("a condition in extraFilters with no operator, or in/notin without an array, fails naming the path", async () => {
+        const { failures } = await check({ ...valid, extraFilters: { gpu_ram: {}, gpu_name: { in: "RTX 4090" }, geolocation: { notin: "CN" }, num_gpus: { gte: 1 } } });
+        expect(failures).toEqual([
+            { property: "extraFilters.geolocation.notin", reason: "expected an array" },
+            { property: "extraFilters.gpu_name.in", reason: "expected an array" },
+            { property: "extraFilters.gpu_ram", reason: "expected at least one search operator, such as { gte: 24 }" },
+        ]);
+        const unknownList = await check({ ...valid, extraFilters: { gpu_name: { in: UNKNOWN } } });
+        expect(unknownList.failures).toEqual([]);
+    });
+
     it("an env value the template flag string cannot carry fails in check, not later at create", async () => {
         const { failures } = await check({ ...valid, env: { OK: "1", MOTTO: `say "hi", it's fine` } });
         expect(failures).toEqual([{ property: "env.MOTTO", reason: expect.stringMatching(/both quote characters and whitespace/) }]);

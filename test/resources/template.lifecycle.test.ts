@@ -291,8 +291,10 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
 
     // Before: a registry login field the program stops setting is left as the service has it (never
     // cleared), so the edit sent the template's unchanged content: a new hash_id, and every Instance
-    // on the template replaced, for an edit that changed nothing.
-    it("a registry login field the program stops setting sends no edit: same hashId, the instance on it not replaced", async () => {
+    // on the template replaced, for an edit that changed nothing. And until a review, the diff still
+    // reported a change the update then did not send: the preview showed the template's hashId
+    // unknown and the instance on it replaced, and the up replaced nothing.
+    it("a registry login field the program stops setting sends no edit: same hashId, the instance on it not replaced, nor planned to be", async () => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();
         const login = { dockerLoginRepo: "ghcr.io", dockerLoginUser: "bot", dockerLoginPass: "ghp_token" };
@@ -302,11 +304,13 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         };
         await engine.up(program(login));
         const { hashId, templateId } = engine.get("login-dropped").outputs;
+        expect((await engine.preview(program({ dockerLoginRepo: "ghcr.io" }))).filter((step) => step.op !== "same")).toEqual([]);
         emu.clearLog();
         const summary = await engine.up(program({ dockerLoginRepo: "ghcr.io" }));
         expect(summary.replace).toEqual([]);
         expect(emu.requestsTo("PUT", "/api/v0/template/")).toEqual([]);
         expect(engine.get("login-dropped").outputs.hashId).toBe(hashId);
+        expect(engine.secretLeaks()).toEqual([]);
         expect(emu.model.templates.get(templateId as number)!.fields).toMatchObject({ docker_login_user: "bot", docker_login_pass: "ghp_token" });
         // The next up with the same program: nothing to do.
         expect(await engine.up(program({ dockerLoginRepo: "ghcr.io" }))).toMatchObject({ update: [], replace: [] });

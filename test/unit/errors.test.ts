@@ -47,6 +47,23 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         expect(build(status, body)).toBeInstanceOf(kind);
     });
 
+    // The show-instance route's not-found must name the instance: anything else is not it gone.
+    it.each([
+        [{ success: false, error: "no_such_instance", msg: "instance 42 not found" }, VastNotFoundError],
+        [{ success: false, error: "not_found", msg: "Instance 42 not found" }, VastNotFoundError],
+        [{ success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask" }, VastRequestRejectedError],
+        [{ success: false, error: "not_found", msg: "user not found" }, VastRequestRejectedError],
+        [{ success: false, error: "not_found" }, VastRequestRejectedError],
+    ])("on a route whose not-found is about an instance, HTTP 404 %j is a %p", (body, kind) => {
+        expect(errorFromAnswer({ status: 404, body, operation: "show instance", target: "42", about: "instance", redact: (t) => t })).toBeInstanceOf(kind);
+    });
+
+    it("a route's own gone code reads as not found there only (the SSH key delete's 400 no_ssh_key); elsewhere it stays a refusal", () => {
+        const body = { success: false, error: "no_ssh_key", msg: "No ssh key provided" };
+        expect(errorFromAnswer({ status: 400, body, operation: "delete SSH key", goneCode: "no_ssh_key", redact: (t) => t })).toBeInstanceOf(VastNotFoundError);
+        expect(errorFromAnswer({ status: 400, body, operation: "create SSH key", redact: (t) => t })).toBeInstanceOf(VastInvalidArgsError);
+    });
+
     it.each([
         ["API requests too frequent", undefined],
         ["API requests too frequent endpoint threshold=3.0", 3000],

@@ -20,14 +20,17 @@ function typeOk(value: unknown, type: FieldType): boolean {
     }
 }
 
-/** Returns an error message, or undefined when the filter is well formed. */
-export function validateFilters(filters: unknown, fieldTypes: Record<string, FieldType>): string | undefined {
+/**
+ * Returns an error message, or undefined when the filter is well formed. Without `fieldTypes`, only
+ * the shape `{field: {op: value}}` is checked (a template's `extra_filters`, on any offer field).
+ */
+export function validateFilters(filters: unknown, fieldTypes?: Record<string, FieldType>, name = "select_filters"): string | undefined {
     if (!filters || typeof filters !== "object" || Array.isArray(filters)) {
-        return "select_filters must be a JSON object";
+        return `${name} must be a JSON object`;
     }
     for (const [field, condition] of Object.entries(filters)) {
-        const type = fieldTypes[field];
-        if (!type) return `cannot filter on ${field}`;
+        const type = fieldTypes ? fieldTypes[field] : undefined;
+        if (fieldTypes && !type) return `cannot filter on ${field}`;
         if (!condition || typeof condition !== "object" || Array.isArray(condition)) {
             return `filter on ${field} must be an object of operators`;
         }
@@ -37,10 +40,10 @@ export function validateFilters(filters: unknown, fieldTypes: Record<string, Fie
         for (const [op, value] of Object.entries(condition)) {
             if (!OPERATORS.has(op)) return `unknown operator ${op} on ${field}`;
             if (op === "in" || op === "notin") {
-                if (!Array.isArray(value) || !value.every((v) => typeOk(v, type))) {
-                    return `${field} ${op} takes an array of ${type}`;
+                if (!Array.isArray(value) || (type && !value.every((v) => typeOk(v, type)))) {
+                    return `${field} ${op} takes an array${type ? ` of ${type}` : ""}`;
                 }
-            } else if (!typeOk(value, type)) {
+            } else if (type && !typeOk(value, type)) {
                 return `${field} ${op} takes a ${type}`;
             }
         }

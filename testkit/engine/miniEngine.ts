@@ -165,7 +165,16 @@ export class MiniEngine {
     /** Called as each resource's step finishes during `up` and `destroy` (the demo prints them as they come). */
     onStep?: (event: StepEvent) => void;
 
-    constructor(readonly host: ProviderHost) {}
+    constructor(public host: ProviderHost) {}
+
+    /**
+     * Runs the next commands in `host`, as Pulumi starts a host process per command: what a
+     * provider keeps per process (its journal's liveness, the account it asked for, who holds a
+     * template) starts afresh, and only state carries over.
+     */
+    useHost(host: ProviderHost): void {
+        this.host = host;
+    }
 
     /**
      * What `up` would do, like `pulumi preview`: each resource checked and diffed against state,
@@ -427,8 +436,11 @@ export class MiniEngine {
     }
 
     private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+        const before = this.state.get(urn);
         const entry = await this.apply(urn, type, name, news, summary, secretOutputs);
-        entry.secretOutputs = secretOutputs;
+        // A resource left the same keeps its outputs as stored, secrets still encrypted (Pulumi's
+        // SameStep), even one whose input the program no longer gives.
+        entry.secretOutputs = entry === before ? [...new Set([...before.secretOutputs, ...secretOutputs])] : secretOutputs;
         return entry;
     }
 

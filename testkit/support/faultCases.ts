@@ -89,7 +89,9 @@ export function scriptOf(c: FaultCase): Array<Fault | undefined> {
 export interface ResourceUnderTest {
     type: string;
     /** The program for case `name`; `edited` gives the one an update applies. */
-    program(emu: Emulator, name: string, edited: boolean): () => pulumi.Resource;
+    program(emu: Emulator, name: string, edited: boolean): () => pulumi.Resource | pulumi.Resource[];
+    /** The operations spoiled for this resource (default `OPERATIONS`): a replace is only an update's. */
+    operations?: Operation[];
     /** Ids of what exists on the emulator for case `name`, not deleted. */
     liveIds(emu: Emulator, name: string): string[];
     /** Removes what is left for case `name` straight from the emulator's model (cleanup). */

@@ -11,6 +11,12 @@ export interface TestStack {
     emu: Emulator;
     host: ProviderHost;
     engine: MiniEngine;
+    /**
+     * Stops the host and starts another, configured the same, for the engine's next commands: as
+     * Pulumi runs each command (`up`, `refresh`, `destroy`) in a host process of its own. A
+     * test's commands otherwise share one host.
+     */
+    freshHost(): Promise<void>;
     stop(): Promise<void>;
 }
 
@@ -22,19 +28,28 @@ export async function startStack(
     options: { emulator?: EmulatorOptions; host?: HostOptions; config?: Record<string, string> } = {},
 ): Promise<TestStack> {
     const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, ...options.emulator });
-    const host = await ProviderHost.start({
-        ...options.host,
-        env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...options.host?.env },
-    });
-    await host.configure(options.config ?? { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
-    const engine = new MiniEngine(host);
-    return {
+    const startHost = async () => {
+        const started = await ProviderHost.start({
+            ...options.host,
+            env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...options.host?.env },
+        });
+        await started.configure(options.config ?? { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        return started;
+    };
+    const engine = new MiniEngine(await startHost());
+    const stack: TestStack = {
         emu,
-        host,
+        host: engine.host,
         engine,
+        async freshHost() {
+            await engine.host.stop();
+            engine.useHost(await startHost());
+            stack.host = engine.host;
+        },
         async stop() {
-            await host.stop();
+            await engine.host.stop();
             await emu.stop();
         },
     };
+    return stack;
 }

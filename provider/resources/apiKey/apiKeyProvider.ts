@@ -9,6 +9,7 @@ import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
+import { lookAgainIfMissing } from "../lookAgain";
 import { accountOnceMade, assertSameAccount, keyAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
@@ -27,6 +28,18 @@ const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 const madeHere = new Set<number>();
+
+/**
+ * The key as the account lists it, or undefined only when it is revoked: left out of three
+ * listings a moment apart (lookAgain.ts), with the key of the account that made it (`accountId`,
+ * sameAccount.ts). A key left out of state still works, and the next `up` makes another.
+ */
+async function listedUnlessRevoked(ctx: ProviderContext, keyId: number, accountId: number | undefined): Promise<ApiKeyRecord | undefined> {
+    const look = () => sharedKeyReader(ctx.client()).get(keyId);
+    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
+    if (!record) await assertSameAccount(ctx, `API key ${keyId}`, accountId);
+    return record;
+}
 
 /**
  * After a create whose answer was lost: the key it may have made, named as asked, not made by
@@ -175,11 +188,8 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         const keyId = Number(props.keyId ?? id);
         // A key from before `accountId` existed (or imported) has it recorded now, asked once per process.
         const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
-        const record = await sharedKeyReader(ctx.client()).get(keyId);
-        if (!record) {
-            await assertSameAccount(ctx, `API key ${keyId}`, props.accountId);
-            return goneResult<ApiKeyOutputs>();
-        }
+        const record = await listedUnlessRevoked(ctx, keyId, props.accountId);
+        if (!record) return goneResult<ApiKeyOutputs>();
         const previous = inputsOf(props);
         const listed = safeParse(permissionsSchema, record.permissions);
         const inputs = pickInputs(
@@ -197,11 +207,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         const { alreadyGone } = await confirmedRemoval(
             { operation: "delete API key", target: String(keyId) },
             () => vast.account.deleteApiKey(keyId),
-            async () => {
-                if ((await vast.account.listApiKeys()).some((k) => k.id === keyId)) return true;
-                await assertSameAccount(ctx, `API key ${keyId}`, props.accountId);
-                return false;
-            },
+            async () => (await listedUnlessRevoked(ctx, keyId, props.accountId)) !== undefined,
         );
         ctx.log.progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
     },

@@ -31,8 +31,9 @@ import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from 
 import { CreateRecord, forgetHeld } from "./createJournal";
 import { remindInterrupted, resumeInterrupted } from "./createResume";
 import { VastClient } from "../../client/vastClient";
+import { VastNotFoundError } from "../../client/errors";
 import { mayHaveActed } from "../../client/retryPolicy";
-import { findTemplate } from "./templateLookup";
+import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
 import { instanceUnlessGone } from "./instanceLookup";
@@ -53,20 +54,24 @@ function onstartFailures(args: Props): CheckFailure[] {
 }
 
 /**
- * The create call's env limits on the env the instance would really get: the template's merged
- * with the program's. Known once the template's hash is (during `up`, and during preview when the
- * template is not changing); otherwise, or when the template cannot be read now, the same limits
- * are applied to the request before it is sent.
+ * The template a create starts from, once its hash is known (during `up`, and during preview when
+ * the template is not changing). A hash the service answers it does not have (the template was
+ * edited elsewhere since the last refresh) fails here: a replacement on the same offer would
+ * otherwise destroy the instance first and then fail its create. And the create call's env limits
+ * on the env the instance would really get, the template's merged with the program's; when the
+ * template cannot be read now, the same limits are applied to the request before it is sent.
  */
-async function mergedEnvFailures(ctx: ProviderContext, args: Props): Promise<CheckFailure[]> {
+async function templateFailures(ctx: ProviderContext, args: Props): Promise<CheckFailure[]> {
     const hashId = args.templateHashId;
-    if (typeof hashId !== "string" || isUnknown(hashId) || containsUnknown(args.env)) return [];
+    if (typeof hashId !== "string" || isUnknown(hashId)) return [];
     let template;
     try {
-        template = await findTemplate(ctx.client(), hashId, isUnknown(args.offerId) ? undefined : args.offerId);
+        template = await lookupTemplate(ctx.client(), hashId);
     } catch {
         return [];
     }
+    if (!template) return [{ property: "templateHashId", reason: templateNotVisible(hashId) }];
+    if (containsUnknown(args.env)) return [];
     const merged = normalizeEnvMap({ ...templateEnv(template), ...(args.env === undefined ? {} : toEnvMap(args.env)) });
     return envLimitProblems(merged).map(({ key, problem }) => ({
         property: key === undefined ? "env" : `env.${key}`,
@@ -172,7 +177,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
         const creates = Object.keys(olds).length === 0 || replaces.length > 0;
         failures.push(...highBidOnSameOffer(inputs, olds, replaces));
-        if (failures.length === 0 && creates) failures.push(...(await mergedEnvFailures(ctx, inputs as unknown as Props)));
+        if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs };
     },
@@ -360,7 +365,10 @@ export const instanceProvider = (ctx: ProviderContext) => ({
             // status tells about, are recorded as the service took them (see `taken`).
             const last = e instanceof InstanceNotReadyError ? e.record : undefined;
             const seen = last ? { ...reportedIn(olds), ...definedOnly(reportedByService(last)) } : reportedIn(olds);
-            const message = e instanceof Error ? e.message : String(e);
+            // A not-found from the instance's own route: most likely destroyed outside Pulumi, which
+            // only a refresh (reading it gone in the service's own words) takes from state.
+            const gone = e instanceof VastNotFoundError ? `. If instance ${instanceId} was destroyed outside Pulumi, \`pulumi refresh\` removes it from the stack` : "";
+            const message = `${e instanceof Error ? e.message : String(e)}${gone}`;
             const state = { ...desired, ...taken };
             const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed, labelUnconfirmed }) };
             throw initFailure(message, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));

@@ -67,6 +67,19 @@ export class InstancePoller {
     waitUntilRunning(instanceId: number, options: { timeoutMs: number; what: string }): Promise<Readiness> {
         return new Promise<Readiness>((resolve, reject) => {
             const now = Date.now();
+            const waiting = this.waiters.get(instanceId);
+            if (waiting) {
+                // A second wait on one instance (two resources holding it) joins the first: replacing
+                // it would leave the first wait's step pending for ever.
+                const first = waiting.settle;
+                waiting.deadlineAt = Math.max(waiting.deadlineAt, now + options.timeoutMs);
+                waiting.settle = (outcome) => {
+                    first(outcome);
+                    if (outcome instanceof Error) reject(outcome);
+                    else resolve(outcome);
+                };
+                return;
+            }
             this.waiters.set(instanceId, {
                 instanceId,
                 what: options.what,

@@ -10,6 +10,7 @@ import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
 import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
+import { lookAgainIfMissing } from "../lookAgain";
 import { assertSameAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
@@ -28,6 +29,18 @@ const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 const madeHere = new Set<number>();
+
+/**
+ * The key as the account lists it, or undefined only when it is removed: left out of three
+ * listings a moment apart (lookAgain.ts), with the key of the account that holds it (`accountId`,
+ * sameAccount.ts). A key left out of state stays on the account, added to every new instance.
+ */
+async function listedUnlessRemoved(ctx: ProviderContext, sshKeyId: number, accountId: number | undefined): Promise<SshKeyRecord | undefined> {
+    const look = () => sharedKeyReader(ctx.client()).get(sshKeyId);
+    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
+    if (!record) await assertSameAccount(ctx, `SSH key ${sshKeyId}`, accountId);
+    return record;
+}
 
 /**
  * After a create whose answer was lost: the key with our text that the account did not have just
@@ -134,14 +147,11 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         return oneCreateAtATime(`SSH key ${publicKey}`, () => addKey(ctx, publicKey));
     },
 
-    /** The key as the account lists it now; gone when a listing that answered lacks it, with the account's own API key. */
+    /** The key as the account lists it now; gone only as `listedUnlessRemoved` says. */
     async read(id: string, props: Partial<SshKeyOutputs> = {}) {
         const sshKeyId = Number(props.sshKeyId ?? id);
-        const record = await sharedKeyReader(ctx.client()).get(sshKeyId);
-        if (!record) {
-            await assertSameAccount(ctx, `SSH key ${sshKeyId}`, props.accountId);
-            return goneResult<SshKeyOutputs>();
-        }
+        const record = await listedUnlessRemoved(ctx, sshKeyId, props.accountId);
+        if (!record) return goneResult<SshKeyOutputs>();
         const inputs: SshKeyInputs = { publicKey: record.public_key.trim() };
         return readResult(String(sshKeyId), outputsOf(inputs.publicKey, sshKeyId, record.user_id ?? props.accountId), inputs);
     },
@@ -153,11 +163,7 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
         const { alreadyGone } = await confirmedRemoval(
             { operation: "delete SSH key", target: String(sshKeyId) },
             () => vast.sshKeys.delete(sshKeyId),
-            async () => {
-                if ((await vast.sshKeys.list()).some((k) => k.id === sshKeyId)) return true;
-                await assertSameAccount(ctx, `SSH key ${sshKeyId}`, props.accountId);
-                return false;
-            },
+            async () => (await listedUnlessRemoved(ctx, sshKeyId, props.accountId)) !== undefined,
         );
         ctx.log.progress(alreadyGone ? `SSH key ${sshKeyId} was already removed` : `SSH key ${sshKeyId} removed from the account`);
     },

@@ -1,5 +1,5 @@
 import { describePlainCredential, plainCredentials } from "../../env/credentials";
-import { VastAuthError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
+import { VastAuthError, VastConfigError, VastError, VastInvalidArgsError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
@@ -16,6 +16,7 @@ import {
     TEMPLATE_COMPUTED,
     TEMPLATE_CONTENT,
     TEMPLATE_PROPERTIES,
+    TemplateContentProperty,
     TemplateInputs,
     TemplateOutputs,
     templateArgsSchema,
@@ -26,6 +27,7 @@ import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inpu
 import { ownTemplate, ownedBy } from "./templateOwnership";
 import { withoutSecretsIn } from "./publishedSecrets";
 import { hold, isHeld, letGo, newHolder } from "./templateHolders";
+import { assertSameAccount } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -62,7 +64,7 @@ function warnIfHeldByOthers(log: ProviderContext["log"], templateId: number, oth
  * stays, so the resource stays in state until the user decides.
  */
 function refusedDelete(e: unknown, templateId: number): Error | undefined {
-    const said = e instanceof VastError ? (e.serviceMessage ?? "") : "";
+    const said = serviceSaid(e);
     if (e instanceof VastInvalidArgsError && /other users are still using it/i.test(said)) {
         return new Error(
             `${e.message}. Other accounts use template ${templateId} (they created one with the same content), and the service keeps it for them. ` +
@@ -70,7 +72,7 @@ function refusedDelete(e: unknown, templateId: number): Error | undefined {
             { cause: e },
         );
     }
-    if (e instanceof VastAuthError && /only be deleted by their creator/i.test(said)) {
+    if (creatorOnly(e)) {
         return new Error(
             `vastai: delete template ${templateId} failed: the service says only the template's creator can delete it ("${said}"), ` +
                 "and the stack's key belongs to another account. Delete it with the creator's key, or remove it from the stack's state (`pulumi state delete <urn>`)",
@@ -79,6 +81,11 @@ function refusedDelete(e: unknown, templateId: number): Error | undefined {
     }
     return undefined;
 }
+
+const serviceSaid = (e: unknown): string => (e instanceof VastError ? (e.serviceMessage ?? "") : "");
+
+/** The service's refusal of a delete by a key not the creator's. */
+const creatorOnly = (e: unknown): boolean => e instanceof VastAuthError && /only be deleted by their creator/i.test(serviceSaid(e));
 
 /** The creator the service names for a template, or undefined if it names none. */
 const creatorOf = (record: TemplateRecord): number | undefined => record.creator_id ?? undefined;
@@ -158,6 +165,19 @@ function withoutLegacyBlanks(olds: object, news: object): Props {
 }
 
 /**
+ * The content properties an edit sends: those whose value differs from what state says the
+ * program manages, but for one the program stops setting that has no cleared value (a registry
+ * login field), which is left as the service has it: a change of that alone sends nothing, and an
+ * edit of unchanged content would still give a new hash, replacing every Instance on the template.
+ * The diff reports changes by this too, so a preview never plans an edit (every Instance on the
+ * template shown as replaced) that the update then does not make.
+ */
+function editedProperties(managed: Props, desired: TemplateInputs): TemplateContentProperty[] {
+    const changed = changedProperties(managed, desired, TEMPLATE_CONTENT);
+    return TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+}
+
+/**
  * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as
  * a refresh would record it, so that the update edits only where the template differs from the
  * program, and keeps the hash it has when nothing does.
@@ -193,7 +213,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(id: string, olds: TemplateOutputs, news: TemplateInputs) {
-        const changed = changedProperties(withoutLegacyBlanks(olds, news), news, TEMPLATE_CONTENT);
+        const changed = editedProperties(withoutLegacyBlanks(olds, news), news);
         // As declared in templateArgsSchema: every field is edited in place (the edit gives a new hash_id);
         // only naming another template to adopt replaces (templateAdoption.ts).
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
@@ -284,11 +304,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const known = olds.editUnconfirmed ? await asTheTemplateIsNow(ctx, vast, templateId, olds) : olds;
         // Only the shim in state is new (see shimChanged), or nothing to send: no edit, which would change the hash.
         const managed = withoutLegacyBlanks(known, desired);
-        // A property the program stops setting that has no cleared value (a registry login field) is
-        // left as the service has it: a change of that alone sends nothing, and an edit of unchanged
-        // content would still give a new hash, replacing every Instance on the template.
-        const changed = changedProperties(managed, desired as unknown as Props, TEMPLATE_CONTENT);
-        const toSend = TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+        const toSend = editedProperties(managed, desired);
         if (toSend.length === 0) {
             return { outs: outputsOf(desired, { id: templateId, hash_id: String(known.hashId) }, templateId, known.creatorId, olds.holder) };
         }
@@ -325,6 +341,13 @@ export const templateProvider = (ctx: ProviderContext) => ({
         } catch (e) {
             // Still there: held again, as it was.
             hold(templateId, props.holder);
+            // Refused to a key not the creator's: with the creator in state, say which account's key
+            // is in use and which one deletes it, as a read does (the service's 401 names neither).
+            if (creatorOnly(e)) {
+                await assertSameAccount(ctx, `template ${templateId}`, props.creatorId).catch((lookup: Error) => {
+                    if (lookup instanceof VastConfigError) throw lookup;
+                });
+            }
             throw refusedDelete(e, templateId) ?? e;
         }
     },

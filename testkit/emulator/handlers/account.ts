@@ -77,7 +77,8 @@ export function createApiKey(ctx: HandlerContext): Answer {
     const unknown = Object.keys(permissions.api).find((p) => !PERMISSION_NAMES.has(p));
     if (unknown) return invalidArgs(`unknown permission ${unknown}`);
     if (!withinGrant(ctx.caller.key, permissions.api)) {
-        return fail(403, "permission_denied", "a key cannot grant permissions it does not hold");
+        // 401, as the service's API reference documents a key "not authorized to create a key with the specified permissions".
+        return fail(401, "permission_denied", "a key cannot grant permissions it does not hold");
     }
     const record = ctx.emu.model.addKey(ctx.caller.user.id, body.name, {
         api: permissions.api as Record<string, Record<string, unknown>>,

@@ -4,7 +4,7 @@ import { EmuInstance, newSecret } from "../model";
 import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 import { intendedStatus, statusAfterStateChange } from "./instanceState";
-import { findVisibleByHash } from "./templates";
+import { extraFiltersProblem, findVisibleByHash } from "./templates";
 
 /** Limits of the create call (contract §8; docs `create_instance.yaml`). */
 const LIMITS = { onstart: 4048, commandTotal: 4096, label: 256, labelEdit: 1024, envValue: 256, envTotal: 32768, image: 1024 };
@@ -158,6 +158,8 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
         const problem = volumeInfoProblem(body.volume_info);
         if (problem) return problem;
     }
+    const filtersProblem = extraFiltersProblem(body.extra_filters);
+    if (filtersProblem) return filtersProblem;
     if (str("image").length > LIMITS.image) return `image is longer than ${LIMITS.image} characters`;
     if (str("label").length > LIMITS.label) return `label is longer than ${LIMITS.label} characters`;
     if (str("onstart").length > LIMITS.onstart) return `onstart is longer than ${LIMITS.onstart} characters`;

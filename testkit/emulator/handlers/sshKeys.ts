@@ -31,7 +31,9 @@ export function createSshKey(ctx: HandlerContext): Answer {
 
 export function deleteSshKey(ctx: HandlerContext): Answer {
     const key = ctx.emu.model.sshKeys.get(Number(ctx.params[0]));
-    if (!key || key.userId !== ctx.caller.user.id) return fail(404, "not_found", `no SSH key ${ctx.params[0]}`);
+    // The service's API reference: a key not found, or not the account's, is a 400 `no_ssh_key`, not a
+    // 404. Before, the emulator answered 404 not_found, a "gone" the live service never says here.
+    if (!key || key.userId !== ctx.caller.user.id) return fail(400, "no_ssh_key", "No ssh key provided");
     ctx.emu.model.sshKeys.delete(key.id);
     return ok({ success: true });
 }

@@ -1,6 +1,6 @@
 import { Answer, fail, invalidArgs, ok } from "../answer";
 import { EmuTemplate, templateHash } from "../model";
-import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
+import { FieldType, filtersFromQuery, matchesFilters, validateFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 
 /** Template fields the service stores, with the JSON type each must have (contract §2.2). */
@@ -77,7 +77,18 @@ function typeError(fields: Record<string, unknown>): string | undefined {
         );
         if (!ok) return `${name} must be ${want.replace("|", " or ")}`;
     }
-    return undefined;
+    return extraFiltersProblem(fields.extra_filters);
+}
+
+/**
+ * `extra_filters` in the shape contract §2.2 gives it, `{field: {op: value}}` with the search's
+ * operators (`in`/`notin` take arrays). Before, any object was stored, so `{gpu_name: "RTX 4090"}`
+ * or a misspelt operator passed here and would never apply live.
+ */
+export function extraFiltersProblem(filters: unknown): string | undefined {
+    if (filters === undefined) return undefined;
+    const problem = validateFilters(filters, undefined, "extra_filters");
+    return problem && !problem.startsWith("extra_filters") ? `extra_filters: ${problem}` : problem;
 }
 
 /** Only the fields the service knows are stored; it ignores the rest. */
@@ -175,6 +186,8 @@ export function editTemplate(ctx: HandlerContext): Answer {
     const changes = knownFields(ctx.body);
     const problem = typeError(changes);
     if (problem) return invalidArgs(problem);
+    // As on create: an edit left a template without its name or image before.
+    if (changes.name === "" || changes.image === "") return invalidArgs("name and image must not be empty");
     applyEdit(template, changes, ctx.now);
     return ok({ success: true, msg: "template updated", template: templateView(template) });
 }
@@ -195,11 +208,12 @@ export function deleteTemplate(ctx: HandlerContext): Answer {
         return invalidArgs("template_id (the numeric id) is required; hash_id is not accepted here");
     }
     const template = ctx.emu.model.templates.get(templateId);
-    if (!template || template.deleted || template.creator_id !== ctx.caller.user.id) {
-        return fail(404, "not_found", `no template with id ${templateId}`);
-    }
+    if (!template || template.deleted) return fail(404, "not_found", `no template with id ${templateId}`);
+    // The service's API reference: a key not the creator's is refused 401, with no error code. Before,
+    // it was a 404, which a client may read as "already gone" for a template that is still there.
+    if (template.creator_id !== ctx.caller.user.id) return { status: 401, body: { success: false, msg: "Templates can ONLY be Deleted by their Creator" } };
     template.deleted = true;
-    return ok({ success: true, msg: "template deleted" });
+    return ok({ success: true, msg: `Template ${template.id} Deleted Successfully` });
 }
 
 function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
