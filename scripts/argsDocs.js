@@ -1,9 +1,11 @@
 // After the package build (`npm run prepare`), before node10Types.js copies the declarations: the
-// doc comment of each resource's input property, written beside it in the declarations.
+// doc comment of each resource's input property, and of each field of a record the service
+// returns, written beside it in the declarations.
 //
 // Why: each property is declared once, with its comment, as a key of its resource's args schema
-// (`provider/resources/*/*Args.ts`); the args types are derived from the schema. tsc prints the
-// schema's inferred type without those comments, so an editor showed no docs for any input.
+// (`provider/resources/*/*Args.ts`), and each returned field as a key of its record schema
+// (`provider/schemas/*.ts`, `...RecordSchema`: an offer's units); the types are derived from the
+// schemas. tsc prints a schema's inferred type without those comments, so an editor showed none.
 const fs = require("fs");
 const path = require("path");
 const ts = require("typescript");
@@ -11,7 +13,10 @@ const ts = require("typescript");
 const root = path.resolve(__dirname, "..");
 const resources = path.join(root, "provider", "resources");
 
-/** Property name → its doc comment (as written), for the object literal that is each `...ArgsSchema`'s shape. */
+/** The schemas whose shapes' comments are put back: a resource's args, a returned record. */
+const SCHEMA_NAME = /(ArgsSchema|RecordSchema)$/;
+
+/** Property name → its doc comment (as written), for the object literal that is each such schema's shape. */
 function docsOf(sourceFile) {
     const text = sourceFile.getFullText();
     const docs = new Map();
@@ -23,10 +28,10 @@ function docsOf(sourceFile) {
         }
     };
     const visit = (node) => {
-        if (ts.isVariableDeclaration(node) && /ArgsSchema$/.test(node.name.getText(sourceFile)) && node.initializer) {
-            // The shape: the first object literal given to `strictObject(...)` or `object(...)`.
+        if (ts.isVariableDeclaration(node) && SCHEMA_NAME.test(node.name.getText(sourceFile)) && node.initializer) {
+            // The shape: the first object literal given to `strictObject(...)`, `object(...)` or `looseObject(...)`.
             const find = (n) => {
-                if (ts.isCallExpression(n) && /\b(strictObject|object)$/.test(n.expression.getText(sourceFile)) && n.arguments[0] && ts.isObjectLiteralExpression(n.arguments[0])) {
+                if (ts.isCallExpression(n) && /\b(strictObject|object|looseObject)$/.test(n.expression.getText(sourceFile)) && n.arguments[0] && ts.isObjectLiteralExpression(n.arguments[0])) {
                     visitShape(n.arguments[0]);
                     return true;
                 }
@@ -40,13 +45,13 @@ function docsOf(sourceFile) {
     return docs;
 }
 
-/** `dts` with each documented top-level property of its exported `...ArgsSchema` preceded by its comment. */
+/** `dts` with each documented top-level property of its exported `...ArgsSchema` or `...RecordSchema` preceded by its comment. */
 function withDocs(dts, docs) {
     const lines = dts.split("\n");
     const out = [];
     let inSchema = false;
     for (const line of lines) {
-        if (/^export declare const \w+ArgsSchema: /.test(line)) inSchema = true;
+        if (/^export declare const \w+(ArgsSchema|RecordSchema): /.test(line)) inSchema = true;
         else if (inSchema && line.startsWith("}")) inSchema = false;
         const property = inSchema && /^ {4}(\w+)\??: /.exec(line)?.[1];
         const doc = property && docs.get(property);
@@ -56,15 +61,20 @@ function withDocs(dts, docs) {
     return out.join("\n");
 }
 
+/** Puts back the comments of `source`'s schemas into its declarations; how many it found. */
+function document(source) {
+    const dts = path.join(root, "dist", path.relative(root, source).replace(/\.ts$/, ".d.ts"));
+    if (!fs.existsSync(dts)) return 0;
+    const docs = docsOf(ts.createSourceFile(source, fs.readFileSync(source, "utf8"), ts.ScriptTarget.Latest, true));
+    fs.writeFileSync(dts, withDocs(fs.readFileSync(dts, "utf8"), docs));
+    return docs.size;
+}
+
 let documented = 0;
 for (const dir of fs.readdirSync(resources, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-    for (const name of fs.readdirSync(path.join(resources, dir)).filter((f) => f.endsWith("Args.ts"))) {
-        const source = path.join(resources, dir, name);
-        const dts = path.join(root, "dist", "provider", "resources", dir, name.replace(/\.ts$/, ".d.ts"));
-        if (!fs.existsSync(dts)) continue;
-        const docs = docsOf(ts.createSourceFile(source, fs.readFileSync(source, "utf8"), ts.ScriptTarget.Latest, true));
-        fs.writeFileSync(dts, withDocs(fs.readFileSync(dts, "utf8"), docs));
-        documented += docs.size;
-    }
+    for (const name of fs.readdirSync(path.join(resources, dir)).filter((f) => f.endsWith("Args.ts"))) documented += document(path.join(resources, dir, name));
 }
 if (documented === 0) throw new Error("argsDocs: no documented input property found: has the args schemas' layout changed?");
+const schemas = path.join(root, "provider", "schemas");
+const recordFields = fs.readdirSync(schemas).filter((f) => f.endsWith(".ts")).reduce((n, name) => n + document(path.join(schemas, name)), 0);
+if (recordFields === 0) throw new Error("argsDocs: no documented record field found: has the record schemas' layout changed?");

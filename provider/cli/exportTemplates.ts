@@ -56,11 +56,15 @@ export class ExportRefused extends Error {}
 
 function apiKeyFrom(options: ExportOptions): string | undefined {
     if (!options.apiKeyFile) return undefined;
+    let key: string;
     try {
-        return fs.readFileSync(options.apiKeyFile, "utf8").trim();
+        key = fs.readFileSync(options.apiKeyFile, "utf8").trim();
     } catch (e) {
         throw new ExportRefused(`cannot read the API key file ${options.apiKeyFile}: ${(e as NodeJS.ErrnoException).code ?? e}`);
     }
+    // Not passed over for VAST_API_KEY: that may be another account's key, and the file was named to be used.
+    if (!key) throw new ExportRefused(`the API key file ${options.apiKeyFile} is empty`);
+    return key;
 }
 
 /** Files that exist with other content: overwriting them needs `--force`. */
@@ -97,7 +101,9 @@ export async function exportTemplatesCommand(options: ExportOptions, io: Io): Pr
         throw new ExportRefused(`no API key: set ${ENV_VARS.apiKey}, or use --api-key-file <path> (keys: https://cloud.vast.ai/manage-keys/)`);
     }
     const config = resolveConfig({ get: (key) => (key === CONFIG_KEYS.apiKey ? keyFromFile : undefined) }, io.env);
-    const vast = newClient(config);
+    // The key and address come from what the command reads, so a refusal names those, not the stack's settings.
+    const key = keyFromFile ? `put a valid key in ${options.apiKeyFile}, the file --api-key-file names` : `set ${ENV_VARS.apiKey} to a valid key, or use --api-key-file <path>`;
+    const vast = newClient({ ...config, settingHints: { key, baseUrl: ENV_VARS.baseUrl } });
     const me = (await vast.account.currentUser()).id;
     let records = await accountTemplates(vast, me);
     if (options.ids.length > 0) {

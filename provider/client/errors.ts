@@ -133,14 +133,36 @@ export class VastOutcomeUnknownError extends VastError {
     }
 }
 
-/** Bad or missing provider configuration; raised before any request is made. */
-export class VastConfigError extends Error {
+/**
+ * Bad or missing configuration (no key, a URL the key may not go to, a key of another account than
+ * the resource's); raised before the request it concerns is made. A `VastError` like every other
+ * failure, so one `catch` covers them all.
+ */
+export class VastConfigError extends VastError {
     readonly kind = "config";
     constructor(message: string) {
-        super(`vastai: ${message}`);
-        this.name = "VastConfigError";
+        super({ operation: "configure" }, message);
+        // Said as it is, not as "configure failed: ...": the message is what to set.
+        this.message = `vastai: ${message}`;
     }
 }
+
+/**
+ * What a message tells the person to change, in the settings they set: the stack's, or those of
+ * whoever built the client (the command line reads its own environment and flags).
+ */
+export interface SettingHints {
+    /** What to do about a refused key: "set vastai:apiKey or VAST_API_KEY to a valid key". */
+    key: string;
+    /** Where the service's address is set: "vastai:baseUrl, or VAST_URL". */
+    baseUrl: string;
+}
+
+/** The stack's settings (docs: Configuration), which the provider and the program's functions read. */
+export const STACK_SETTING_HINTS: SettingHints = {
+    key: "set vastai:apiKey or VAST_API_KEY to a valid key",
+    baseUrl: "vastai:baseUrl, or VAST_URL",
+};
 
 export interface HttpAnswer {
     status: number;
@@ -159,6 +181,8 @@ export interface ErrorFactoryInput extends HttpAnswer {
     /** The code the route answers for a target it does not have, besides `not_found`/`no_such_*` (`Endpoint.goneCode`). */
     goneCode?: string;
     redact: (text: string) => string;
+    /** STACK_SETTING_HINTS unless the client was given others. */
+    hints?: SettingHints;
 }
 
 const MAX_MESSAGE_CHARS = 500;
@@ -332,7 +356,7 @@ export function rateLimitThresholdMs(serviceMessage: string): number | undefined
 
 /** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
 export function errorFromAnswer(input: ErrorFactoryInput): VastError {
-    const { status, body, operation, target, scope, about, goneCode, redact } = input;
+    const { status, body, operation, target, scope, about, goneCode, redact, hints = STACK_SETTING_HINTS } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
     const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
@@ -369,7 +393,7 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
         return new VastAuthError(
             ctx,
             `${statusText} unauthorized${said}. The API key was refused: it is wrong, expired or revoked${orScope} ` +
-                "(set vastai:apiKey or VAST_API_KEY to a valid key)",
+                `(${hints.key})`,
         );
     }
     if (status === 429) {
@@ -394,7 +418,7 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     if (status === 404 || status === 410) {
         return new VastRequestRejectedError(
             ctx,
-            `${statusText} without saying what is missing${said}: this is not the API's own answer; check vastai:baseUrl`,
+            `${statusText} without saying what is missing${said}: this is not the API's own answer; check ${hints.baseUrl}`,
         );
     }
     if (status === 400 || status === 422 || code === "invalid_args") {
@@ -418,13 +442,14 @@ const NOT_SENT_CODES = new Set([
 const NOT_SENT_WHEN_CONNECTING = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
 
 /** Failures that most often mean the base URL is wrong, and what to check. */
-const BASE_URL_HINT = "; check the base URL (vastai:baseUrl, or VAST_URL; https://console.vast.ai by default)";
-const ADDRESS_HINTS: Record<string, string> = {
-    ECONNREFUSED: `: nothing listens there${BASE_URL_HINT}`,
-    ENOTFOUND: `: no such host${BASE_URL_HINT}`,
+function addressHint(errorCode: string | undefined, hints: SettingHints): string {
+    const check = `; check the base URL (${hints.baseUrl}; https://console.vast.ai by default)`;
+    if (errorCode === "ECONNREFUSED") return `: nothing listens there${check}`;
+    if (errorCode === "ENOTFOUND") return `: no such host${check}`;
     // TLS spoken to a plain-http server (`wrong version number`), or the other way round.
-    EPROTO: `; if the server speaks plain http (the emulator does), the base URL must start with http://${BASE_URL_HINT}`,
-};
+    if (errorCode === "EPROTO") return `; if the server speaks plain http (the emulator does), the base URL must start with http://${check}`;
+    return "";
+}
 
 /** `syscall`: the system call that failed (`connect`, `write`, `read`), when the error says. */
 export function errorFromNetwork(
@@ -432,8 +457,9 @@ export function errorFromNetwork(
     errorCode: string | undefined,
     detail: string,
     syscall?: string,
+    hints: SettingHints = STACK_SETTING_HINTS,
 ): VastNetworkError {
     const sent = !(errorCode && NOT_SENT_CODES.has(errorCode) && (!NOT_SENT_WHEN_CONNECTING.has(errorCode) || syscall === "connect"));
     const reason = errorCode === "ECONNABORTED" || errorCode === "ETIMEDOUT" ? "timed out" : "network error";
-    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}${ADDRESS_HINTS[errorCode ?? ""] ?? ""}`, sent, errorCode);
+    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}${addressHint(errorCode, hints)}`, sent, errorCode);
 }

@@ -5,6 +5,8 @@ import { ConnectionKind, connectionAgents } from "./connections";
 import { Endpoint, endpointPath } from "./endpoints";
 import {
     HttpAnswer,
+    STACK_SETTING_HINTS,
+    SettingHints,
     VastConfigError,
     VastError,
     VastOutcomeUnknownError,
@@ -34,6 +36,8 @@ export interface TransportOptions {
     pacer?: Pacer;
     /** One line per HTTP exchange: method, path, status, time. Never headers, bodies or the key. */
     log?: (line: string) => void;
+    /** What a refused key or a wrong address tells the person to change; the stack's settings unless given. */
+    settingHints?: SettingHints;
 }
 
 export interface CallRequest {
@@ -102,6 +106,7 @@ export class Transport {
     private readonly paceScale: number;
     private readonly pacer: Pacer;
     private readonly log?: (line: string) => void;
+    private readonly hints: SettingHints;
     #writesSent = 0;
     #writesOnTheWay = 0;
     /** The service's clock minus this machine's, ms, from the last answer's `Date` header. */
@@ -117,6 +122,7 @@ export class Transport {
         this.paceScale = options.paceScale ?? 1;
         this.pacer = options.pacer ?? sharedPacer;
         this.log = options.log;
+        this.hints = options.settingHints ?? STACK_SETTING_HINTS;
         this.#http = axios.create({
             baseURL: this.baseUrl,
             timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -180,14 +186,14 @@ export class Transport {
                 const answer = await this.send(endpoint, path, request, connection);
                 this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
                 if (!isFailure(answer) || carriesWhatItMade(endpoint, answer)) return this.parse(endpoint, ctx, answer, schema, redact);
-                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact });
+                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact, hints: this.hints });
             } catch (e) {
                 if (e instanceof VastUnexpectedResponseError) error = e;
                 else if (e instanceof VastError) throw e;
                 else {
                     const err = e as { code?: string; message?: string; syscall?: string; cause?: { syscall?: string } };
                     this.log?.(`${endpoint.method} ${path} -> ${err.code ?? "error"} in ${Date.now() - started} ms (try ${attempt})`);
-                    error = errorFromNetwork(ctx, err.code, redact(String(err.message ?? e)), err.syscall ?? err.cause?.syscall);
+                    error = errorFromNetwork(ctx, err.code, redact(String(err.message ?? e)), err.syscall ?? err.cause?.syscall, this.hints);
                 }
             }
 

@@ -1,4 +1,4 @@
-import { VastConfigError } from "../client/errors";
+import { SettingHints, VastConfigError } from "../client/errors";
 import { assertSafeBaseUrl } from "../client/transport";
 
 export const DEFAULT_BASE_URL = "https://console.vast.ai";
@@ -10,6 +10,8 @@ export const ENV_VARS = { apiKey: "VAST_API_KEY", baseUrl: "VAST_URL" } as const
 export interface ProviderConfig {
     apiKey: string;
     baseUrl: string;
+    /** What a refused key or a wrong address tells the person to change; the stack's settings unless set. */
+    settingHints?: SettingHints;
 }
 
 /** What `configure` receives from the dynamic-provider host: the whole stack config. */

@@ -1,6 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
+import { VastConfigError } from "../client/errors";
 import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { envShapeExpected } from "../env/envInputSchema";
@@ -51,10 +52,10 @@ export interface TemplateFileProblem {
     reason: string;
 }
 
-export class TemplateFileError extends Error {
+/** Every problem of the template files, found before any request: configuration, so a `VastConfigError`. */
+export class TemplateFileError extends VastConfigError {
     constructor(readonly problems: TemplateFileProblem[]) {
-        super(`vastai: ${problems.map(formatProblem).join("\n")}`);
-        this.name = "TemplateFileError";
+        super(problems.map(formatProblem).join("\n"));
     }
 }
 

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
 import * as path from "path";
+import { VastConfigError } from "../client/errors";
 import { suggestion } from "../schemas/nearestName";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
@@ -204,7 +205,7 @@ export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptio
     const unused = Object.keys(options.secrets ?? {}).filter((n) => !names.includes(n));
     if (unused.length > 0) {
         const hints = unused.map((n) => `${n}${suggestion(n, names)}`);
-        throw new Error(`vastai: secrets given for templates with no file in ${dir}: ${hints.join(", ")}`);
+        throw new VastConfigError(`secrets given for templates with no file in ${dir}: ${hints.join(", ")}`);
     }
     const templates: Record<string, Template> = {};
     files.forEach(({ file, name, plainCredentials }, i) => {

@@ -1,5 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { VastAuthError } from "../client/errors";
+import { VastClient } from "../client/vastClient";
 import { checkFunctionArgs, expected } from "./functionArgs";
 import { Machine, machineFromRecord } from "./machine";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
@@ -33,9 +35,27 @@ const getMachinesArgsSchema = z.strictObject(
 export async function getMachines(args: GetMachinesArgs = {}, options?: FunctionOptions): Promise<Machine[]> {
     const checked = checkFunctionArgs("getMachines", "arguments", getMachinesArgsSchema, args);
     const vast = programClient("getMachines", options);
-    const userId = checked.userId ?? (await vast.account.currentUser()).id;
+    const userId = checked.userId ?? (await keyAccountId(vast));
     const records = await vast.account.machines(userId);
     return records.map(machineFromRecord);
+}
+
+/**
+ * The key's account, when `userId` is left out. A key refused it (one with `machine_read` but not
+ * `user_read`) hears what the service's refusal cannot tell: that `userId` does without it.
+ */
+async function keyAccountId(vast: VastClient): Promise<number> {
+    try {
+        return (await vast.account.currentUser()).id;
+    } catch (e) {
+        if (!(e instanceof VastAuthError)) throw e;
+        const refusal = e.message.replace(/^vastai: .*? failed: /, "");
+        throw new VastAuthError(
+            e,
+            `${refusal}. getMachines asks for the key's account only when userId is left out: with a key without "user_read", pass userId (the account's id)`,
+            e.missingPermission,
+        );
+    }
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { STACK_SETTING_HINTS } from "../client/errors";
 import { VastClient } from "../client/vastClient";
 import { CONFIG_KEYS, resolveConfig } from "../config/providerConfig";
 import { newClient } from "../config/newClient";
@@ -50,8 +51,13 @@ export function programClient(functionName: string, options: FunctionOptions = {
         [CONFIG_KEYS.baseUrl]: checked.baseUrl,
     };
     const config = resolveConfig({ get: (key) => explicit[key] ?? pulumi.runtime.getConfig(key) }, process.env);
+    // A key or URL given as an option wins over the stack's: a refusal names the option then.
+    const settingHints = {
+        key: checked.apiKey ? "pass a valid key as the apiKey option" : `${STACK_SETTING_HINTS.key}, or pass one as the apiKey option`,
+        baseUrl: checked.baseUrl ? "the baseUrl option" : STACK_SETTING_HINTS.baseUrl,
+    };
     // The program's own pacer, shared by its function calls only: the stack's resources call from
     // the dynamic-provider host, another process with its own pacer. Neither sees the other's
     // calls, so a 429 one causes the other is met by the retry policy like any other.
-    return newClient(config, checked.log);
+    return newClient({ ...config, settingHints }, checked.log);
 }

@@ -239,6 +239,42 @@ describe("export-templates", () => {
         expect(fs.readdirSync(out)).toHaveLength(2);
     });
 
+    // Before: an empty key file was taken for no file, and VAST_API_KEY (another account's, here) was used instead.
+    it("an empty --api-key-file is refused, not passed over for VAST_API_KEY", async () => {
+        const keyFile = path.join(path.dirname(freshDir()), "empty-key");
+        fs.writeFileSync(keyFile, " \n");
+        const out = freshDir();
+        const result = await cli(["export-templates", "--out", out, "--api-key-file", keyFile], { ...env, VAST_API_KEY: emu.otherUser.apiKey });
+        expect(result).toMatchObject({ code: 1, stderr: `pulumi-vastai: the API key file ${keyFile} is empty` });
+        expect(fs.existsSync(out)).toBe(false);
+    });
+
+    // Before: each said to set vastai:apiKey or check vastai:baseUrl, stack settings the command never reads.
+    it("a refused key, a key without user_read, nothing at VAST_URL, a page that is not the API's: each says what to change in what the command reads", async () => {
+        const withKey = (key: string, url = emu.url) => ({ ...env, VAST_API_KEY: key, VAST_URL: url });
+        const refused = await cli(["export-templates", "--out", freshDir()], withKey("not-a-key-of-anyone"));
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/HTTP 401 unauthorized.*\(set VAST_API_KEY to a valid key, or use --api-key-file <path>\)$/) });
+
+        const keyFile = path.join(path.dirname(freshDir()), "revoked-key");
+        fs.writeFileSync(keyFile, "not-a-key-of-anyone\n");
+        const fromFile = await cli(["export-templates", "--out", freshDir(), "--api-key-file", keyFile], withKey(emu.demoKey));
+        expect(fromFile).toMatchObject({ code: 1, stderr: expect.stringContaining(`(put a valid key in ${keyFile}, the file --api-key-file names)`) });
+
+        const scoped = await cli(["export-templates", "--out", freshDir()], withKey(emu.createKey({ api: { misc: {} } }).key));
+        expect(scoped).toMatchObject({ code: 1, stderr: expect.stringContaining('HTTP 403 forbidden: This API key does not have permission to access this endpoint. This call needs the "user_read" permission') });
+
+        const stopped = await startEmulator();
+        await stopped.stop();
+        const nothing = await cli(["export-templates", "--out", freshDir()], withKey(emu.demoKey, stopped.url));
+        expect(nothing).toMatchObject({ code: 1, stderr: expect.stringContaining("nothing listens there; check the base URL (VAST_URL; https://console.vast.ai by default)") });
+
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "notFoundPage", shape: "html" } });
+        const notTheApi = await cli(["export-templates", "--out", freshDir()], withKey(emu.demoKey));
+        expect(notTheApi).toMatchObject({ code: 1, stderr: expect.stringContaining("this is not the API's own answer; check VAST_URL") });
+
+        for (const result of [refused, fromFile, scoped, nothing, notTheApi]) expect(result.stderr).not.toMatch(/vastai:(apiKey|baseUrl)/);
+    });
+
     it("--id exports one template; another user's public template is refused by id", async () => {
         const mine = [...emu.model.templates.values()].find((t) => t.creator_id === emu.demoUser.id && t.fields.private === false)!;
         const theirs = [...emu.model.templates.values()].find((t) => t.creator_id === emu.otherUser.id && t.fields.private === false)!;

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { FunctionOptions, VastAuthError, VastConfigError, VastInvalidArgsError, getCurrentUser } from "../../provider";
+import { FunctionOptions, VastAuthError, VastConfigError, VastError, VastInvalidArgsError, getCurrentUser } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { startEmulator } from "../../testkit/support/fixtures";
 import { programSetting, stackConfigFor } from "../../testkit/support/programConfig";
@@ -82,8 +82,34 @@ describe("getCurrentUser against the emulator", () => {
         setting = programSetting({ config: {} });
         const error = await getCurrentUser().catch((e) => e);
         expect(error).toBeInstanceOf(VastConfigError);
-        expect(error.message).toMatch(/pulumi config set --secret vastai:apiKey <key>.*VAST_API_KEY/);
+        expect(error.message).toMatch(/^vastai: no API key\. Set it with `pulumi config set --secret vastai:apiKey <key>`.*VAST_API_KEY/);
+        // Before: not a VastError, so a program catching VastError for the provider's failures missed it.
+        expect(error).toBeInstanceOf(VastError);
+        expect(error).toMatchObject({ kind: "config", name: "VastConfigError" });
+        expect(String(error.stack)).toMatch(/^VastConfigError: vastai: no API key\./);
+        const plainHttp = await getCurrentUser({ apiKey: emu.demoKey, baseUrl: "http://example.com" }).catch((e) => e);
+        expect(plainHttp).toBeInstanceOf(VastError);
+        expect(plainHttp.message).toMatch(/^vastai: refusing to send the API key to http:\/\/example.com/);
         expect(emu.requests).toHaveLength(0);
+    });
+
+    // Before: a refused apiKey option said to set vastai:apiKey, which the option overrides.
+    it("a refused key or a wrong address names where it came from: the option, else the stack's settings", async () => {
+        setting = programSetting({ config: stackConfigFor(emu, "revoked-or-mistyped") });
+        const fromStack = await getCurrentUser().catch((e) => e);
+        expect(fromStack).toBeInstanceOf(VastAuthError);
+        expect(fromStack.message).toMatch(/\(set vastai:apiKey or VAST_API_KEY to a valid key, or pass one as the apiKey option\)$/);
+        const fromOption = await getCurrentUser({ apiKey: "revoked-or-mistyped" }).catch((e) => e);
+        expect(fromOption.message).toMatch(/\(pass a valid key as the apiKey option\)$/);
+
+        const stopped = await startEmulator();
+        await stopped.stop();
+        const nothingThere = await getCurrentUser({ baseUrl: stopped.url }).catch((e) => e);
+        expect(nothingThere.message).toMatch(/nothing listens there; check the base URL \(the baseUrl option; https:\/\/console.vast.ai by default\)$/);
+        setting.restore();
+        setting = programSetting({ config: stackConfigFor(stopped, emu.demoKey) });
+        const fromStackUrl = await getCurrentUser().catch((e) => e);
+        expect(fromStackUrl.message).toMatch(/nothing listens there; check the base URL \(vastai:baseUrl, or VAST_URL; https:\/\/console.vast.ai by default\)$/);
     });
 
     it("keeps the account's api_key out of errors: JSON bodies, truncated ones, gateway pages", async () => {

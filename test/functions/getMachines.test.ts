@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { GetMachinesArgs, VastInvalidArgsError, getMachines } from "../../provider";
+import { GetMachinesArgs, VastAuthError, VastInvalidArgsError, getMachines } from "../../provider";
 import { parseGpuOccupancy } from "../../provider/functions/gpuOccupancy";
 import { BYTES_PER_GIB } from "../../provider/functions/machine";
 import { machineRecordSchema } from "../../provider/schemas/machine";
@@ -128,6 +128,17 @@ describe("getMachines against the emulator", () => {
         expect(emu.requestsTo("GET", "/api/v0/machines")[0].query).toEqual({ user_id: String(emu.demoUser.id) });
         expect(mine.length).toBeGreaterThanOrEqual(2);
         expect(await getMachines({ userId: emu.otherUser.id })).toEqual([]);
+    });
+
+    // Before: the 403 of the account look-up said only to use a key with user_read, not that userId does without it.
+    it("a key with machine_read but not user_read: without userId, the refusal says to pass userId; with it, the machines are listed", async () => {
+        const machinesOnly = emu.createKey({ api: { machine_read: {} } }).key;
+        const refused = await getMachines({}, { apiKey: machinesOnly }).catch((e) => e);
+        expect(refused).toBeInstanceOf(VastAuthError);
+        expect(refused).toMatchObject({ status: 403, missingPermission: "user_read", operation: "show current user" });
+        expect(refused.message).toMatch(/^vastai: show current user failed: HTTP 403 forbidden: .*needs the "user_read" permission.*\. getMachines asks for the key's account only when userId is left out: with a key without "user_read", pass userId \(the account's id\)$/);
+        expect(emu.requestsTo("GET", "/api/v0/machines")).toHaveLength(0);
+        expect((await getMachines({ userId: emu.demoUser.id }, { apiKey: machinesOnly })).length).toBeGreaterThanOrEqual(2);
     });
 
     it("checks its arguments before any call: a userId that is not a positive integer, an unknown key, a bare number", async () => {

@@ -27,11 +27,17 @@ const SNIPPETS = path.join(REPO_ROOT, "examples", "snippets");
 const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 
 /**
- * The input properties whose hover text in an editor, in `program` with its tsconfig, has no doc
- * comment: each resource's args, as the installed declarations give them.
+ * Fields of what the functions and the client return whose doc comment gives their unit or
+ * meaning: an offer's `gpu_ram` is MB per card where a machine's is bytes.
+ */
+const DOCUMENTED_RESULT_FIELDS = { OfferRecord: ["id", "gpu_ram", "dph_total", "dph_base", "min_bid", "reliability", "disk_space", "inet_down"] };
+
+/**
+ * The properties whose hover text in an editor, in `program` with its tsconfig, has no doc
+ * comment: each resource's args, and DOCUMENTED_RESULT_FIELDS, as the installed declarations give them.
  */
 function undocumentedInputs(program: string): string[] {
-    const args = { TemplateArgs: TEMPLATE_PROPERTIES, InstanceArgs: INSTANCE_PROPERTIES, ApiKeyArgs: API_KEY_PROPERTIES, SshKeyArgs: SSH_KEY_PROPERTIES };
+    const args = { TemplateArgs: TEMPLATE_PROPERTIES, InstanceArgs: INSTANCE_PROPERTIES, ApiKeyArgs: API_KEY_PROPERTIES, SshKeyArgs: SSH_KEY_PROPERTIES, ...DOCUMENTED_RESULT_FIELDS };
     const file = path.join(program, "hover.ts");
     const text =
         `import * as vast from "pulumi-vastai";\n` +
@@ -142,8 +148,8 @@ describe("the packed package in a fresh Pulumi program", () => {
         for (const file of snippets) fs.copyFileSync(path.join(SNIPPETS, file), path.join(program, file));
         fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(pulumiTsconfig(snippets), null, 4));
         run(process.execPath, [tsc, "-p", program], program);
-        // Each input property's doc comment, as an editor shows it on hover (the declarations' own
-        // printing of the args schemas drops them: scripts/argsDocs.js puts them back).
+        // Each input property's doc comment, and those of documented result fields, as an editor shows
+        // them on hover (the declarations' own printing of the schemas drops them: scripts/argsDocs.js puts them back).
         expect(undocumentedInputs(program)).toEqual([]);
 
         // The README's Instance program reads its onstart script from the program's directory.

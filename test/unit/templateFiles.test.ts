@@ -4,7 +4,8 @@ import * as path from "path";
 import { exportTemplates } from "../../provider/declarative/templateExport";
 import { existingTemplateFiles } from "../../provider/declarative/existingTemplateFiles";
 import { TemplateFileError, TemplateFileProblem } from "../../provider/declarative/templateFileReader";
-import { readTemplateFiles } from "../../provider/declarative/templateFiles";
+import { readTemplateFiles, templatesFromFiles } from "../../provider/declarative/templateFiles";
+import { VastError } from "../../provider/client/errors";
 import { TemplateRecord } from "../../provider/schemas/template";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples", "templates-from-files", "templates");
@@ -51,6 +52,32 @@ describe("templates from files", () => {
         ]);
         expect(() => readTemplateFiles(dir)).toThrow(`${file}:4:23: recommendedDiskSpace: `);
         expect(() => readTemplateFiles(dir)).toThrow(`${file}:5:1: color: unknown property "color"`);
+    });
+
+    // Before: plain Errors, which a program catching VastError for the package's failures missed.
+    it("a file problem, and a secret given for no file, are VastErrors (kind config), as every error the package throws", () => {
+        const dir = dirWith({ "bad.yaml": "name: bad\nimage: busybox\ncolor: red\n" });
+        const fileProblem = (() => {
+            try {
+                templatesFromFiles(dir);
+            } catch (e) {
+                return e;
+            }
+        })();
+        expect(fileProblem).toBeInstanceOf(TemplateFileError);
+        expect(fileProblem).toBeInstanceOf(VastError);
+        expect(fileProblem).toMatchObject({ kind: "config", name: "TemplateFileError", message: `vastai: ${path.join(dir, "bad.yaml")}:3:1: color: unknown property "color"` });
+
+        const good = dirWith({ "trainer.yaml": "name: trainer\nimage: busybox\n" });
+        const noFile = (() => {
+            try {
+                templatesFromFiles(good, { secrets: { trainr: { dockerLoginPass: "x" } } });
+            } catch (e) {
+                return e;
+            }
+        })();
+        expect(noFile).toBeInstanceOf(VastError);
+        expect(noFile).toMatchObject({ kind: "config", message: expect.stringMatching(/^vastai: secrets given for templates with no file in .*: trainr; did you mean "trainer"\?$/) });
     });
 
     it("a wrong type deep in a mapping is reported at its own line", () => {
