@@ -77,6 +77,25 @@ function changedFiles(out: string, exported: ExportedTemplate[]): string[] {
     );
 }
 
+/** What is at `at`, or undefined when nothing is (or a parent is a file: ENOTDIR). */
+function statOrNothing(at: string): fs.Stats | undefined {
+    try {
+        return fs.statSync(at, { throwIfNoEntry: false });
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+        throw e;
+    }
+}
+
+/** `--out` names a folder, or nothing yet whose parents are folders: said before any call, not as a raw ENOTDIR at the write. */
+function assertFolder(out: string): void {
+    for (let at = path.resolve(out); ; at = path.dirname(at)) {
+        const found = statOrNothing(at);
+        if (found && !found.isDirectory()) throw new ExportRefused(`--out ${out}: ${at === path.resolve(out) ? "is" : `is inside ${at}, which is`} a file, not a folder`);
+        if (found || at === path.dirname(at)) return;
+    }
+}
+
 /** The template files already in the folder; one that does not read stops the export before anything is written. */
 function filesIn(out: string): ExistingFile[] {
     try {
@@ -95,6 +114,7 @@ function filesIn(out: string): ExistingFile[] {
  * stack secrets, is left out and said on `err`; the rest are written (the command then exits 1).
  */
 export async function exportTemplatesCommand(options: ExportOptions, io: Io): Promise<ExportPlan> {
+    assertFolder(options.out);
     const existing = filesIn(options.out);
     const keyFromFile = apiKeyFrom(options);
     if (!keyFromFile && !io.env[ENV_VARS.apiKey]?.trim()) {

@@ -63,9 +63,14 @@ function parseExportArgs(args: string[]): ExportOptions | "help" {
 export async function main(argv: string[], io: Io): Promise<number> {
     const [command, ...rest] = argv;
     try {
-        if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+        if (command === undefined) {
+            // A usage mistake: the usage goes where errors go, so `2>/dev/null` hides it as it does the others.
+            io.err(USAGE);
+            return 2;
+        }
+        if (command === "--help" || command === "-h" || command === "help") {
             io.out(USAGE);
-            return command === undefined ? 2 : 0;
+            return 0;
         }
         if (command !== "export-templates") throw new UsageError(`unknown command "${command}"`);
         const options = parseExportArgs(rest);
@@ -81,7 +86,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
             return 2;
         }
         // A refusal, or the client's error naming the operation (never the key): the message is the whole story.
-        io.err(`pulumi-vastai: ${e instanceof Error ? e.message : String(e)}`);
+        // The provider's errors begin "vastai: " (for a Pulumi log); the command names itself instead.
+        io.err(`pulumi-vastai: ${(e instanceof Error ? e.message : String(e)).replace(/^vastai: /, "")}`);
         return 1;
     }
 }

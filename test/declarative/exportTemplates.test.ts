@@ -224,6 +224,23 @@ describe("export-templates", () => {
         expect(fs.readdirSync(out)).toEqual(["shared-notebook.yaml"]);
     });
 
+    it("no command is a usage mistake (the usage on stderr, exit 2); --out naming a file is refused before any call; no message says vastai: after the command's name", async () => {
+        expect(await cli([])).toMatchObject({ code: 2, stdout: "", stderr: expect.stringMatching(/^Usage: pulumi-vastai <command>/) });
+        const file = path.join(path.dirname(freshDir()), "a-file");
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, "not a folder");
+        emu.clearLog();
+        expect(await cli(["export-templates", "--out", file], env)).toMatchObject({ code: 1, stderr: `pulumi-vastai: --out ${file}: is a file, not a folder` });
+        expect(await cli(["export-templates", "--out", path.join(file, "templates")], env)).toMatchObject({
+            code: 1,
+            stderr: `pulumi-vastai: --out ${path.join(file, "templates")}: is inside ${file}, which is a file, not a folder`,
+        });
+        expect(emu.requests).toEqual([]);
+        const refused = await cli(["export-templates", "--out", freshDir()], { ...env, VAST_API_KEY: "wrong" });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/^pulumi-vastai: (?!vastai: )/);
+    });
+
     it("takes the key from the environment or a file, never from an argument", async () => {
         const refused = await cli(["export-templates", "--out", freshDir(), "--api-key", emu.demoKey], { VAST_URL: emu.url });
         expect(refused.code).toBe(2);
