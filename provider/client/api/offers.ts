@@ -82,7 +82,7 @@ export class OffersApi {
 
     /**
      * Offers matching every condition of `query`, in its `order`, at most `limit`. The query is
-     * sent as it is: the vendor CLI's defaults (verified, rentable, not external) are the caller's
+     * sent as it is: the vendor CLI's defaults (verified, rentable, not rented, not external) are the caller's
      * to add (`searchOffers` does). Asked as `GET ?q=<JSON>`, where the vendor clients POST the same
      * JSON: the service takes both (docs/live-service.md), and a GET says it changes nothing.
      */
