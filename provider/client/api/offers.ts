@@ -65,7 +65,7 @@ function givenFilters(filters: OfferFilters = {}): OfferFilters {
  * type. Checked first, so a filter of the wrong type fails here, naming it, and nothing is sent.
  */
 export function offerQuery(search: OfferSearch = {}): OfferQuery {
-    const checked = checkRequest(ENDPOINTS.searchOffers, offerSearchSchema, search, "offer search");
+    const checked = checkRequest(ENDPOINTS.searchOffers, offerSearchSchema, search, "offer search", Object.keys(offerSearchSchema.shape));
     const useDefaults = checked.defaults ?? true;
     return {
         ...(useDefaults ? OFFER_SEARCH_DEFAULTS : {}),
