@@ -69,6 +69,17 @@ describe("instances API against the emulator", () => {
         expect(await vast.instances.destroy(instanceId)).toEqual({ alreadyGone: true });
     });
 
+    it("show: only the service's own words read as gone; a 404 page or FastAPI's detail throws", async () => {
+        const vast = clientFor(emu, { retry: { maxAttempts: 1 } });
+        const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });
+        const path = `/api/v0/instances/${instanceId}/`;
+        for (const shape of ["html", "detail"] as const) {
+            emu.faults.add({ method: "GET", path, fault: { kind: "notFoundPage", shape } });
+            await expect(vast.instances.show(instanceId)).rejects.toThrow(/show instance \d+ failed: HTTP 404/);
+        }
+        expect(await vast.instances.show(instanceId)).toMatchObject({ id: instanceId });
+    });
+
     it("never takes a destroy answered 2xx without `success: true` as done", async () => {
         const vast = clientFor(emu, { retry: { maxAttempts: 2, baseDelayMs: 1 } });
         const { instanceId } = await vast.instances.create(emu.addOffer().id, { image: "busybox" });

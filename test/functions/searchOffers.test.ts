@@ -171,6 +171,7 @@ describe("searchOffers against the emulator's marketplace", () => {
             /filters\.gpu_ram\.ge: "ge" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin/,
         );
         await expect(searchOffers({ filters: { num_gpus: { eq: 1.5 } } })).rejects.toThrow(/num_gpus\.eq: .*int/);
+        await expect(searchOffers({ filter: { gpu_name: { eq: "RTX 4090" } } } as unknown as OfferSearch)).rejects.toThrow(/filter: unknown property; did you mean "filters"\?/);
         await expect(searchOffers({ type: "spot" } as unknown as OfferSearch)).rejects.toThrow(/type/);
         await expect(searchOffers({ order: [["price", "asc"]] } as unknown as OfferSearch)).rejects.toThrow(/order/);
         expect(emu.requestsTo("GET", "/api/v0/bundles/")).toHaveLength(0);

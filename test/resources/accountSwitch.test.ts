@@ -123,6 +123,24 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         }
     });
 
+    // The README's permissions: an instance from a template needs user_read too, for the template's look-up.
+    it("a key without user_read cannot rent from a template: the look-up's 403 names user_read, and nothing is rented", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const template = emu.model.addTemplate(emu.demoUser.id, { name: "scoped", image: "busybox", tag: "latest", runtype: "ssh", env: "" });
+        const scoped = await hostWith(emu, emu.createKey({ api: { instance_read: {}, instance_write: {} } }).key);
+        try {
+            const offer = emu.addOffer();
+            const [reg] = await registerAsProgram(() => new Instance("from-template", { offerId: offer.id, templateHashId: template.hash_id, waitForRunning: false }));
+            const urn = scoped.urn(reg.type, reg.name);
+            const error = await scoped.create(urn, (await scoped.check(urn, {}, reg.inputs)).inputs).catch((e: Error) => e);
+            expect(String(error)).toMatch(/search templates failed: HTTP 403 forbidden: .*needs the "user_read" permission/);
+            expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+        } finally {
+            await scoped.stop();
+            await emu.stop();
+        }
+    });
+
     // Before: an instance made with such a key had nothing in state to tell whose it was, and
     // another account's key, seeing nothing, read it as gone: a refresh dropped it, billed.
     it("an instance made with a key that cannot tell its account keeps the key's mark: another key's not-found is refused, the same key's is believed", async () => {

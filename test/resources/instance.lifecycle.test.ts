@@ -253,6 +253,21 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // The README ("Changes"): imageLogin and the readiness settings are only recorded.
+    it("a new imageLogin or readiness setting is recorded in place: the same instance, no call to the service", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const program = (extra: Partial<InstanceArgs>) => () => new Instance("recorded", { offerId: offer.id, image: "busybox", imageLogin: "-u bot -p tok1 ghcr.io", ...extra });
+        await engine.up(program({}));
+        const { id } = engine.get("recorded");
+        emu.clearLog();
+        const changed = { imageLogin: "-u bot -p tok2 ghcr.io", readyTimeoutSeconds: 600, maxCreateAttempts: 5, waitForRunning: false };
+        expect(await engine.up(program(changed))).toMatchObject({ update: ["recorded"], replace: [] });
+        expect(engine.get("recorded")).toMatchObject({ id, inputs: changed });
+        expect(emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
+        await engine.destroy();
+    });
+
     it("instances from one template look it up once; an unknown hashId fails the create before anything is paid for", async () => {
         const { engine, emu } = stack;
         const [a, b] = [emu.addOffer(), emu.addOffer()];

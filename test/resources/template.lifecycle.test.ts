@@ -356,6 +356,23 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
     });
 
+    // The README: editUnconfirmed is cleared by a refresh, which reads the template as it is.
+    it("an edit left unsettled is marked editUnconfirmed until a refresh reads the template: then state holds what it has", async () => {
+        const { engine, emu } = stack;
+        const template = (desc: string) => () => new Template("edit-refreshed", { name: "edit-refreshed", image: "busybox", desc });
+        await engine.up(template("first"));
+        const record = emu.model.templates.get(engine.get("edit-refreshed").outputs.templateId as number)!;
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 500 } });
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        await expect(engine.up(template("edited"))).rejects.toThrow(/whether it was made could not be settled/);
+        expect(engine.get("edit-refreshed").outputs).toMatchObject({ editUnconfirmed: true });
+
+        await engine.refresh();
+        expect(engine.get("edit-refreshed").outputs).not.toHaveProperty("editUnconfirmed");
+        expect(engine.get("edit-refreshed").outputs).toMatchObject({ desc: "edited", hashId: record.hash_id });
+        await engine.destroy();
+    });
+
     // Before the read of null as not set, versions stored the null: an upgrade must neither edit
     // the template (a new hash) nor replace the instances on it.
     it.each([

@@ -42,6 +42,13 @@ describe("a secret in a public template", () => {
         // Public with nothing secret: made public.
         await engine.up(template({ private: false, env: { MODE: "serve" } }));
         expect(emu.model.templates.get(Number(engine.get("pub").id))?.fields).toMatchObject({ private: false });
+
+        // `private: false` removed from the program: private again, edited in place.
+        const id = engine.get("pub").id;
+        const hidden = await engine.up(template({ env: { MODE: "serve" } }));
+        expect(hidden).toMatchObject({ update: ["pub"], replace: [] });
+        expect(engine.get("pub")).toMatchObject({ id, outputs: { private: true } });
+        expect(emu.model.templates.get(Number(id))?.fields).toMatchObject({ private: true });
         await engine.destroy();
     });
 });

@@ -4,10 +4,6 @@ import { Emulator } from "./server";
  * `npm run emulator [-- --port 8787 --rate-scale 1]`: the emulator on its own, for trying the
  * provider or the vendor CLI against. Prints its URL and a full-access demo key, runs until stopped.
  */
-function flag(name: string): string | undefined {
-    const i = process.argv.indexOf(`--${name}`);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const USAGE = `usage: npm run emulator -- [options]
 
@@ -20,14 +16,42 @@ options:
                      limiting off (default 1: live speed)
   -h, --help         print this and exit`;
 
+/**
+ * The options, read strictly: `--port 8787` or `--port=8787`. An unknown option or a value that is
+ * not a number is refused: ignored, `--rate-scale=0` left live rate limits on without a word.
+ */
+export function parseEmulatorArgs(args: readonly string[]): { port: number; rateScale: number } | "help" {
+    const options = { port: 0, rateScale: 1 };
+    for (let i = 0; i < args.length; i++) {
+        const [name, inline] = args[i].split(/=(.*)/s, 2);
+        if (name === "--help" || name === "-h") return "help";
+        if (name !== "--port" && name !== "--rate-scale") throw new Error(`unknown option ${args[i]}`);
+        const value = inline ?? args[++i];
+        const n = Number(value);
+        if (value === undefined || value.trim() === "" || !Number.isFinite(n) || n < 0) throw new Error(`${name} needs a number, got ${value === undefined ? "nothing" : `"${value}"`}`);
+        if (name === "--port" && !(Number.isInteger(n) && n < 65536)) throw new Error(`--port needs a port number (0 to 65535), got "${value}"`);
+        if (name === "--port") options.port = n;
+        else options.rateScale = n;
+    }
+    return options;
+}
+
 async function main(): Promise<void> {
-    if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    let options: ReturnType<typeof parseEmulatorArgs>;
+    try {
+        options = parseEmulatorArgs(process.argv.slice(2));
+    } catch (e) {
+        console.error(`npm run emulator: ${(e as Error).message}\n\n${USAGE}`);
+        process.exitCode = 2;
+        return;
+    }
+    if (options === "help") {
         console.log(USAGE);
         return;
     }
     const emu = await Emulator.start({
-        port: Number(flag("port") ?? 0),
-        rateLimitScale: Number(flag("rate-scale") ?? 1),
+        port: options.port,
+        rateLimitScale: options.rateScale,
         keepProcessAlive: true,
     });
     const offers = [...emu.model.offers.keys()].join(", ");
@@ -40,4 +64,4 @@ async function main(): Promise<void> {
     process.on("SIGTERM", stop);
 }
 
-void main();
+if (require.main === module) void main();

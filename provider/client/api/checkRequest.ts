@@ -8,8 +8,8 @@ import { safeParse } from "../../schemas/parse";
  * Checks a request against its strict schema before it is sent, so a malformed one fails here with
  * the field's path instead of at the service with a vaguer message.
  */
-export function checkRequest<S extends z.ZodType>(endpoint: Endpoint, schema: S, value: unknown, what = "request"): z.infer<S> {
-    return checkedBeforeSending(endpoint.operation, schema, value, what);
+export function checkRequest<S extends z.ZodType>(endpoint: Endpoint, schema: S, value: unknown, what = "request", known: readonly string[] = []): z.infer<S> {
+    return checkedBeforeSending(endpoint.operation, schema, value, what, known);
 }
 
 /**

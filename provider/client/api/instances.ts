@@ -54,7 +54,12 @@ export class InstancesApi {
         return { instanceId: answer.new_contract, startedStopped: answer.success === false };
     }
 
-    /** The instance, or undefined when it is gone (`instances: null`, `{}`, or a 404 that is not an auth error). */
+    /**
+     * The instance, or undefined when it is gone in the service's own words: `instances: null`,
+     * `instances: {}`, or a `not_found` / `no_such_*` error that names an instance. Any other 404
+     * (a web server's page, `{"detail": "Not Found"}`, an `auth_error`) throws, as does one naming
+     * something else (`no_such_ask`).
+     */
     async show(instanceId: number): Promise<InstanceRecord | undefined> {
         const endpoint = ENDPOINTS.showInstance;
         const target = String(instanceId);

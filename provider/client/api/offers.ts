@@ -65,7 +65,7 @@ function givenFilters(filters: OfferFilters = {}): OfferFilters {
  * type. Checked first, so a filter of the wrong type fails here, naming it, and nothing is sent.
  */
 export function offerQuery(search: OfferSearch = {}): OfferQuery {
-    const checked = checkRequest(ENDPOINTS.searchOffers, offerSearchSchema, search, "offer search");
+    const checked = checkRequest(ENDPOINTS.searchOffers, offerSearchSchema, search, "offer search", Object.keys(offerSearchSchema.shape));
     const useDefaults = checked.defaults ?? true;
     return {
         ...(useDefaults ? OFFER_SEARCH_DEFAULTS : {}),
@@ -82,7 +82,7 @@ export class OffersApi {
 
     /**
      * Offers matching every condition of `query`, in its `order`, at most `limit`. The query is
-     * sent as it is: the vendor CLI's defaults (verified, rentable, not external) are the caller's
+     * sent as it is: the vendor CLI's defaults (verified, rentable, not rented, not external) are the caller's
      * to add (`searchOffers` does). Asked as `GET ?q=<JSON>`, where the vendor clients POST the same
      * JSON: the service takes both (docs/live-service.md), and a GET says it changes nothing.
      */

@@ -7,7 +7,7 @@ import { INSTANCE_LIMITS } from "../../schemas/limits";
  * `onstart` together; longer scripts "must be compressed and encoded by the client" (docs/service-contract.md
  * §4.7). A script over the limits is sent as a short command that restores it and runs it:
  *
- *     f="${TMPDIR:-/tmp}/vastai-onstart-<sha>.sh";echo '<gzip, base64>'|base64 -d|gunzip>"$f"&&bash "$f"
+ *     f="${TMPDIR:-/tmp}/vastai-onstart-<sha>.sh";echo '<gzip, base64>'|base64 -d|gunzip>"$f"&&$(command -v bash||echo sh) "$f"
  *
  * gzip and base64 are used because every image that has a shell has them (coreutils and gzip are
  * essential packages on Debian and Ubuntu; busybox has both). A script starting with `#!` is run
