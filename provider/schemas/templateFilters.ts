@@ -37,4 +37,11 @@ export type TemplateFilters = Filters<typeof TEMPLATE_FILTER_FIELDS>;
  * inferred one named `zod/v4/core`, which a program on node10 resolution (the default of
  * `pulumi new typescript`) cannot compile without esModuleInterop.
  */
-export const templateFiltersSchema: z.ZodType<TemplateFilters> = filtersSchema(TEMPLATE_FILTER_FIELDS) as z.ZodType<TemplateFilters>;
+export const templateFiltersSchema: z.ZodType<TemplateFilters> = filtersSchema(TEMPLATE_FILTER_FIELDS).superRefine((filters, ctx) => {
+    // A field given without its condition (`{ creator_id: me?.condition }`) is dropped by JSON, and
+    // the search then matches every template, other users' public ones included: one of those could
+    // be taken for the account's own. (An offer search keeps its default for such a field instead.)
+    for (const [field, condition] of Object.entries(filters)) {
+        if (condition === undefined) ctx.addIssue({ code: "custom", path: [field], message: "has no condition (undefined): give one, or leave the field out" });
+    }
+}) as z.ZodType<TemplateFilters>;

@@ -145,6 +145,8 @@ describe("searchTemplates against the emulator", () => {
             /ssh_direct\.eq: expected a boolean, got undefined/,
         );
         await expect(searchTemplates({ id: {} })).rejects.toThrow(/id: expected at least one operator/);
+        // The whole condition undefined (`{ creator_id: mine?.condition }`): JSON would drop the field.
+        await expect(searchTemplates({ creator_id: undefined })).rejects.toThrow(/creator_id: has no condition \(undefined\): give one, or leave the field out/);
         expect(emu.requestsTo("GET", "/api/v0/template/")).toHaveLength(0);
 
         // Beside a defined operator, an undefined one is only not given.
