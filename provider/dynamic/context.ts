@@ -13,7 +13,7 @@ export interface ProviderContext {
     /** The id of the account the key belongs to, asked once per process (see resources/sameAccount.ts). */
     currentUserId(): Promise<number>;
     /**
-     * A mark of the API key in use, never the key: 8 hex digits of a SHA-256 of it, enough to tell
+     * A mark of the API key in use, never the key: 8 hex digits of a SHA-256 of it (with the base URL), enough to tell
      * two keys apart, too few to tell anything of either (see resources/sameAccount.ts).
      */
     keyMark(): string;
