@@ -387,9 +387,20 @@ export function interruptedEntries(service: string): { file: string; data: Journ
  * Forgets the interrupted entries of an instance that state holds (one read or changed by its
  * id): brought in since, as `pulumi refresh` can bring in a create the engine dropped. Kept, such
  * an entry would have a later create with the same inputs take over an instance a stack holds.
+ * Only entries of the stack's own service: another service's ids count from the same start, so
+ * there the same id is another instance. `service` is asked only when an entry has that id (a
+ * diff must not need a client otherwise); when it cannot be told, nothing is forgotten.
  */
-export function forgetHeld(instanceId: number): void {
-    for (const entry of leftBehindIn(journalDir())) if (entry.data.instanceId === instanceId) forget(entry.file);
+export function forgetHeld(service: () => string, instanceId: number): void {
+    const held = leftBehindIn(journalDir()).filter((e) => e.data.instanceId === instanceId);
+    if (held.length === 0) return;
+    let url: string;
+    try {
+        url = service();
+    } catch {
+        return;
+    }
+    for (const entry of held) if (entry.data.service === url) forget(entry.file);
 }
 
 /** Forgets an interrupted entry whose instance turned out gone. */

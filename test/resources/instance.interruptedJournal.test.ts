@@ -1,0 +1,77 @@
+import * as fs from "fs";
+import { Instance } from "../../provider";
+import { MiniEngine } from "../../testkit/engine/miniEngine";
+import { Emulator } from "../../testkit/emulator/server";
+import { ProviderHost, testJournalDir } from "../../testkit/host/providerHost";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+
+/**
+ * The journal of creates under way (createJournal.ts) where the machine is not as the create left
+ * it: notes of another service, a folder that can no longer be written. A killed run's instance
+ * must still be taken over by the next `up`, or the create refused, never rented a second time.
+ */
+const notes = () => fs.readdirSync(testJournalDir()).filter((f) => f.endsWith(".json"));
+const noted = (): Array<{ instanceId?: number }> =>
+    notes().flatMap((f) => {
+        try {
+            return [JSON.parse(fs.readFileSync(`${testJournalDir()}/${f}`, "utf8"))];
+        } catch {
+            return [];
+        }
+    });
+const rentAnswered = () => noted().some((n) => n.instanceId !== undefined);
+
+describe("interrupted creates: notes of other services, a journal no longer writable", () => {
+    let emu: Emulator;
+    let other: Emulator;
+    const hosts: ProviderHost[] = [];
+    beforeAll(async () => {
+        // Slow to boot: a run is killed while it waits for running. Two services whose instance ids start alike.
+        const timings = { rateLimitScale: TEST_TIME_SCALE, instanceTimings: { loadingAfterMs: 50, runningAfterMs: 1500 } };
+        emu = await startEmulator(timings);
+        other = await startEmulator(timings);
+    });
+    afterAll(async () => {
+        for (const host of hosts) await host.stop();
+        await emu.stop();
+        await other.stop();
+    });
+
+    async function run(on: Emulator = emu): Promise<MiniEngine> {
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        hosts.push(host);
+        await host.configure({ "vastai:apiKey": on.demoKey, "vastai:baseUrl": on.url });
+        return new MiniEngine(host);
+    }
+
+    async function upKilled(engine: MiniEngine, program: () => Instance): Promise<void> {
+        const up = engine.up(program).catch((e: Error) => e);
+        await eventually(async () => rentAnswered());
+        await engine.host.kill();
+        expect(await up).toBeInstanceOf(Error);
+    }
+
+    it("a stack on another service holding an instance of the same id does not forget the note: the next up takes the instance over", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("first", { offerId: offer.id, image: "busybox" });
+        await upKilled(await run(), program);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+
+        // Another service (a second endpoint) whose first instance has the same id, read and destroyed by its stack.
+        const elsewhere = await run(other);
+        await elsewhere.up(() => new Instance("elsewhere", { offerId: other.addOffer().id, image: "busybox", waitForRunning: false }));
+        expect(elsewhere.get("elsewhere").id).toBe(String(rented.id));
+        await elsewhere.refresh();
+        await elsewhere.destroy();
+        expect(notes()).toHaveLength(1);
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("first").id).toBe(String(rented.id));
+        expect(emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offer.id}/?$`))).toHaveLength(1);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+        expect(notes()).toEqual([]);
+    });
+});
