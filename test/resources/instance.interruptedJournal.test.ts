@@ -1,3 +1,4 @@
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import { Instance } from "../../provider";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
@@ -21,6 +22,16 @@ const noted = (): Array<{ instanceId?: number }> =>
         }
     });
 const rentAnswered = () => noted().some((n) => n.instanceId !== undefined);
+
+/** Makes `dir` unwritable, even for root (where the mode bits are not enforced); undone by `writable`. */
+function readOnly(dir: string): void {
+    if (process.getuid?.() === 0) execFileSync("chattr", ["+i", dir]);
+    else fs.chmodSync(dir, 0o500);
+}
+function writable(dir: string): void {
+    if (process.getuid?.() === 0) execFileSync("chattr", ["-i", dir]);
+    else fs.chmodSync(dir, 0o700);
+}
 
 describe("interrupted creates: notes of other services, a journal no longer writable", () => {
     let emu: Emulator;
@@ -73,5 +84,34 @@ describe("interrupted creates: notes of other services, a journal no longer writ
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
         expect(notes()).toEqual([]);
+    });
+
+    it("a note that cannot be claimed (its folder made read-only) refuses the create rather than rent a second instance", async () => {
+        const filters = { gpu_name: { eq: "JOURNAL-RO" } };
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: "JOURNAL-RO" });
+        const listing = { gpu_name: "JOURNAL-RO", num_gpus: 1, verified: true, rentable: true, external: false };
+        for (let i = 0; i < 2; i++) emu.addOffer({ status: "running" }, 0.3, machine.id, listing);
+        const program = () => new Instance("searched", { offer: { filters }, image: "busybox" });
+        await upKilled(await run(), program);
+        const [rented] = emu.liveInstances().filter((i) => i.machineId === machine.id);
+
+        readOnly(testJournalDir());
+        try {
+            const refused = await run();
+            const error = await refused.up(program).catch((e: Error) => e);
+            expect(error).toBeInstanceOf(Error);
+            expect((error as Error).message).toContain(`${notes()[0]}`);
+            expect(emu.liveInstances().filter((i) => i.machineId === machine.id)).toHaveLength(1);
+            expect(refused.state.size).toBe(0);
+        } finally {
+            writable(testJournalDir());
+        }
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("searched").id).toBe(String(rented.id));
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+        await eventually(async () => notes().length === 0);
     });
 });

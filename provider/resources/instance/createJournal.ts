@@ -4,6 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../dynamic/context";
 import { ChosenOffer } from "./offerChoice";
+import { PLACEMENT_ENV } from "./instancePlacement";
 
 /**
  * A note on disk of each instance create under way, so that a `pulumi up` stopped before its
@@ -153,6 +154,17 @@ export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, e
     );
 }
 
+/** The create's failure, before any rent, when an interrupted create's entry with its inputs cannot be claimed. */
+function unclaimable(file: string, entry: JournalEntry, cause: Error): Error {
+    const which = entry.instanceId !== undefined ? `instance ${entry.instanceId}` : `an instance with ${PLACEMENT_ENV}=${entry.token} in its env`;
+    return new Error(
+        `vastai: a \`pulumi up\` stopped at ${entry.startedAt} while creating this instance on offer ${entry.offerId}, and its note ${file} ` +
+            `cannot be claimed (${cause.message}), so ${which} cannot be taken over: nothing was rented, as another would be paid beside it. ` +
+            `Make ${path.dirname(file)} writable and run \`pulumi up\` again; to rent anew instead, destroy that instance in the Vast.ai console and delete the note`,
+        { cause },
+    );
+}
+
 /** Entry files this process has claimed or written: never claimed twice, by two creates of one run. */
 const ownFiles = new Set<string>();
 
@@ -214,9 +226,12 @@ export class CreateRecord {
             const claimed = newFile(dir);
             try {
                 fs.renameSync(entry.file, claimed);
-            } catch {
+            } catch (e) {
                 ownFiles.delete(claimed);
-                continue;
+                // Gone: another create claimed it first. Still there (a folder made read-only): its
+                // instance may run, and this create would rent a second one beside it.
+                if ((e as NodeJS.ErrnoException).code === "ENOENT" || entry.data.token === undefined) continue;
+                throw unclaimable(entry.file, entry.data, e as Error);
             }
             const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, {
                 left: entry.data,
