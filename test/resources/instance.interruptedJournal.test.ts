@@ -114,4 +114,27 @@ describe("interrupted creates: notes of other services, a journal no longer writ
         expect(emu.liveInstances()).toEqual([]);
         await eventually(async () => notes().length === 0);
     });
+
+    it("a note this version cannot read (cut short, of another version) is named at each command, never passed over in silence", async () => {
+        const dir = testJournalDir();
+        fs.writeFileSync(`${dir}/cut-short.json`, '{"v":1,"service":"http://127.0.0.1:1","salt":"ab');
+        fs.writeFileSync(`${dir}/newer.json`, JSON.stringify({ v: 2, service: emu.url, pid: 1 }));
+        try {
+            for (let command = 0; command < 2; command++) {
+                const engine = await run();
+                await engine.up(() => new Instance("beside", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }));
+                for (const file of ["cut-short.json", "newer.json"]) {
+                    const warned = engine.host.output.filter((l) => l.includes(`${dir}/${file} cannot be read as a note of an instance create`));
+                    expect(warned).toHaveLength(1);
+                }
+                expect(engine.host.output.join("\n")).toContain("not a note of this version (v: 2)");
+                await engine.destroy();
+                await engine.host.stop();
+            }
+        } finally {
+            fs.rmSync(`${dir}/cut-short.json`);
+            fs.rmSync(`${dir}/newer.json`);
+        }
+        expect(emu.liveInstances()).toEqual([]);
+    });
 });

@@ -328,7 +328,7 @@ export class CreateRecord {
     release(): void {
         if (!this.claim) return;
         const { left, fresh } = this.claim;
-        bestEffort(this.log, () => fs.writeFileSync(this.file, JSON.stringify(left), { mode: 0o600 }));
+        bestEffort(this.log, () => writeWhole(this.file, left));
         ownFiles.delete(this.file);
         this.file = newFile(path.dirname(this.file));
         this.entry = fresh;
@@ -378,19 +378,21 @@ export class CreateRecord {
         const dir = path.dirname(this.file);
         bestEffort(this.log, () => {
             ensureDir(dir);
-            const text = JSON.stringify(this.entry);
-            if (this.onDisk) {
-                // Rewritten whole, then renamed: a process killed mid-write keeps the last entry, not half of one.
-                const partial = `${this.file}.partial`;
-                fs.writeFileSync(partial, text, { mode: 0o600 });
-                fs.renameSync(partial, this.file);
-            } else {
-                fs.writeFileSync(this.file, text, { mode: 0o600 });
-            }
+            writeWhole(this.file, this.entry);
             this.onDisk = true;
             this.unsaved = false;
         });
     }
+}
+
+/**
+ * Writes `entry` whole, then renames it into place: a process killed mid-write leaves the last
+ * entry or none, never half of one (which would read as no note at all).
+ */
+function writeWhole(file: string, entry: JournalEntry): void {
+    const partial = `${file}.partial`;
+    fs.writeFileSync(partial, JSON.stringify(entry), { mode: 0o600 });
+    fs.renameSync(partial, file);
 }
 
 /** Entries left on `service` by creates whose process is no longer running, with their files. */
@@ -427,12 +429,28 @@ export function forget(file: string): void {
     }
 }
 
-/** Every readable entry in `dir`; a missing directory has none, an unreadable file is skipped. */
-function readEntries(dir: string): { file: string; data: JournalEntry }[] {
+/**
+ * The notes in the journal that cannot be read as an entry of this version (unreadable, not JSON,
+ * or of another version), with why: each may be a stopped create's, whose instance no stack holds.
+ */
+export function unreadableEntries(): { file: string; reason: string }[] {
+    const unreadable: { file: string; reason: string }[] = [];
+    readEntries(journalDir(), unreadable);
+    return unreadable;
+}
+
+/**
+ * Every readable entry in `dir`; a missing directory has none. A file that is not an entry of
+ * this version is skipped, and given in `unreadable` when asked; one removed meanwhile (by its
+ * own create, or claimed) is not.
+ */
+function readEntries(dir: string, unreadable?: { file: string; reason: string }[]): { file: string; data: JournalEntry }[] {
     let names: string[];
     try {
         names = fs.readdirSync(dir);
-    } catch {
+    } catch (e) {
+        // None there, or none can be (not a directory): nothing to say. Unreadable: notes may be there.
+        if (!["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "")) unreadable?.push({ file: dir, reason: (e as Error).message });
         return [];
     }
     const entries: { file: string; data: JournalEntry }[] = [];
@@ -440,9 +458,10 @@ function readEntries(dir: string): { file: string; data: JournalEntry }[] {
         const file = path.join(dir, name);
         try {
             const data = JSON.parse(fs.readFileSync(file, "utf8")) as JournalEntry;
-            if (data.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
-        } catch {
-            // Removed meanwhile by its own create, or not ours: skipped.
+            if (data?.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
+            else unreadable?.push({ file, reason: `not a note of this version (v: ${JSON.stringify(data?.v)})` });
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== "ENOENT") unreadable?.push({ file, reason: (e as Error).message });
         }
     }
     return entries;

@@ -1,6 +1,6 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
-import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount } from "./createJournal";
+import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount, unreadableEntries } from "./createJournal";
 import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
 import { instanceUnlessGone } from "./instanceLookup";
 import { ChosenOffer } from "./offerChoice";
@@ -59,6 +59,8 @@ const REMINDER_WAIT_MS = 10_000;
 export async function remindInterrupted(ctx: ProviderContext, vast: VastClient): Promise<void> {
     if (reminded) return;
     reminded = true;
+    // Not this version's, or not readable: what it says cannot be looked at, so it is named as it is.
+    for (const { file, reason } of unreadableEntries()) ctx.log.warn(unreadable(file, reason));
     const reminding = (async () => {
         for (const { file, data } of interruptedEntries(vast.baseUrl)) {
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
@@ -90,5 +92,13 @@ function leftRunning(entry: JournalEntry, instanceId: number | undefined, file: 
         `${which} was rented by a \`pulumi up\` that stopped (${entry.startedAt}) before its create returned, so no stack's state ` +
         "holds it, and it may still be billed. `pulumi up` with the program as it was then takes it over; otherwise " +
         `destroy it in the Vast.ai console. This warning ends once it is taken over or gone (or delete ${file})`
+    );
+}
+
+function unreadable(file: string, reason: string): string {
+    return (
+        `${file} cannot be read as a note of an instance create (${reason}). If it is one of a \`pulumi up\` that stopped before its ` +
+        "create returned, its instance may still be billed outside any stack, and no `pulumi up` can take it over: look at what it says " +
+        `(the offer, and ${PLACEMENT_ENV} in the instance's env), destroy that instance in the Vast.ai console if no stack holds it, then delete the file`
     );
 }
