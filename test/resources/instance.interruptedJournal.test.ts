@@ -49,8 +49,8 @@ describe("interrupted creates: notes of other services, a journal no longer writ
         await other.stop();
     });
 
-    async function run(on: Emulator = emu): Promise<MiniEngine> {
-        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+    async function run(on: Emulator = emu, viaEngine = false): Promise<MiniEngine> {
+        const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) }, viaEngine });
         hosts.push(host);
         await host.configure({ "vastai:apiKey": on.demoKey, "vastai:baseUrl": on.url });
         return new MiniEngine(host);
@@ -136,5 +136,28 @@ describe("interrupted creates: notes of other services, a journal no longer writ
             fs.rmSync(`${dir}/newer.json`);
         }
         expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("an engine killed outright while its host (under Pulumi's plugin script) goes on: the note stays, and the next up takes the instance over", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("orphaned", { offerId: offer.id, image: "busybox" });
+        const orphaned = await run(emu, true);
+        const up = orphaned.up(program).catch((e: Error) => e);
+        await eventually(async () => rentAnswered());
+        // The CLI dies; its plugins' process group (the script's shell, the host) runs on and finishes the create, for no one.
+        await orphaned.host.killEngine();
+        await up;
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(orphaned.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`the engine went away before instance ${rented.id} reached its state`)]));
+        await orphaned.host.stop();
+        expect(notes()).toHaveLength(1);
+
+        const next = await run();
+        await next.up(program);
+        expect(next.get("orphaned").id).toBe(String(rented.id));
+        expect(emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offer.id}/?$`))).toHaveLength(1);
+        await next.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+        expect(notes()).toEqual([]);
     });
 });

@@ -190,8 +190,41 @@ function newEntry(service: string, inputs: unknown): JournalEntry {
     };
 }
 
-/** The engine that started this process; once it has gone, nothing this process returns reaches a state. */
-const ENGINE = { pid: process.ppid, start: processStart(process.ppid) };
+/** The parent of process `pid` (Linux `/proc`); undefined elsewhere. */
+function parentOf(pid: number): number | undefined {
+    try {
+        return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]) || undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/** Whether process `pid` runs Pulumi's plugin script for dynamic providers (Linux `/proc`). */
+function isPluginScript(pid: number): boolean {
+    try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("pulumi-resource-pulumi-nodejs");
+    } catch {
+        return false;
+    }
+}
+
+/**
+ * The engine that started this process; once it has gone, nothing this process returns reaches a
+ * state. The CLI starts a dynamic provider through `pulumi-resource-pulumi-nodejs`, a shell script
+ * that runs node without exec, in a process group of its own: a CLI killed outright leaves that
+ * shell running, so the engine is then the shell's parent, not this process's.
+ */
+const PARENT = process.ppid;
+const ENGINE = (() => {
+    const pid = (isPluginScript(PARENT) && parentOf(PARENT)) || PARENT;
+    return { pid, start: processStart(pid) };
+})();
+
+/** The engine has gone: this process's parent changed, or the engine's pid is no longer the process it was. */
+function engineGone(): boolean {
+    if (process.ppid !== PARENT) return true;
+    return ENGINE.start !== undefined && processStart(ENGINE.pid) !== ENGINE.start;
+}
 
 /** One create's entry. Written only once a rent is about to be sent: a create that rents nothing leaves no trace. */
 export class CreateRecord {
@@ -339,7 +372,7 @@ export class CreateRecord {
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
     close(): void {
-        if (this.mayHoldInstance && process.ppid !== ENGINE.pid) return this.handOver();
+        if (this.mayHoldInstance && engineGone()) return this.handOver();
         this.closed = true;
         ownFiles.delete(this.file);
         if (!this.onDisk) return;
