@@ -138,24 +138,30 @@ describe("interrupted creates: notes of other services, a journal no longer writ
         expect(emu.liveInstances()).toEqual([]);
     });
 
-    it("an engine killed outright while its host (under Pulumi's plugin script) goes on: the note stays, and the next up takes the instance over", async () => {
-        const offer = emu.addOffer();
-        const program = () => new Instance("orphaned", { offerId: offer.id, image: "busybox" });
+    it("an engine killed outright, its host left running under Pulumi's plugin script: the next up takes the instance over at once, never rents a second", async () => {
+        const filters = { gpu_name: { eq: "ORPHANED" } };
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: "ORPHANED" });
+        const listing = { gpu_name: "ORPHANED", num_gpus: 1, verified: true, rentable: true, external: false };
+        const offers = [0, 1].map(() => emu.addOffer({ status: "running" }, 0.3, machine.id, listing));
+        const rents = () => offers.flatMap((o) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${o.id}/?$`)));
+        const program = () => new Instance("orphaned", { offer: { filters }, image: "busybox" });
+
         const orphaned = await run(emu, true);
         const up = orphaned.up(program).catch((e: Error) => e);
         await eventually(async () => rentAnswered());
-        // The CLI dies; its plugins' process group (the script's shell, the host) runs on and finishes the create, for no one.
+        // The CLI dies; its plugins' process group (the script's shell, the host) is still there, the instance booting.
         await orphaned.host.killEngine();
-        await up;
-        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
-        expect(orphaned.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`the engine went away before instance ${rented.id} reached its state`)]));
-        await orphaned.host.stop();
-        expect(notes()).toHaveLength(1);
+        const [rented] = emu.liveInstances().filter((i) => i.machineId === machine.id);
 
         const next = await run();
         await next.up(program);
         expect(next.get("orphaned").id).toBe(String(rented.id));
-        expect(emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offer.id}/?$`))).toHaveLength(1);
+        expect(rents()).toHaveLength(1);
+        expect(emu.liveInstances().filter((i) => i.machineId === machine.id)).toHaveLength(1);
+        // The host ended on its own: what it would still do reaches no state.
+        expect(await up).toBeInstanceOf(Error);
+        await orphaned.host.stop();
+
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
         expect(notes()).toEqual([]);

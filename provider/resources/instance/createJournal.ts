@@ -43,6 +43,12 @@ export interface JournalEntry {
     pid: number;
     /** When that process started (Linux), so a pid used again by another process is not taken for it. */
     pidStart?: string;
+    /**
+     * The engine that started that process (Linux): once it has gone, nothing the process returns
+     * reaches a state, so the entry is interrupted whether or not the process still runs.
+     */
+    enginePid?: number;
+    engineStart?: string;
     host: string;
     /** The key's account, once known: another account's key never takes the entry over or forgets it. */
     accountId?: number;
@@ -88,11 +94,27 @@ function processStart(pid: number): string | undefined {
 const THIS_PROCESS_START = processStart(process.pid);
 
 /**
+ * Whether process `pid` is still the one that started at `start` (Linux `/proc`): false once it
+ * has ended or its pid is another process's, undefined when that cannot be read (not Linux, or a
+ * failed read, which proves nothing).
+ */
+function stillRunning(pid: number, start: string): boolean | undefined {
+    let stat: string;
+    try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat") ? false : undefined;
+    }
+    return stat.split(") ")[1]?.split(" ")[19] === start;
+}
+
+/**
  * Whether the process that wrote `entry` may still be running: one on another machine is taken
  * to be, and one whose pid now belongs to a process started at another time is not.
  */
 function mayBeRunning(entry: JournalEntry): boolean {
     if (entry.host !== os.hostname()) return true;
+    if (entry.enginePid !== undefined && entry.engineStart !== undefined && stillRunning(entry.enginePid, entry.engineStart) === false) return false;
     if (entry.pidStart !== undefined) {
         const start = processStart(entry.pid);
         if (start !== undefined) return start === entry.pidStart;
@@ -185,6 +207,8 @@ function newEntry(service: string, inputs: unknown): JournalEntry {
         fingerprint: fingerprintOf(salt, service, inputs),
         pid: process.pid,
         pidStart: THIS_PROCESS_START,
+        enginePid: ENGINE.pid,
+        engineStart: ENGINE.start,
         host: os.hostname(),
         startedAt: new Date().toISOString(),
     };
@@ -223,7 +247,25 @@ const ENGINE = (() => {
 /** The engine has gone: this process's parent changed, or the engine's pid is no longer the process it was. */
 function engineGone(): boolean {
     if (process.ppid !== PARENT) return true;
-    return ENGINE.start !== undefined && processStart(ENGINE.pid) !== ENGINE.start;
+    return ENGINE.start !== undefined && stillRunning(ENGINE.pid, ENGINE.start) === false;
+}
+
+/** How often a process with creates under way checks that its engine is still there. */
+const ENGINE_CHECK_MS = 1000;
+let watching = false;
+
+/**
+ * From a process's first create on: once its engine has gone, the process ends, as a kill would
+ * end it. What it would still do reaches no state, and its notes already read as interrupted (see
+ * `enginePid`): the next `up` may take its instance over, and this process must not rent, nor
+ * write a note that another process has claimed since.
+ */
+function watchEngine(): void {
+    if (watching) return;
+    watching = true;
+    setInterval(() => {
+        if (engineGone()) process.exit(1);
+    }, ENGINE_CHECK_MS).unref();
 }
 
 /** One create's entry. Written only once a rent is about to be sent: a create that rents nothing leaves no trace. */
@@ -250,6 +292,7 @@ export class CreateRecord {
      * asked only when such an entry names one (see resources/sameAccount.ts).
      */
     static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId">, service: string, inputs: unknown): Promise<CreateRecord> {
+        watchEngine();
         const dir = journalDir();
         for (const entry of leftBehindIn(dir)) {
             if (entry.data.service !== service || ownFiles.has(entry.file)) continue;
@@ -266,7 +309,7 @@ export class CreateRecord {
                 if ((e as NodeJS.ErrnoException).code === "ENOENT" || entry.data.token === undefined) continue;
                 throw unclaimable(entry.file, entry.data, e as Error);
             }
-            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, {
+            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, enginePid: ENGINE.pid, engineStart: ENGINE.start, host: os.hostname() }, {
                 left: entry.data,
                 fresh: newEntry(service, inputs),
             });
@@ -309,6 +352,7 @@ export class CreateRecord {
 
     /** A rent is about to be sent: from now an instance may exist, findable by its token. Written before the send. */
     placing(offer: ChosenOffer, token: string, label: string | undefined): void {
+        if (engineGone()) process.exit(1); // no rent for no one (see watchEngine)
         const { offerId, machineId, gpuName, numGpus } = offer;
         this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined };
         this.write();
