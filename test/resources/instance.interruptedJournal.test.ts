@@ -49,10 +49,10 @@ describe("interrupted creates: notes of other services, a journal no longer writ
         await other.stop();
     });
 
-    async function run(on: Emulator = emu, viaEngine = false): Promise<MiniEngine> {
+    async function run(on: Emulator = emu, viaEngine = false, apiKey = on.demoKey): Promise<MiniEngine> {
         const host = await ProviderHost.start({ env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) }, viaEngine });
         hosts.push(host);
-        await host.configure({ "vastai:apiKey": on.demoKey, "vastai:baseUrl": on.url });
+        await host.configure({ "vastai:apiKey": apiKey, "vastai:baseUrl": on.url });
         return new MiniEngine(host);
     }
 
@@ -164,6 +164,30 @@ describe("interrupted creates: notes of other services, a journal no longer writ
 
         await next.destroy();
         expect(emu.liveInstances()).toEqual([]);
+        expect(notes()).toEqual([]);
+    });
+
+    it("a rent that never reached the service, made with a key that cannot tell its account: the same key's next up finds nothing, rents, and the note goes", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("never-sent", { offerId: offer.id, image: "busybox" });
+        // A key without user_read: the note cannot say whose it is. The rent is held, unanswered, and never acted on.
+        const scoped = emu.createKey({ api: { instance_read: {}, instance_write: {} } }).key;
+        emu.faults.add({ method: "PUT", path: /^\/api\/v0\/asks\/\d+\/?$/, times: 1, fault: { kind: "timeout", acted: false, holdMs: 60_000 } });
+        const killed = await run(emu, false, scoped);
+        const up = killed.up(program).catch((e: Error) => e);
+        await eventually(async () => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offer.id}/?$`)).length === 1 && notes().length === 1);
+        await killed.host.kill();
+        await up;
+        emu.faults.clear();
+        expect(emu.liveInstances()).toEqual([]);
+
+        const next = await run(emu, false, scoped);
+        await next.up(program);
+        expect(emu.liveInstances()).toHaveLength(1);
+        await next.destroy();
+        await next.host.stop();
+        expect(emu.liveInstances()).toEqual([]);
+        // Nothing was rented by the stopped run, and the same key said so: no note left to warn about at every command.
         expect(notes()).toEqual([]);
     });
 });

@@ -52,6 +52,11 @@ export interface JournalEntry {
     host: string;
     /** The key's account, once known: another account's key never takes the entry over or forgets it. */
     accountId?: number;
+    /**
+     * The mark of the key that made it, never the key (see resources/sameAccount.ts): while the
+     * account is not known, that key's "nothing there" is believed, as it sees what it rented.
+     */
+    keyMark?: string;
     startedAt: string;
     /** The rent last sent (the offer, and what a search said of it), and what it made once it answered. */
     offerId?: number;
@@ -198,7 +203,7 @@ function newFile(dir: string): string {
 }
 
 /** The entry of a new create of `inputs` on `service`, before any rent. */
-function newEntry(service: string, inputs: unknown): JournalEntry {
+function newEntry(service: string, inputs: unknown, keyMark: string): JournalEntry {
     const salt = randomBytes(8).toString("hex");
     return {
         v: 1,
@@ -210,6 +215,7 @@ function newEntry(service: string, inputs: unknown): JournalEntry {
         enginePid: ENGINE.pid,
         engineStart: ENGINE.start,
         host: os.hostname(),
+        keyMark,
         startedAt: new Date().toISOString(),
     };
 }
@@ -291,7 +297,7 @@ export class CreateRecord {
      * inputs, made with this key's account, claimed for this create; or a new one. The account is
      * asked only when such an entry names one (see resources/sameAccount.ts).
      */
-    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId">, service: string, inputs: unknown): Promise<CreateRecord> {
+    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId" | "keyMark">, service: string, inputs: unknown): Promise<CreateRecord> {
         watchEngine();
         const dir = journalDir();
         for (const entry of leftBehindIn(dir)) {
@@ -311,13 +317,13 @@ export class CreateRecord {
             }
             const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, enginePid: ENGINE.pid, engineStart: ENGINE.start, host: os.hostname() }, {
                 left: entry.data,
-                fresh: newEntry(service, inputs),
+                fresh: newEntry(service, inputs, ctx.keyMark()),
             });
             record.onDisk = true;
             record.write();
             return record;
         }
-        return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs));
+        return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs, ctx.keyMark()));
     }
 
     /** The offer of the rent last sent, as it was chosen. */
@@ -340,6 +346,9 @@ export class CreateRecord {
 
     get accountId(): number | undefined {
         return this.entry.accountId;
+    }
+    get keyMark(): string | undefined {
+        return this.entry.keyMark;
     }
 
     /**

@@ -25,8 +25,8 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
         journal.instanceId !== undefined
             ? (await instanceUnlessGone(ctx, vast, journal.instanceId, { accountId: journal.accountId }))?.id
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
-    if (instanceId === undefined && journal.accountId === undefined) {
-        // Made with a key whose account is not known: "not there" may only mean that this key cannot see it.
+    if (instanceId === undefined && journal.accountId === undefined && journal.keyMark !== ctx.keyMark()) {
+        // Made with another key, whose account is not known: "not there" may only mean that this key cannot see it.
         journal.release();
         ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; this key finds nothing it rented, so one is rented now, and the note stays for the key that made it`);
         return undefined;
@@ -64,8 +64,8 @@ export async function remindInterrupted(ctx: ProviderContext, vast: VastClient):
     const reminding = (async () => {
         for (const { file, data } of interruptedEntries(vast.baseUrl)) {
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
-            // Forgotten only on the word of a key of the account that made it.
-            if (found === undefined && data.accountId !== undefined) forget(file);
+            // Forgotten only on the word of a key of the account that made it (or of that key itself).
+            if (found === undefined && (data.accountId !== undefined || (data.keyMark !== undefined && data.keyMark === ctx.keyMark()))) forget(file);
             else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
         }
     })();
