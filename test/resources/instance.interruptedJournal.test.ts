@@ -127,7 +127,7 @@ describe("interrupted creates: notes of other services, a journal no longer writ
                     const warned = engine.host.output.filter((l) => l.includes(`${dir}/${file} cannot be read as a note of an instance create`));
                     expect(warned).toHaveLength(1);
                 }
-                expect(engine.host.output.join("\n")).toContain("not a note of this version (v: 2)");
+                expect(engine.host.output.join("\n")).toContain("not a note this version can read (v: 2)");
                 await engine.destroy();
                 await engine.host.stop();
             }

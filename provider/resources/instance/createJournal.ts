@@ -4,6 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../dynamic/context";
 import { ChosenOffer } from "./offerChoice";
+import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
 import { PLACEMENT_ENV } from "./instancePlacement";
 
 /**
@@ -84,33 +85,6 @@ function canonicalJson(value: unknown): string {
 
 function fingerprintOf(salt: string, service: string, inputs: unknown): string {
     return createHash("sha256").update(`${salt}\0${service}\0${canonicalJson(inputs)}`).digest("hex");
-}
-
-/** When process `pid` started, in clock ticks since boot (Linux `/proc`); undefined elsewhere. */
-function processStart(pid: number): string | undefined {
-    try {
-        // The fields after the command's closing parenthesis; the start time is the 22nd field, the 20th of these.
-        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19];
-    } catch {
-        return undefined;
-    }
-}
-
-const THIS_PROCESS_START = processStart(process.pid);
-
-/**
- * Whether process `pid` is still the one that started at `start` (Linux `/proc`): false once it
- * has ended or its pid is another process's, undefined when that cannot be read (not Linux, or a
- * failed read, which proves nothing).
- */
-function stillRunning(pid: number, start: string): boolean | undefined {
-    let stat: string;
-    try {
-        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch (e) {
-        return (e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat") ? false : undefined;
-    }
-    return stat.split(") ")[1]?.split(" ")[19] === start;
 }
 
 /**
@@ -218,60 +192,6 @@ function newEntry(service: string, inputs: unknown, keyMark: string): JournalEnt
         keyMark,
         startedAt: new Date().toISOString(),
     };
-}
-
-/** The parent of process `pid` (Linux `/proc`); undefined elsewhere. */
-function parentOf(pid: number): number | undefined {
-    try {
-        return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]) || undefined;
-    } catch {
-        return undefined;
-    }
-}
-
-/** Whether process `pid` runs Pulumi's plugin script for dynamic providers (Linux `/proc`). */
-function isPluginScript(pid: number): boolean {
-    try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("pulumi-resource-pulumi-nodejs");
-    } catch {
-        return false;
-    }
-}
-
-/**
- * The engine that started this process; once it has gone, nothing this process returns reaches a
- * state. The CLI starts a dynamic provider through `pulumi-resource-pulumi-nodejs`, a shell script
- * that runs node without exec, in a process group of its own: a CLI killed outright leaves that
- * shell running, so the engine is then the shell's parent, not this process's.
- */
-const PARENT = process.ppid;
-const ENGINE = (() => {
-    const pid = (isPluginScript(PARENT) && parentOf(PARENT)) || PARENT;
-    return { pid, start: processStart(pid) };
-})();
-
-/** The engine has gone: this process's parent changed, or the engine's pid is no longer the process it was. */
-function engineGone(): boolean {
-    if (process.ppid !== PARENT) return true;
-    return ENGINE.start !== undefined && stillRunning(ENGINE.pid, ENGINE.start) === false;
-}
-
-/** How often a process with creates under way checks that its engine is still there. */
-const ENGINE_CHECK_MS = 1000;
-let watching = false;
-
-/**
- * From a process's first create on: once its engine has gone, the process ends, as a kill would
- * end it. What it would still do reaches no state, and its notes already read as interrupted (see
- * `enginePid`): the next `up` may take its instance over, and this process must not rent, nor
- * write a note that another process has claimed since.
- */
-function watchEngine(): void {
-    if (watching) return;
-    watching = true;
-    setInterval(() => {
-        if (engineGone()) process.exit(1);
-    }, ENGINE_CHECK_MS).unref();
 }
 
 /** One create's entry. Written only once a rent is about to be sent: a create that rents nothing leaves no trace. */
@@ -545,7 +465,7 @@ function readEntries(dir: string, unreadable?: { file: string; reason: string }[
         try {
             const data = JSON.parse(fs.readFileSync(file, "utf8")) as JournalEntry;
             if (data?.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
-            else unreadable?.push({ file, reason: `not a note of this version (v: ${JSON.stringify(data?.v)})` });
+            else unreadable?.push({ file, reason: `not a note this version can read (v: ${JSON.stringify(data?.v)})` });
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code !== "ENOENT") unreadable?.push({ file, reason: (e as Error).message });
         }
