@@ -22,9 +22,9 @@ import { PLACEMENT_ENV } from "./instancePlacement";
  * and any other instance operation names it in a warning until then.
  *
  * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
- * credential: the offer, the label and the token in clear, the account's id, the inputs as a
- * salted hash (to tell the same program's create again, not to hide them: the file is the
- * user's own, mode 0600). A directory that cannot be written costs the recovery, never the
+ * credential: the offer, the label and the token in clear, the account's id and the key's mark
+ * (8 hex digits of a hash), the inputs as a salted hash (to tell the same program's create again,
+ * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written costs the recovery, never the
  * create: a warning says so once. An entry goes only when nothing the create rented can run
  * outside state; a failure that leaves that open keeps it.
  */
@@ -89,7 +89,8 @@ function fingerprintOf(salt: string, service: string, inputs: unknown): string {
 
 /**
  * Whether the process that wrote `entry` may still be running: one on another machine is taken
- * to be, and one whose pid now belongs to a process started at another time is not.
+ * to be; one whose engine has gone, or whose pid now belongs to a process started at another
+ * time, is not.
  */
 function mayBeRunning(entry: JournalEntry): boolean {
     if (entry.host !== os.hostname()) return true;
