@@ -24,9 +24,9 @@ import { PLACEMENT_ENV } from "./instancePlacement";
  * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
  * credential: the offer, the label and the token in clear, the account's id and the key's mark
  * (8 hex digits of a hash), the inputs as a salted hash (to tell the same program's create again,
- * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written costs the recovery, never the
- * create: a warning says so once. An entry goes only when nothing the create rented can run
- * outside state; a failure that leaves that open keeps it.
+ * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written
+ * costs the recovery, never the create: a warning says so once. An entry goes only when nothing
+ * the create rented can run outside state; a failure that leaves that open keeps it.
  */
 
 /** The variable that moves the journal, for machines where the home directory is not writable. */
