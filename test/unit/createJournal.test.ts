@@ -9,7 +9,7 @@ import { CreateRecord, JOURNAL_DIR_ENV } from "../../provider/resources/instance
  * process (or machine) would have left them.
  */
 describe("the journal of instance creates", () => {
-    const ctx = { log: { progress: () => undefined, warn: () => undefined }, currentUserId: async () => 1001 };
+    const ctx = { log: { progress: () => undefined, warn: () => undefined }, currentUserId: async () => 1001, keyMark: () => "0123abcd" };
     const service = "http://127.0.0.1:1";
     const inputs = { image: "busybox", offerId: 7, env: { A: "1", B: "2" }, __provider: "code" };
     let dir: string;

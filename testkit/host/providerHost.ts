@@ -23,6 +23,12 @@ const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
 const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
 
 const WATCHDOG = path.join(REPO_ROOT, "testkit", "host", "watchdog.js");
+/** The script the Pulumi CLI starts for dynamic providers: a shell that runs the host with node, without exec. */
+const PULUMI_NODEJS_PLUGIN = pulumiRequire.resolve("./pulumi-resource-pulumi-nodejs");
+/** A process standing for the engine: it runs the plugin script as the CLI does, and waits for it. */
+const ENGINE_STAND_IN =
+    `const plugin = require("child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit", detached: true }); ` +
+    `process.send(plugin.pid); plugin.on("exit", (code) => process.exit(code ?? 1));`;
 
 /**
  * Where hosts started from this module keep their note of creates under way (the provider's
@@ -85,11 +91,19 @@ export interface HostOptions {
     env?: Record<string, string | undefined>;
     project?: string;
     stack?: string;
+    /**
+     * Started as the Pulumi CLI starts it: a process standing for the engine runs Pulumi's own
+     * plugin script, a shell that runs the host. `killEngine` then kills that process alone, as a
+     * CLI killed outright (kill -9, out of memory) leaves its plugins' process group running.
+     */
+    viaEngine?: boolean;
 }
 
 export class ProviderHost {
     /** Every line the host printed after its port: what a user would see during `pulumi up`. */
     readonly output: string[] = [];
+    /** The process group of the plugin script and the host, when started `viaEngine`. */
+    private pluginGroup?: number;
     private constructor(
         private readonly child: ChildProcess,
         private readonly client: any,
@@ -104,11 +118,17 @@ export class ProviderHost {
         for (const name of Object.keys(env)) if (name.startsWith("VAST_")) delete env[name];
         Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack, VASTAI_CREATE_JOURNAL: testJournalDir() }, options.env);
 
-        const child = spawn(process.execPath, ["--require", WATCHDOG, HOST_ENTRY, "127.0.0.1:0"], {
+        // Through the engine's stand-in, the watchdog comes with NODE_OPTIONS (the script starts node
+        // twice; it acts in the host only), and watches this process itself: the host's stdin closes with the stand-in.
+        if (options.viaEngine) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --require ${WATCHDOG}`, VASTAI_WATCHDOG_PID: String(process.pid) });
+        const args = options.viaEngine ? ["-e", ENGINE_STAND_IN, PULUMI_NODEJS_PLUGIN, "127.0.0.1:0"] : ["--require", WATCHDOG, HOST_ENTRY, "127.0.0.1:0"];
+        const child = spawn(process.execPath, args, {
             cwd: options.cwd ?? REPO_ROOT,
             env: env as NodeJS.ProcessEnv,
-            stdio: ["pipe", "pipe", "pipe"],
+            stdio: options.viaEngine ? ["pipe", "pipe", "pipe", "ipc"] : ["pipe", "pipe", "pipe"],
         });
+        // The plugin's process group (its own, as the CLI starts plugins), for `stop` once the stand-in is gone.
+        const pluginGroup = options.viaEngine ? new Promise<number>((resolve) => child.once("message", (pid) => resolve(Number(pid)))) : undefined;
         // Both streams, in the order they arrive: progress on stdout, warnings and the host's own
         // error dumps on stderr. Lines go here until the host exists, then to `host.output`.
         let output: string[] = [];
@@ -127,6 +147,7 @@ export class ProviderHost {
         });
         const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
         const host = new ProviderHost(child, client, project, stack);
+        host.pluginGroup = await pluginGroup;
         host.output.push(...output);
         output = host.output;
         return host;
@@ -221,9 +242,31 @@ export class ProviderHost {
         return this.stop("SIGKILL");
     }
 
+    /**
+     * Kills the engine's stand-in alone (a host started `viaEngine`): the host runs on, its parent
+     * shell still there, as after a CLI killed outright. `stop` ends the host afterwards.
+     */
+    async killEngine(): Promise<void> {
+        const exited = new Promise((resolve) => this.child.once("exit", resolve));
+        this.child.kill("SIGKILL");
+        await exited;
+    }
+
     /** Ends the host, as the engine does at the end of a command. */
     async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
         this.client.close();
+        if (this.pluginGroup !== undefined) {
+            // The host and its shell, whether or not the engine's stand-in is still there; done once none of them holds the output.
+            const closed = this.child.stdout!.closed ? Promise.resolve() : new Promise((resolve) => this.child.stdout!.once("close", resolve));
+            try {
+                process.kill(-this.pluginGroup, signal);
+            } catch {
+                // Already gone.
+            }
+            if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+            await closed;
+            return;
+        }
         if (this.child.exitCode !== null || this.child.signalCode !== null) return;
         const exited = new Promise((resolve) => this.child.once("exit", resolve));
         this.child.kill(signal);

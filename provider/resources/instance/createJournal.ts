@@ -4,6 +4,8 @@ import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../dynamic/context";
 import { ChosenOffer } from "./offerChoice";
+import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
+import { PLACEMENT_ENV } from "./instancePlacement";
 
 /**
  * A note on disk of each instance create under way, so that a `pulumi up` stopped before its
@@ -20,11 +22,11 @@ import { ChosenOffer } from "./offerChoice";
  * and any other instance operation names it in a warning until then.
  *
  * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
- * credential: the offer, the label and the token in clear, the account's id, the inputs as a
- * salted hash (to tell the same program's create again, not to hide them: the file is the
- * user's own, mode 0600). A directory that cannot be written costs the recovery, never the
- * create: a warning says so once. An entry goes only when nothing the create rented can run
- * outside state; a failure that leaves that open keeps it.
+ * credential: the offer, the label and the token in clear, the account's id and the key's mark
+ * (8 hex digits of a hash), the inputs as a salted hash (to tell the same program's create again,
+ * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written
+ * costs the recovery, never the create: a warning says so once. An entry goes only when nothing
+ * the create rented can run outside state; a failure that leaves that open keeps it.
  */
 
 /** The variable that moves the journal, for machines where the home directory is not writable. */
@@ -42,9 +44,20 @@ export interface JournalEntry {
     pid: number;
     /** When that process started (Linux), so a pid used again by another process is not taken for it. */
     pidStart?: string;
+    /**
+     * The engine that started that process (Linux): once it has gone, nothing the process returns
+     * reaches a state, so the entry is interrupted whether or not the process still runs.
+     */
+    enginePid?: number;
+    engineStart?: string;
     host: string;
     /** The key's account, once known: another account's key never takes the entry over or forgets it. */
     accountId?: number;
+    /**
+     * The mark of the key that made it, never the key (see resources/sameAccount.ts): while the
+     * account is not known, that key's "nothing there" is believed, as it sees what it rented.
+     */
+    keyMark?: string;
     startedAt: string;
     /** The rent last sent (the offer, and what a search said of it), and what it made once it answered. */
     offerId?: number;
@@ -74,24 +87,14 @@ function fingerprintOf(salt: string, service: string, inputs: unknown): string {
     return createHash("sha256").update(`${salt}\0${service}\0${canonicalJson(inputs)}`).digest("hex");
 }
 
-/** When process `pid` started, in clock ticks since boot (Linux `/proc`); undefined elsewhere. */
-function processStart(pid: number): string | undefined {
-    try {
-        // The fields after the command's closing parenthesis; the start time is the 22nd field, the 20th of these.
-        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19];
-    } catch {
-        return undefined;
-    }
-}
-
-const THIS_PROCESS_START = processStart(process.pid);
-
 /**
  * Whether the process that wrote `entry` may still be running: one on another machine is taken
- * to be, and one whose pid now belongs to a process started at another time is not.
+ * to be; one whose engine has gone, or whose pid now belongs to a process started at another
+ * time, is not.
  */
 function mayBeRunning(entry: JournalEntry): boolean {
     if (entry.host !== os.hostname()) return true;
+    if (entry.enginePid !== undefined && entry.engineStart !== undefined && stillRunning(entry.enginePid, entry.engineStart) === false) return false;
     if (entry.pidStart !== undefined) {
         const start = processStart(entry.pid);
         if (start !== undefined) return start === entry.pidStart;
@@ -153,6 +156,17 @@ export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, e
     );
 }
 
+/** The create's failure, before any rent, when an interrupted create's entry with its inputs cannot be claimed. */
+function unclaimable(file: string, entry: JournalEntry, cause: Error): Error {
+    const which = entry.instanceId !== undefined ? `instance ${entry.instanceId}` : `an instance with ${PLACEMENT_ENV}=${entry.token} in its env`;
+    return new Error(
+        `vastai: a \`pulumi up\` stopped at ${entry.startedAt} while creating this instance on offer ${entry.offerId}, and its note ${file} ` +
+            `cannot be claimed (${cause.message}), so ${which} cannot be taken over: nothing was rented, as another would be paid beside it. ` +
+            `Make ${path.dirname(file)} writable and run \`pulumi up\` again; to rent anew instead, destroy that instance in the Vast.ai console and delete the note`,
+        { cause },
+    );
+}
+
 /** Entry files this process has claimed or written: never claimed twice, by two creates of one run. */
 const ownFiles = new Set<string>();
 
@@ -164,7 +178,7 @@ function newFile(dir: string): string {
 }
 
 /** The entry of a new create of `inputs` on `service`, before any rent. */
-function newEntry(service: string, inputs: unknown): JournalEntry {
+function newEntry(service: string, inputs: unknown, keyMark: string): JournalEntry {
     const salt = randomBytes(8).toString("hex");
     return {
         v: 1,
@@ -173,13 +187,13 @@ function newEntry(service: string, inputs: unknown): JournalEntry {
         fingerprint: fingerprintOf(salt, service, inputs),
         pid: process.pid,
         pidStart: THIS_PROCESS_START,
+        enginePid: ENGINE.pid,
+        engineStart: ENGINE.start,
         host: os.hostname(),
+        keyMark,
         startedAt: new Date().toISOString(),
     };
 }
-
-/** The engine that started this process; once it has gone, nothing this process returns reaches a state. */
-const ENGINE = { pid: process.ppid, start: processStart(process.ppid) };
 
 /** One create's entry. Written only once a rent is about to be sent: a create that rents nothing leaves no trace. */
 export class CreateRecord {
@@ -204,7 +218,8 @@ export class CreateRecord {
      * inputs, made with this key's account, claimed for this create; or a new one. The account is
      * asked only when such an entry names one (see resources/sameAccount.ts).
      */
-    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId">, service: string, inputs: unknown): Promise<CreateRecord> {
+    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId" | "keyMark">, service: string, inputs: unknown): Promise<CreateRecord> {
+        watchEngine();
         const dir = journalDir();
         for (const entry of leftBehindIn(dir)) {
             if (entry.data.service !== service || ownFiles.has(entry.file)) continue;
@@ -214,19 +229,22 @@ export class CreateRecord {
             const claimed = newFile(dir);
             try {
                 fs.renameSync(entry.file, claimed);
-            } catch {
+            } catch (e) {
                 ownFiles.delete(claimed);
-                continue;
+                // Gone: another create claimed it first. Still there (a folder made read-only): its
+                // instance may run, and this create would rent a second one beside it.
+                if ((e as NodeJS.ErrnoException).code === "ENOENT" || entry.data.token === undefined) continue;
+                throw unclaimable(entry.file, entry.data, e as Error);
             }
-            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, host: os.hostname() }, {
+            const record = new CreateRecord(ctx.log, claimed, { ...entry.data, pid: process.pid, pidStart: THIS_PROCESS_START, enginePid: ENGINE.pid, engineStart: ENGINE.start, host: os.hostname() }, {
                 left: entry.data,
-                fresh: newEntry(service, inputs),
+                fresh: newEntry(service, inputs, ctx.keyMark()),
             });
             record.onDisk = true;
             record.write();
             return record;
         }
-        return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs));
+        return new CreateRecord(ctx.log, newFile(dir), newEntry(service, inputs, ctx.keyMark()));
     }
 
     /** The offer of the rent last sent, as it was chosen. */
@@ -250,6 +268,9 @@ export class CreateRecord {
     get accountId(): number | undefined {
         return this.entry.accountId;
     }
+    get keyMark(): string | undefined {
+        return this.entry.keyMark;
+    }
 
     /**
      * Whether an instance this create rented may exist that the engine has not been given: a rent
@@ -261,6 +282,7 @@ export class CreateRecord {
 
     /** A rent is about to be sent: from now an instance may exist, findable by its token. Written before the send. */
     placing(offer: ChosenOffer, token: string, label: string | undefined): void {
+        if (engineGone()) process.exit(1); // no rent for no one (see watchEngine)
         const { offerId, machineId, gpuName, numGpus } = offer;
         this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined };
         this.write();
@@ -313,7 +335,7 @@ export class CreateRecord {
     release(): void {
         if (!this.claim) return;
         const { left, fresh } = this.claim;
-        bestEffort(this.log, () => fs.writeFileSync(this.file, JSON.stringify(left), { mode: 0o600 }));
+        bestEffort(this.log, () => writeWhole(this.file, left));
         ownFiles.delete(this.file);
         this.file = newFile(path.dirname(this.file));
         this.entry = fresh;
@@ -324,7 +346,7 @@ export class CreateRecord {
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
     close(): void {
-        if (this.mayHoldInstance && process.ppid !== ENGINE.pid) return this.handOver();
+        if (this.mayHoldInstance && engineGone()) return this.handOver();
         this.closed = true;
         ownFiles.delete(this.file);
         if (!this.onDisk) return;
@@ -363,19 +385,21 @@ export class CreateRecord {
         const dir = path.dirname(this.file);
         bestEffort(this.log, () => {
             ensureDir(dir);
-            const text = JSON.stringify(this.entry);
-            if (this.onDisk) {
-                // Rewritten whole, then renamed: a process killed mid-write keeps the last entry, not half of one.
-                const partial = `${this.file}.partial`;
-                fs.writeFileSync(partial, text, { mode: 0o600 });
-                fs.renameSync(partial, this.file);
-            } else {
-                fs.writeFileSync(this.file, text, { mode: 0o600 });
-            }
+            writeWhole(this.file, this.entry);
             this.onDisk = true;
             this.unsaved = false;
         });
     }
+}
+
+/**
+ * Writes `entry` whole, then renames it into place: a process killed mid-write leaves the last
+ * entry or none, never half of one (which would read as no note at all).
+ */
+function writeWhole(file: string, entry: JournalEntry): void {
+    const partial = `${file}.partial`;
+    fs.writeFileSync(partial, JSON.stringify(entry), { mode: 0o600 });
+    fs.renameSync(partial, file);
 }
 
 /** Entries left on `service` by creates whose process is no longer running, with their files. */
@@ -387,9 +411,20 @@ export function interruptedEntries(service: string): { file: string; data: Journ
  * Forgets the interrupted entries of an instance that state holds (one read or changed by its
  * id): brought in since, as `pulumi refresh` can bring in a create the engine dropped. Kept, such
  * an entry would have a later create with the same inputs take over an instance a stack holds.
+ * Only entries of the stack's own service: another service's ids count from the same start, so
+ * there the same id is another instance. `service` is asked only when an entry has that id (a
+ * diff must not need a client otherwise); when it cannot be told, nothing is forgotten.
  */
-export function forgetHeld(instanceId: number): void {
-    for (const entry of leftBehindIn(journalDir())) if (entry.data.instanceId === instanceId) forget(entry.file);
+export function forgetHeld(service: () => string, instanceId: number): void {
+    const held = leftBehindIn(journalDir()).filter((e) => e.data.instanceId === instanceId);
+    if (held.length === 0) return;
+    let url: string;
+    try {
+        url = service();
+    } catch {
+        return;
+    }
+    for (const entry of held) if (entry.data.service === url) forget(entry.file);
 }
 
 /** Forgets an interrupted entry whose instance turned out gone. */
@@ -401,12 +436,28 @@ export function forget(file: string): void {
     }
 }
 
-/** Every readable entry in `dir`; a missing directory has none, an unreadable file is skipped. */
-function readEntries(dir: string): { file: string; data: JournalEntry }[] {
+/**
+ * The notes in the journal that cannot be read as an entry of this version (unreadable, not JSON,
+ * or of another version), with why: each may be a stopped create's, whose instance no stack holds.
+ */
+export function unreadableEntries(): { file: string; reason: string }[] {
+    const unreadable: { file: string; reason: string }[] = [];
+    readEntries(journalDir(), unreadable);
+    return unreadable;
+}
+
+/**
+ * Every readable entry in `dir`; a missing directory has none. A file that is not an entry of
+ * this version is skipped, and given in `unreadable` when asked; one removed meanwhile (by its
+ * own create, or claimed) is not.
+ */
+function readEntries(dir: string, unreadable?: { file: string; reason: string }[]): { file: string; data: JournalEntry }[] {
     let names: string[];
     try {
         names = fs.readdirSync(dir);
-    } catch {
+    } catch (e) {
+        // None there, or none can be (not a directory): nothing to say. Unreadable: notes may be there.
+        if (!["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "")) unreadable?.push({ file: dir, reason: (e as Error).message });
         return [];
     }
     const entries: { file: string; data: JournalEntry }[] = [];
@@ -414,9 +465,10 @@ function readEntries(dir: string): { file: string; data: JournalEntry }[] {
         const file = path.join(dir, name);
         try {
             const data = JSON.parse(fs.readFileSync(file, "utf8")) as JournalEntry;
-            if (data.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
-        } catch {
-            // Removed meanwhile by its own create, or not ours: skipped.
+            if (data?.v === 1 && typeof data.service === "string" && typeof data.pid === "number") entries.push({ file, data });
+            else unreadable?.push({ file, reason: `not a note this version can read (v: ${JSON.stringify(data?.v)})` });
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== "ENOENT") unreadable?.push({ file, reason: (e as Error).message });
         }
     }
     return entries;

@@ -1,6 +1,6 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
-import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount } from "./createJournal";
+import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount, unreadableEntries } from "./createJournal";
 import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
 import { instanceUnlessGone } from "./instanceLookup";
 import { ChosenOffer } from "./offerChoice";
@@ -25,8 +25,8 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
         journal.instanceId !== undefined
             ? (await instanceUnlessGone(ctx, vast, journal.instanceId, { accountId: journal.accountId }))?.id
             : await findPlaced(ctx, vast, { offerId, label, token }, 0, false);
-    if (instanceId === undefined && journal.accountId === undefined) {
-        // Made with a key whose account is not known: "not there" may only mean that this key cannot see it.
+    if (instanceId === undefined && journal.accountId === undefined && journal.keyMark !== ctx.keyMark()) {
+        // Made with another key, whose account is not known: "not there" may only mean that this key cannot see it.
         journal.release();
         ctx.log.progress(`a \`pulumi up\` stopped at ${journal.startedAt} while creating this instance on offer ${offerId}; this key finds nothing it rented, so one is rented now, and the note stays for the key that made it`);
         return undefined;
@@ -59,11 +59,13 @@ const REMINDER_WAIT_MS = 10_000;
 export async function remindInterrupted(ctx: ProviderContext, vast: VastClient): Promise<void> {
     if (reminded) return;
     reminded = true;
+    // Not this version's, or not readable: what it says cannot be looked at, so it is named as it is.
+    for (const { file, reason } of unreadableEntries()) ctx.log.warn(unreadable(file, reason));
     const reminding = (async () => {
         for (const { file, data } of interruptedEntries(vast.baseUrl)) {
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
-            // Forgotten only on the word of a key of the account that made it.
-            if (found === undefined && data.accountId !== undefined) forget(file);
+            // Forgotten only on the word of a key of the account that made it (or of that key itself).
+            if (found === undefined && (data.accountId !== undefined || (data.keyMark !== undefined && data.keyMark === ctx.keyMark()))) forget(file);
             else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
         }
     })();
@@ -90,5 +92,13 @@ function leftRunning(entry: JournalEntry, instanceId: number | undefined, file: 
         `${which} was rented by a \`pulumi up\` that stopped (${entry.startedAt}) before its create returned, so no stack's state ` +
         "holds it, and it may still be billed. `pulumi up` with the program as it was then takes it over; otherwise " +
         `destroy it in the Vast.ai console. This warning ends once it is taken over or gone (or delete ${file})`
+    );
+}
+
+function unreadable(file: string, reason: string): string {
+    return (
+        `${file} cannot be read as a note of an instance create (${reason}). If it is one of a \`pulumi up\` that stopped before its ` +
+        "create returned, its instance may still be billed outside any stack, and no `pulumi up` can take it over: look at what it says " +
+        `(the offer, and ${PLACEMENT_ENV} in the instance's env), destroy that instance in the Vast.ai console if no stack holds it, then delete the file`
     );
 }

@@ -183,7 +183,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     },
 
     async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
-        forgetHeld(Number(olds.instanceId ?? id));
+        forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
         await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
         const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
         const replaces = replacingChanges(olds, news, changed);
@@ -258,7 +258,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // An instance from before `accountId` existed (or imported) has it recorded now, the key's
         // account asked once per process while the list is read.
         const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
-        forgetHeld(instanceId);
+        forgetHeld(() => vast.baseUrl, instanceId);
         const reminded = remindInterrupted(ctx, vast);
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
         // says (the service's own words, three times, with the account's key); anything else throws.
@@ -384,7 +384,7 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async delete(id: string, props: InstanceOutputs) {
         const instanceId = Number(props.instanceId ?? id);
         const vast = ctx.client();
-        forgetHeld(instanceId);
+        forgetHeld(() => vast.baseUrl, instanceId);
         const reminded = remindInterrupted(ctx, vast);
         const { alreadyGone } = await destroyConfirmed(ctx, vast, instanceId, props.rentedOfferId ?? props.offerId, props);
         ctx.log.progress(alreadyGone ? `instance ${instanceId} was already gone` : `instance ${instanceId} destroyed`);
