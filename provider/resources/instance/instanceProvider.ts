@@ -17,13 +17,15 @@ import {
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
     highBidOnSameOffer,
+    adoptsAnother,
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { endedWarning, frozenWarning, startState } from "./readiness";
-import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
+import { accessOf, definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
+import { InPlaceUpdate, adoptInstance } from "./instanceAdoption";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
@@ -114,11 +116,6 @@ async function labelNow(vast: VastClient, instanceId: number): Promise<string | 
     return record ? (record.label ?? "") : undefined;
 }
 
-/** The keys of `values` that have a value: what the service did not report keeps what was known. */
-function definedOnly<T extends object>(values: T): Partial<T> {
-    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /** The stop of an instance created `stopped` (harmless when it never ran); a failure keeps the instance (it exists) in state. */
 async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
     try {
@@ -161,7 +158,13 @@ async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: 
  * The Instance resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
  */
-export const instanceProvider = (ctx: ProviderContext) => ({
+export const instanceProvider = (ctx: ProviderContext) => {
+    const provider = instanceMethods(ctx, (id, olds, news) => provider.update(id, olds, news));
+    return provider;
+};
+
+/** The methods; `update` is handed back in for an adoption, which ends as an update does. */
+const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
         // A refresh records an instance frozen in the web console as desiredState "frozen", which no
         // program sets; a program that ignores changes to desiredState has the engine hand that
@@ -185,7 +188,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
         forgetHeld(Number(olds.instanceId ?? id));
         await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
-        const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
+        // `adopt` matters only when it names another instance (a replace); removed, or set to this one, it changes nothing.
+        const changed = changedProperties(olds, news, INSTANCE_PROPERTIES).filter((p) => p !== "adopt" || adoptsAnother(olds, news));
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
         const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
@@ -202,6 +206,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
+        // Nothing is rented: the instance is taken as it is (instanceAdoption.ts).
+        if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, normalize(inputs), update);
         // Whose key rents it, asked (once per process) while the rent is under way: recorded as
         // `accountId` (or the key's mark), so another account's key never reads the instance as gone.
         const account = keyAccount(ctx);

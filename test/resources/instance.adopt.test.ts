@@ -1,0 +1,95 @@
+import { Instance } from "../../provider";
+import { clientFor } from "../../testkit/support/fixtures";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * `adopt`: an Instance that takes into the stack an instance the account already has (rented in
+ * the console or with the vendor CLI), through Pulumi's host against the emulator. Pulumi's own
+ * import cannot do this for a dynamic resource (test/resources/import.test.ts).
+ */
+describe("Instance adopt", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+
+    /** An instance rented outside Pulumi, as the console or the vendor CLI would. */
+    const rentedElsewhere = async (request: { image: string; label?: string; disk?: number }) => {
+        const offer = stack.emu.addOffer();
+        const { instanceId } = await clientFor(stack.emu).instances.create(offer.id, request);
+        return instanceId;
+    };
+    const rents = () => stack.emu.requests.filter((r) => r.method === "PUT" && r.path.startsWith("/api/v0/asks/"));
+
+    it("takes the instance as it is, sets the program's label and state in place, rents nothing; later it is managed and destroyed like one Pulumi rented", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "busybox", label: "from-the-console", disk: 16 });
+        await clientFor(emu).instances.changeState(id, "stopped");
+        emu.clearLog();
+
+        const program = (label: string) => () => new Instance("adopted", { adopt: id, image: "busybox", disk: 16, label });
+        const [made] = await engine.run([{ up: program("managed") }]);
+        expect(made.create).toEqual(["adopted"]);
+        expect(rents()).toEqual([]);
+        expect(engine.get("adopted").id).toBe(String(id));
+        expect(engine.get("adopted").outputs).toMatchObject({ instanceId: id, label: "managed", desiredState: "running", actualStatus: "running", accountId: emu.demoUser.id });
+        expect(emu.instanceView(id)).toMatchObject({ label: "managed", actual_status: "running" });
+
+        // Managed from now on: an edit in place, a refresh that finds no drift, and the destroy.
+        const [edited, refreshed] = await engine.run([{ up: program("renamed") }, { refresh: true }]);
+        expect(edited.update).toEqual(["adopted"]);
+        expect(refreshed.update ?? []).toEqual([]);
+        expect(emu.instanceView(id)).toMatchObject({ label: "renamed" });
+        await engine.destroy();
+        expect(emu.model.instances.get(id)?.destroyed).toBe(true);
+        expect(rents()).toEqual([]);
+    });
+
+    it("refuses an instance whose image, disk or bid the program says otherwise, changing nothing; and an id the account has no instance of", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "busybox", label: "keep-me", disk: 16 });
+        emu.clearLog();
+
+        await expect(engine.up(() => new Instance("mismatch", { adopt: id, image: "alpine", disk: 20, price: 0.2 }))).rejects.toThrow(
+            new RegExp(
+                `adopt instance ${id} failed: the program disagrees with what it was created with.*\\n  image: the program says alpine, instance ${id} runs busybox` +
+                    `\\n  disk: the program says 20 GB, instance ${id} has 16 GB\\n  price: the program bids \\$0.2/hour, instance ${id} is on demand: remove price`,
+            ),
+        );
+        expect(engine.state.size).toBe(0);
+        expect(emu.instanceView(id)).toMatchObject({ label: "keep-me" });
+        expect(emu.model.instances.get(id)?.destroyed).toBe(false);
+
+        await expect(engine.up(() => new Instance("nothing", { adopt: 999_999, image: "busybox" }))).rejects.toThrow(
+            "adopt instance 999999 failed: the account has no instance 999999 (destroyed, another account's, or a mistyped id)",
+        );
+        expect(engine.state.size).toBe(0);
+        expect(rents()).toEqual([]);
+        emu.model.instances.get(id)!.destroyed = true;
+    });
+
+    it("check: adopt stands in for offerId and offer; without any of the three, the message names all three", async () => {
+        const { engine } = stack;
+        await expect(engine.preview(() => new Instance("none", { image: "busybox" }))).rejects.toThrow(
+            "give exactly one of offerId (an offer to rent) and offer (a search for one), or adopt (an instance the account has)",
+        );
+        await expect(engine.preview(() => new Instance("zero", { adopt: 0, image: "busybox" }))).rejects.toThrow("adopt: must be an instance's numeric id");
+    });
+
+    it("naming another instance replaces the resource: the other is adopted, then the first destroyed; the same id again changes nothing", async () => {
+        const { emu, engine } = stack;
+        const first = await rentedElsewhere({ image: "busybox" });
+        const second = await rentedElsewhere({ image: "busybox" });
+        emu.clearLog();
+        const program = (adopt: number) => () => new Instance("swapped", { adopt, image: "busybox" });
+        const [, swapped] = await engine.run([{ up: program(first) }, { up: program(second) }]);
+        expect(swapped.replace).toEqual([{ name: "swapped", because: ["adopt"] }]);
+        expect(engine.get("swapped").id).toBe(String(second));
+        expect(emu.model.instances.get(first)?.destroyed).toBe(true);
+        expect(emu.model.instances.get(second)?.destroyed).toBe(false);
+        await engine.destroy();
+        expect(emu.model.instances.get(second)?.destroyed).toBe(true);
+        expect(rents()).toEqual([]);
+    });
+});
