@@ -1,4 +1,5 @@
 import { Instance } from "../../provider";
+import { InstanceCreateRequest } from "../../provider/schemas/instance";
 import { clientFor } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
@@ -15,7 +16,7 @@ describe("Instance adopt", () => {
     afterAll(() => stack.stop());
 
     /** An instance rented outside Pulumi, as the console or the vendor CLI would. */
-    const rentedElsewhere = async (request: { image: string; label?: string; disk?: number }) => {
+    const rentedElsewhere = async (request: InstanceCreateRequest) => {
         const offer = stack.emu.addOffer();
         const { instanceId } = await clientFor(stack.emu).instances.create(offer.id, request);
         return instanceId;
@@ -91,5 +92,29 @@ describe("Instance adopt", () => {
         await engine.destroy();
         expect(emu.model.instances.get(second)?.destroyed).toBe(true);
         expect(rents()).toEqual([]);
+    });
+    it("a change only a new instance takes, with adopt still naming this one, is refused before anything is sent: the replacement would adopt it and then destroy it", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "busybox", env: { A: "1" } });
+        const program = (env: Record<string, string>) => () => new Instance("kept", { adopt: id, image: "busybox", env });
+        await engine.run([{ up: program({ A: "1" }) }]);
+        emu.clearLog();
+        await expect(engine.preview(program({ A: "2" }))).rejects.toThrow(`env: instance ${id}, which adopt names, cannot take this change in place`);
+        await expect(engine.up(program({ A: "2" }))).rejects.toThrow("a replacement would adopt that same instance and then destroy it");
+        expect(emu.model.instances.get(id)?.destroyed).toBe(false);
+        expect(engine.get("kept").id).toBe(String(id));
+        expect(emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
+
+        // Diff sees it too where check cannot: an instance the stack rented, then named by adopt with offerId removed.
+        const offer = emu.addOffer();
+        await engine.run([{ up: () => new Instance("rented", { offerId: offer.id, image: "busybox" }) }]);
+        const rentedId = Number(engine.get("rented").id);
+        await expect(engine.up(() => new Instance("rented", { adopt: rentedId, image: "busybox" }))).rejects.toThrow(
+            `offerId: instance ${rentedId}, which adopt names, cannot take this change in place`,
+        );
+        expect(emu.model.instances.get(rentedId)?.destroyed).toBe(false);
+        await engine.destroy();
+        expect(emu.model.instances.get(id)?.destroyed).toBe(true);
+        expect(emu.model.instances.get(rentedId)?.destroyed).toBe(true);
     });
 });

@@ -64,10 +64,12 @@ export const instanceArgsSchema = z
          * The id of an instance already on the account (rented in the web console or with the vendor
          * CLI), to take into the stack instead of renting one; then neither `offerId` nor `offer` is
          * needed. Used when the resource is created: the instance is read, refused if the program's
-         * `image`, `templateHashId`, `disk` or bid (`price` or none) disagrees with what it has (a
-         * later change of those replaces it), its label and state set as the program says, and it is
-         * then managed (and destroyed) like one Pulumi rented. Keep it in the program: another id
-         * later replaces the resource (that instance adopted, then this one destroyed).
+         * `image`, `templateHashId`, `disk` or bid (`price` or none) disagrees with what it has, its
+         * label and state set as the program says, and it is then managed (and destroyed) like one
+         * Pulumi rented. Keep it in the program: another id
+         * later replaces the resource (that instance adopted, then this one destroyed). A change that
+         * needs a new instance is refused while `adopt` names this one (the replacement would adopt it,
+         * then destroy it): remove `adopt` and give `offerId` or `offer` to rent a new one.
          */
         adopt: prop(z.number().int().positive("must be an instance's numeric id").optional(), { onChange: "replace" }),
         /** Template to start from, typically `template.hashId`. `templateId` is not accepted (docs/service-contract.md §7). */
@@ -286,6 +288,24 @@ export function adoptsAnother(olds: { adopt?: unknown; instanceId?: unknown }, n
     if (isUnknown(news.adopt)) return true;
     const held = olds.instanceId ?? olds.adopt;
     return held !== undefined && Number(news.adopt) !== Number(held);
+}
+
+/**
+ * A replacement whose create would adopt the very instance the resource holds: the create takes
+ * it (what adoption cannot compare, such as env or onstart, is not checked), then the old
+ * resource's delete destroys it, and state keeps the id of an instance that is gone. Refused, in
+ * `check` for an adopted resource and in diff for any (check's olds are inputs, without the id).
+ */
+export function replacementAdoptsItself(olds: { adopt?: unknown; instanceId?: unknown }, news: { adopt?: unknown }, replaces: readonly string[]): CheckFailure[] {
+    const held = olds.instanceId ?? olds.adopt;
+    if (replaces.length === 0 || news.adopt === undefined || news.adopt === null || isUnknown(news.adopt) || held === undefined) return [];
+    if (Number(news.adopt) !== Number(held)) return [];
+    return replaces.map((property) => ({
+        property,
+        reason:
+            `instance ${held}, which adopt names, cannot take this change in place: a replacement would adopt that same instance and then destroy it. ` +
+            `Put ${property} back as it was; to rent a new instance instead, remove adopt and give offerId or offer; to take another instance, give adopt its id`,
+    }));
 }
 
 /**

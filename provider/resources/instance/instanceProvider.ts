@@ -18,6 +18,7 @@ import {
     instanceArgsSchema,
     highBidOnSameOffer,
     adoptsAnother,
+    replacementAdoptsItself,
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
@@ -179,7 +180,7 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         const replaces = replacingChanges(olds, inputs, changedProperties(olds, inputs as unknown as Props, INSTANCE_PROPERTIES));
         // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
         const creates = Object.keys(olds).length === 0 || replaces.length > 0;
-        failures.push(...highBidOnSameOffer(inputs, olds, replaces));
+        failures.push(...highBidOnSameOffer(inputs, olds, replaces), ...replacementAdoptsItself(olds, inputs, replaces));
         if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs };
@@ -197,6 +198,8 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
         const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
         if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
+        const [itself] = replacementAdoptsItself(olds, news, replaces);
+        if (itself) throw new Error(`vastai: ${itself.property}: ${itself.reason}`);
         // A bid change whose answer was lost is sent again (in place), whatever `price` says.
         const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
         // So is a label edit whose answer was lost and could not be read back (see `labelUnconfirmed`).
