@@ -117,4 +117,21 @@ describe("Instance adopt", () => {
         expect(emu.model.instances.get(id)?.destroyed).toBe(true);
         expect(emu.model.instances.get(rentedId)?.destroyed).toBe(true);
     });
+    it("an interruptible instance gets the program's bid, which is never read back: state says the bid it has; a bid change whose answer is lost leaves it out of state, and the next up sends it again", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "busybox", price: 0.3 });
+        const program = () => new Instance("bidder", { adopt: id, image: "busybox", price: 0.5 });
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostAnswer" }, times: 10 });
+        await expect(engine.up(program)).rejects.toThrow();
+        expect(engine.state.size).toBe(0);
+        emu.faults.clear();
+        emu.model.instances.get(id)!.dphTotal = 0.3;
+        emu.clearLog();
+        await engine.run([{ up: program }]);
+        expect(emu.model.instances.get(id)?.dphTotal).toBe(0.5);
+        expect(engine.get("bidder").outputs).toMatchObject({ price: 0.5, dphTotal: 0.5 });
+        expect(emu.requests.filter((r) => r.path === `/api/v0/instances/bid_price/${id}/`)).toHaveLength(1);
+        expect(rents()).toEqual([]);
+        await engine.destroy();
+    });
 });

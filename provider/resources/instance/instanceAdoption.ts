@@ -11,8 +11,9 @@ import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedBySer
  * "Import"), so the resource's create does: it reads the instance (the key's own: another
  * account's key sees none), refuses it when what the program says it was created with disagrees
  * with what the service shows (state would say otherwise, and the next change of any of them
- * replaces it anyway), then sets its label and state as an update would. Nothing is rented, so a
- * create that fails leaves nothing to duplicate: the next `up` adopts the same instance again.
+ * replaces it anyway), then sends the program's bid (never read back) and sets its label and
+ * state as an update would. Nothing is rented, so a create that fails leaves nothing to
+ * duplicate: the next `up` adopts the same instance again.
  */
 
 /** The in-place update an adoption runs, from the instance as read to the program's inputs. */
@@ -56,7 +57,7 @@ export async function adoptInstance(
 ): Promise<{ id: string; outs: InstanceOutputs }> {
     const instanceId = desired.adopt!;
     const account = keyAccount(ctx);
-    const record = await vast.instances.show(instanceId);
+    let record = await vast.instances.show(instanceId);
     if (!record) {
         throw new Error(
             `vastai: adopt instance ${instanceId} failed: the account has no instance ${instanceId} (destroyed, another account's, or a mistyped id); ` +
@@ -69,6 +70,14 @@ export async function adoptInstance(
             `vastai: adopt instance ${instanceId} failed: the program disagrees with what it was created with, which only a replacement changes:\n  ` +
                 `${disagreements.join("\n  ")}\nMake the program say what the instance has (or leave the property out), then run the command again`,
         );
+    }
+    if (desired.price !== undefined) {
+        // The bid it has is not read back (`dph_total` holds more), so the program's is sent: state
+        // then says the bid the instance has. A failure leaves it out of state, nothing rented; the
+        // next `up` adopts it and sends the bid again.
+        await vast.instances.changeBid(record.id, desired.price);
+        ctx.log.progress(`instance ${instanceId}: bid set to $${desired.price}/hour`);
+        record = (await vast.instances.show(instanceId)) ?? record;
     }
     ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.

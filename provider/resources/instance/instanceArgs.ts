@@ -65,7 +65,7 @@ export const instanceArgsSchema = z
          * CLI), to take into the stack instead of renting one; then neither `offerId` nor `offer` is
          * needed. Used when the resource is created: the instance is read, refused if the program's
          * `image`, `templateHashId`, `disk` or bid (`price` or none) disagrees with what it has, its
-         * label and state set as the program says, and it is then managed (and destroyed) like one
+         * bid, label and state set as the program says, and it is then managed (and destroyed) like one
          * Pulumi rented. Keep it in the program: another id
          * later replaces the resource (that instance adopted, then this one destroyed). A change that
          * needs a new instance is refused while `adopt` names this one (the replacement would adopt it,
