@@ -134,4 +134,21 @@ describe("Instance adopt", () => {
         expect(rents()).toEqual([]);
         await engine.destroy();
     });
+    it("adopted, then a start or label edit that fails: the instance is in state (a failed create), the host still serves, and the next up finishes the edit", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "busybox", label: "old" });
+        await clientFor(emu).instances.changeState(id, "stopped");
+        emu.clearLog();
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        const program = () => new Instance("started", { adopt: id, image: "busybox", label: "new" });
+        await expect(engine.up(program)).rejects.toThrow(`instance ${id}`);
+        expect(engine.get("started")).toMatchObject({ id: String(id), outputs: { instanceId: id, label: "old" } });
+        emu.faults.clear();
+        const [again] = await engine.run([{ up: program }]);
+        expect(again.update).toEqual(["started"]);
+        expect(emu.instanceView(id)).toMatchObject({ label: "new", actual_status: "running" });
+        await engine.destroy();
+        expect(emu.model.instances.get(id)?.destroyed).toBe(true);
+        expect(rents()).toEqual([]);
+    });
 });

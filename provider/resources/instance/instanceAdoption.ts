@@ -48,7 +48,12 @@ export function adoptionDisagreements(record: InstanceRecord, desired: InstanceI
     return found;
 }
 
-/** Adopts instance `desired.adopt`: its id and outputs once its label and state are the program's. */
+/**
+ * Adopts instance `desired.adopt`: its id and outputs once its label and state are the program's.
+ * `desired` are the inputs as create got them, `__provider` included: an update that fails hands
+ * them back in its init failure, which the host cannot send without it (the instance then stays
+ * out of state, and the host process fails).
+ */
 export async function adoptInstance(
     ctx: ProviderContext,
     vast: VastClient,

@@ -210,7 +210,7 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
         // Nothing is rented: the instance is taken as it is (instanceAdoption.ts).
-        if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, normalize(inputs), update);
+        if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update);
         // Whose key rents it, asked (once per process) while the rent is under way: recorded as
         // `accountId` (or the key's mark), so another account's key never reads the instance as gone.
         const account = keyAccount(ctx);
