@@ -151,4 +151,19 @@ describe("Instance adopt", () => {
         expect(emu.model.instances.get(id)?.destroyed).toBe(true);
         expect(rents()).toEqual([]);
     });
+    it("an image is compared as Docker reads it: busybox, busybox:latest and docker.io/library/busybox are one image; another tag, registry or namespace is not", async () => {
+        const { emu, engine } = stack;
+        const id = await rentedElsewhere({ image: "docker.io/library/busybox" });
+        emu.clearLog();
+        for (const image of ["busybox", "busybox:latest", "docker.io/library/busybox:latest", "index.docker.io/library/busybox"]) {
+            await engine.run([{ up: () => new Instance("same", { adopt: id, image }) }]);
+            engine.state.clear();
+        }
+        for (const image of ["busybox:1.36", "ghcr.io/library/busybox", "someone/busybox", "docker.io/someone/busybox"]) {
+            await expect(engine.up(() => new Instance("other", { adopt: id, image }))).rejects.toThrow(`image: the program says ${image}, instance ${id} runs docker.io/library/busybox`);
+        }
+        expect(rents()).toEqual([]);
+        expect(emu.model.instances.get(id)?.destroyed).toBe(false);
+        emu.model.instances.get(id)!.destroyed = true;
+    });
 });

@@ -19,10 +19,20 @@ import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedBySer
 /** The in-place update an adoption runs, from the instance as read to the program's inputs. */
 export type InPlaceUpdate = (id: string, olds: InstanceOutputs, news: InstanceInputs) => Promise<{ outs: InstanceOutputs }>;
 
-/** An image as the service shows it: a reference without a tag or digest is the `latest` tag. */
+/** Docker Hub's own names for itself: `docker.io/library/busybox` is `busybox`. */
+const DOCKER_HUB = new Set(["docker.io", "index.docker.io", "registry-1.docker.io"]);
+
+/**
+ * An image reference in one spelling, so that two which mean the same image compare equal: no tag
+ * or digest is the `latest` tag, and Docker Hub's registry and `library/` namespace are left out.
+ */
 function tagged(image: string): string {
-    const name = image.slice(image.lastIndexOf("/") + 1);
-    return name.includes(":") || name.includes("@") ? image : `${image}:latest`;
+    const parts = image.split("/");
+    if (parts.length > 1 && DOCKER_HUB.has(parts[0].toLowerCase())) parts.shift();
+    if (parts.length === 2 && parts[0] === "library") parts.shift();
+    const name = parts[parts.length - 1];
+    const reference = parts.join("/");
+    return name.includes(":") || name.includes("@") ? reference : `${reference}:latest`;
 }
 
 /** What the program says the instance was created with that the service shows otherwise; each one line. */
