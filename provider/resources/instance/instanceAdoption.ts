@@ -1,6 +1,7 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { InstanceRecord } from "../../schemas/instance";
+import { forgetHeld } from "./createJournal";
 import { keyAccount, madeBy } from "../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "./instanceArgs";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "./instanceMapping";
@@ -95,6 +96,9 @@ export async function adoptInstance(
         record = (await vast.instances.show(instanceId)) ?? record;
     }
     ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
+    // From here on it reaches state, even if the update fails: a note of an interrupted create that
+    // rented it goes, or a later create with that note's inputs would take it over a second time.
+    forgetHeld(record.id);
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
     const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
     const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await madeBy(ctx, account)) }, undefined);
