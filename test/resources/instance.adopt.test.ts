@@ -70,12 +70,18 @@ describe("Instance adopt", () => {
         emu.model.instances.get(id)!.destroyed = true;
     });
 
-    it("check: adopt stands in for offerId and offer; without any of the three, the message names all three", async () => {
+    it("check: adopt stands in for offerId and offer, and does not go with either; without any of the three, the message names all three", async () => {
         const { engine } = stack;
         await expect(engine.preview(() => new Instance("none", { image: "busybox" }))).rejects.toThrow(
             "give exactly one of offerId (an offer to rent) and offer (a search for one), or adopt (an instance the account has)",
         );
         await expect(engine.preview(() => new Instance("zero", { adopt: 0, image: "busybox" }))).rejects.toThrow("adopt: must be an instance's numeric id");
+        await expect(engine.preview(() => new Instance("both", { adopt: 5, offerId: 7, image: "busybox" }))).rejects.toThrow(
+            "adopt: give adopt (an instance the account has) or offerId (one to rent), not both",
+        );
+        await expect(engine.preview(() => new Instance("both", { adopt: 5, offer: { filters: {} }, image: "busybox" }))).rejects.toThrow(
+            "adopt: give adopt (an instance the account has) or offer (one to rent), not both",
+        );
     });
 
     it("naming another instance replaces the resource: the other is adopted, then the first destroyed; the same id again changes nothing", async () => {

@@ -62,8 +62,8 @@ export const instanceArgsSchema = z
         }),
         /**
          * The id of an instance already on the account (rented in the web console or with the vendor
-         * CLI), to take into the stack instead of renting one; then neither `offerId` nor `offer` is
-         * needed. Used when the resource is created: the instance is read, refused if the program's
+         * CLI), to take into the stack instead of renting one: in place of `offerId` or `offer`, not
+         * with either. Used when the resource is created: the instance is read, refused if the program's
          * `image`, `templateHashId`, `disk` or bid (`price` or none) disagrees with what it has, its
          * bid, label and state set as the program says, and it is then managed (and destroyed) like one
          * Pulumi rented. Keep it in the program: another id
@@ -143,6 +143,13 @@ export const instanceArgsSchema = z
     .superRefine((args, ctx) => {
         if (args.offerId !== undefined && args.offer !== undefined) {
             ctx.addIssue({ code: "custom", path: ["offerId"], message: "give exactly one of offerId (an offer to rent) and offer (a search for one)" });
+        } else if (args.adopt !== undefined && (args.offerId !== undefined || args.offer !== undefined)) {
+            // Either would be recorded for an instance it did not rent (offerId then ruling a later replacement).
+            ctx.addIssue({
+                code: "custom",
+                path: ["adopt"],
+                message: `give adopt (an instance the account has) or ${args.offerId !== undefined ? "offerId" : "offer"} (one to rent), not both`,
+            });
         } else if (args.offerId === undefined && args.offer === undefined && args.adopt === undefined) {
             ctx.addIssue({
                 code: "custom",
