@@ -172,4 +172,20 @@ describe("Instance adopt", () => {
         expect(emu.model.instances.get(id)?.destroyed).toBe(false);
         emu.model.instances.get(id)!.destroyed = true;
     });
+    it("an instance made from a template is compared by the hash it was made from, which need not be one the account still sees (edited or deleted since)", async () => {
+        const { emu, engine } = stack;
+        const template = emu.model.addTemplate(emu.demoUser.id, { name: "t", image: "busybox", tag: "latest", docker_login_repo: "", docker_login_user: "", docker_login_pass: "" });
+        const madeFrom = template.hash_id;
+        const id = await rentedElsewhere({ template_hash_id: madeFrom });
+        template.deleted = true;
+        emu.clearLog();
+        await expect(engine.up(() => new Instance("other", { adopt: id, templateHashId: "0123abcd" }))).rejects.toThrow(
+            `templateHashId: the program says 0123abcd, instance ${id} was created from ${madeFrom}`,
+        );
+        await engine.run([{ up: () => new Instance("fromTemplate", { adopt: id, templateHashId: madeFrom, image: "busybox" }) }]);
+        expect(engine.get("fromTemplate").id).toBe(String(id));
+        await engine.destroy();
+        expect(emu.model.instances.get(id)?.destroyed).toBe(true);
+        expect(rents()).toEqual([]);
+    });
 });

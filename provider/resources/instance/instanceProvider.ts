@@ -178,8 +178,10 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         // flag string is the same as the map state keeps, and must not read as a replacement.
         const inputs = normalize(keptFrozen ? { ...args, desiredState: "frozen" } : args);
         const replaces = replacingChanges(olds, inputs, changedProperties(olds, inputs as unknown as Props, INSTANCE_PROPERTIES));
-        // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
-        const creates = Object.keys(olds).length === 0 || replaces.length > 0;
+        // What only a create is refused for is checked when a create follows: a new instance, or a
+        // replacement. An adoption makes nothing from the template: its hash is compared with the
+        // instance's, which the account may no longer see (edited or deleted since).
+        const creates = (Object.keys(olds).length === 0 || replaces.length > 0) && inputs.adopt === undefined;
         failures.push(...highBidOnSameOffer(inputs, olds, replaces), ...replacementAdoptsItself(olds, inputs, replaces));
         if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
