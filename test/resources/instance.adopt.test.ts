@@ -82,6 +82,9 @@ describe("Instance adopt", () => {
         await expect(engine.preview(() => new Instance("both", { adopt: 5, offer: { filters: {} }, image: "busybox" }))).rejects.toThrow(
             "adopt: give adopt (an instance the account has) or offer (one to rent), not both",
         );
+        await expect(engine.preview(() => new Instance("highBid", { adopt: 5, price: 40, image: "busybox" }))).rejects.toThrow(
+            "price: an adopted instance's bid is set by a bid change, which takes at most $32/hour",
+        );
     });
 
     it("naming another instance replaces the resource: the other is adopted, then the first destroyed; the same id again changes nothing", async () => {

@@ -157,6 +157,14 @@ export const instanceArgsSchema = z
                 message: "give exactly one of offerId (an offer to rent) and offer (a search for one), or adopt (an instance the account has)",
             });
         }
+        // An adopted instance's bid is set by a bid change (it is never read back), which takes less than a create.
+        if (args.adopt !== undefined && typeof args.price === "number" && args.price > INSTANCE_LIMITS.bidOnChangeMax) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["price"],
+                message: `an adopted instance's bid is set by a bid change, which takes at most $${INSTANCE_LIMITS.bidOnChangeMax}/hour`,
+            });
+        }
         // A search's type and the bid go together, and the bid is what is paid: never above the ceiling.
         const search = args.offer;
         if (search && !isUnknown(search)) {
