@@ -3,6 +3,7 @@ import { Instance } from "../../provider";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { Emulator } from "../../testkit/emulator/server";
 import { ProviderHost, testJournalDir } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
 import { eventually, startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
@@ -254,5 +255,25 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(notes()).toEqual([]);
         await engine.destroy();
         for (const i of emu.liveInstances()) i.destroyed = true;
+    });
+    it("a note whose instance a program then adopts is forgotten by the adopting create: a create with the killed up's inputs does not take it over too", async () => {
+        const offer = emu.addOffer();
+        const killed = () => new Instance("killed", { offerId: offer.id, image: "busybox" });
+        await upKilled(await run(), killed, rentAnswered);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(notes()).toHaveLength(1);
+
+        // The create alone, as the engine sends it: no read or diff of the resource follows it yet.
+        const engine = await run();
+        const [reg] = await registerAsProgram(() => new Instance("adopted", { adopt: rented.id, image: "busybox" }));
+        const urn = engine.host.urn(reg.type, reg.name);
+        const checked = await engine.host.check(urn, {}, reg.inputs);
+        const created = await engine.host.create(urn, checked.inputs);
+        expect(created.id).toBe(String(rented.id));
+        expect(notes()).toEqual([]);
+        // Its offer is taken (by the adopted instance): the create fails rather than hold it a second time.
+        await expect(engine.up(killed)).rejects.toThrow(`offer ${offer.id}`);
+        await engine.host.delete(created.id, urn, created.properties);
+        expect(emu.liveInstances()).toEqual([]);
     });
 });

@@ -60,6 +60,18 @@ export const instanceArgsSchema = z
         offer: prop(offerSearchSchema.extend({ maxPricePerHour: z.number().positive("must be a positive price in $/hour").optional() }).optional(), {
             onChange: "update",
         }),
+        /**
+         * The id of an instance already on the account (rented in the web console or with the vendor
+         * CLI), to take into the stack instead of renting one: in place of `offerId` or `offer`, not
+         * with either. Used when the resource is created: the instance is read, refused if the program's
+         * `image`, `templateHashId`, `disk` or bid (`price` or none) disagrees with what it has, its
+         * bid, label and state set as the program says, and it is then managed (and destroyed) like one
+         * Pulumi rented. Keep it in the program: another id
+         * later replaces the resource (that instance adopted, then this one destroyed). A change that
+         * needs a new instance is refused while `adopt` names this one (the replacement would adopt it,
+         * then destroy it): remove `adopt` and give `offerId` or `offer` to rent a new one.
+         */
+        adopt: prop(z.number().int().positive("must be an instance's numeric id").optional(), { onChange: "replace" }),
         /** Template to start from, typically `template.hashId`. `templateId` is not accepted (docs/service-contract.md §7). */
         templateHashId: prop(z.string().min(1, "must not be empty").optional(), { wire: "template_hash_id", onChange: "replace" }),
         /** Container image, tag included; overrides the template's. Required without a template. */
@@ -129,8 +141,29 @@ export const instanceArgsSchema = z
         maxCreateAttempts: prop(z.number().int().min(1).max(10).default(3), { onChange: "update" }),
     })
     .superRefine((args, ctx) => {
-        if ((args.offerId === undefined) === (args.offer === undefined)) {
+        if (args.offerId !== undefined && args.offer !== undefined) {
             ctx.addIssue({ code: "custom", path: ["offerId"], message: "give exactly one of offerId (an offer to rent) and offer (a search for one)" });
+        } else if (args.adopt !== undefined && (args.offerId !== undefined || args.offer !== undefined)) {
+            // Either would be recorded for an instance it did not rent (offerId then ruling a later replacement).
+            ctx.addIssue({
+                code: "custom",
+                path: ["adopt"],
+                message: `give adopt (an instance the account has) or ${args.offerId !== undefined ? "offerId" : "offer"} (one to rent), not both`,
+            });
+        } else if (args.offerId === undefined && args.offer === undefined && args.adopt === undefined) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["offerId"],
+                message: "give exactly one of offerId (an offer to rent) and offer (a search for one), or adopt (an instance the account has)",
+            });
+        }
+        // An adopted instance's bid is set by a bid change (it is never read back), which takes less than a create.
+        if (args.adopt !== undefined && typeof args.price === "number" && args.price > INSTANCE_LIMITS.bidOnChangeMax) {
+            ctx.addIssue({
+                code: "custom",
+                path: ["price"],
+                message: `an adopted instance's bid is set by a bid change, which takes at most $${INSTANCE_LIMITS.bidOnChangeMax}/hour`,
+            });
         }
         // A search's type and the bid go together, and the bid is what is paid: never above the ceiling.
         const search = args.offer;
@@ -244,8 +277,8 @@ export const INSTANCE_REPLACE_PROPERTIES: readonly InstanceProperty[] = replaced
  * recorded in place, never a destroy and a rent.
  */
 export function replacingChanges(
-    olds: { price?: unknown; offerId?: unknown; offer?: unknown; rentedOfferId?: unknown },
-    news: { price?: unknown; offerId?: unknown; offer?: unknown },
+    olds: { price?: unknown; offerId?: unknown; offer?: unknown; rentedOfferId?: unknown; adopt?: unknown; instanceId?: unknown },
+    news: { price?: unknown; offerId?: unknown; offer?: unknown; adopt?: unknown },
     changed: readonly string[],
 ): string[] {
     const bidToBid =
@@ -253,9 +286,41 @@ export function replacingChanges(
     const rented = olds.rentedOfferId;
     const pinsRented = olds.offerId === undefined && rented !== undefined && news.offerId === rented;
     const unpinsToSearch = rented !== undefined && olds.offerId === rented && news.offerId === undefined && news.offer !== undefined;
-    return changed.filter(
-        (p) => (p === "offerId" ? !(pinsRented || unpinsToSearch) : (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p)) || (p === "price" && !bidToBid),
-    );
+    return changed.filter((p) => {
+        if (p === "adopt") return adoptsAnother(olds, news);
+        if (p === "offerId") return !(pinsRented || unpinsToSearch);
+        return (INSTANCE_REPLACE_PROPERTIES as readonly string[]).includes(p) || (p === "price" && !bidToBid);
+    });
+}
+
+/**
+ * Whether `adopt` names another instance than the one the resource is (a replace); set to that
+ * one, or removed, it changes nothing. During check, `olds` are inputs: compared with their `adopt`
+ * (a resource that rented its instance is not known to be another until diff, which has its id).
+ */
+export function adoptsAnother(olds: { adopt?: unknown; instanceId?: unknown }, news: { adopt?: unknown }): boolean {
+    if (news.adopt === undefined || news.adopt === null) return false;
+    if (isUnknown(news.adopt)) return true;
+    const held = olds.instanceId ?? olds.adopt;
+    return held !== undefined && Number(news.adopt) !== Number(held);
+}
+
+/**
+ * A replacement whose create would adopt the very instance the resource holds: the create takes
+ * it (what adoption cannot compare, such as env or onstart, is not checked), then the old
+ * resource's delete destroys it, and state keeps the id of an instance that is gone. Refused, in
+ * `check` for an adopted resource and in diff for any (check's olds are inputs, without the id).
+ */
+export function replacementAdoptsItself(olds: { adopt?: unknown; instanceId?: unknown }, news: { adopt?: unknown }, replaces: readonly string[]): CheckFailure[] {
+    const held = olds.instanceId ?? olds.adopt;
+    if (replaces.length === 0 || news.adopt === undefined || news.adopt === null || isUnknown(news.adopt) || held === undefined) return [];
+    if (Number(news.adopt) !== Number(held)) return [];
+    return replaces.map((property) => ({
+        property,
+        reason:
+            `instance ${held}, which adopt names, cannot take this change in place: a replacement would adopt that same instance and then destroy it. ` +
+            `Put ${property} back as it was; to rent a new instance instead, remove adopt and give offerId or offer; to take another instance, give adopt its id`,
+    }));
 }
 
 /**

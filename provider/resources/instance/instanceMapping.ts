@@ -126,6 +126,11 @@ export function reportedByService(record: InstanceRecord): Partial<InstanceOutpu
     };
 }
 
+/** The keys of `values` that have a value: what the service did not report keeps what was known. */
+export function definedOnly<T extends object>(values: T): Partial<T> {
+    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** The service-reported outputs a previous state holds, carried over when nothing new was read. */
 export function reportedIn(state: object): Partial<InstanceOutputs> {
     const props = state as Record<string, unknown>;

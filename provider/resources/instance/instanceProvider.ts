@@ -17,13 +17,16 @@ import {
     TEMPLATE_ID_SPELLINGS,
     instanceArgsSchema,
     highBidOnSameOffer,
+    adoptsAnother,
+    replacementAdoptsItself,
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
 import { sharedInstanceReader } from "./sharedInstanceReader";
 import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
 import { endedWarning, frozenWarning, startState } from "./readiness";
-import { accessOf, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
+import { accessOf, definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
+import { InPlaceUpdate, adoptInstance } from "./instanceAdoption";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
@@ -114,11 +117,6 @@ async function labelNow(vast: VastClient, instanceId: number): Promise<string | 
     return record ? (record.label ?? "") : undefined;
 }
 
-/** The keys of `values` that have a value: what the service did not report keeps what was known. */
-function definedOnly<T extends object>(values: T): Partial<T> {
-    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /** The stop of an instance created `stopped` (harmless when it never ran); a failure keeps the instance (it exists) in state. */
 async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
     try {
@@ -161,7 +159,13 @@ async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: 
  * The Instance resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context; typed against Pulumi's `ResourceProvider` with its own inputs and outputs.
  */
-export const instanceProvider = (ctx: ProviderContext) => ({
+export const instanceProvider = (ctx: ProviderContext) => {
+    const provider = instanceMethods(ctx, (id, olds, news) => provider.update(id, olds, news));
+    return provider;
+};
+
+/** The methods; `update` is handed back in for an adoption, which ends as an update does. */
+const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
         // A refresh records an instance frozen in the web console as desiredState "frozen", which no
         // program sets; a program that ignores changes to desiredState has the engine hand that
@@ -174,9 +178,11 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // flag string is the same as the map state keeps, and must not read as a replacement.
         const inputs = normalize(keptFrozen ? { ...args, desiredState: "frozen" } : args);
         const replaces = replacingChanges(olds, inputs, changedProperties(olds, inputs as unknown as Props, INSTANCE_PROPERTIES));
-        // What only a create is refused for is checked when a create follows: a new instance, or a replacement.
-        const creates = Object.keys(olds).length === 0 || replaces.length > 0;
-        failures.push(...highBidOnSameOffer(inputs, olds, replaces));
+        // What only a create is refused for is checked when a create follows: a new instance, or a
+        // replacement. An adoption makes nothing from the template: its hash is compared with the
+        // instance's, which the account may no longer see (edited or deleted since).
+        const creates = (Object.keys(olds).length === 0 || replaces.length > 0) && inputs.adopt === undefined;
+        failures.push(...highBidOnSameOffer(inputs, olds, replaces), ...replacementAdoptsItself(olds, inputs, replaces));
         if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
         if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
         return { inputs };
@@ -185,7 +191,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
     async diff(id: string, olds: InstanceOutputs, news: InstanceInputs) {
         forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
         await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
-        const changed = changedProperties(olds, news, INSTANCE_PROPERTIES);
+        // `adopt` matters only when it names another instance (a replace); removed, or set to this one, it changes nothing.
+        const changed = changedProperties(olds, news, INSTANCE_PROPERTIES).filter((p) => p !== "adopt" || adoptsAnother(olds, news));
         const replaces = replacingChanges(olds, news, changed);
         // One instance per offer: a replacement on the same offer can only start once the old one is gone.
         const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
@@ -193,6 +200,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
         // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
         const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
         if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
+        const [itself] = replacementAdoptsItself(olds, news, replaces);
+        if (itself) throw new Error(`vastai: ${itself.property}: ${itself.reason}`);
         // A bid change whose answer was lost is sent again (in place), whatever `price` says.
         const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
         // So is a label edit whose answer was lost and could not be read back (see `labelUnconfirmed`).
@@ -202,6 +211,8 @@ export const instanceProvider = (ctx: ProviderContext) => ({
 
     async create(inputs: InstanceInputs) {
         const vast = ctx.client();
+        // Nothing is rented: the instance is taken as it is (instanceAdoption.ts).
+        if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update);
         // Whose key rents it, asked (once per process) while the rent is under way: recorded as
         // `accountId` (or the key's mark), so another account's key never reads the instance as gone.
         const account = keyAccount(ctx);

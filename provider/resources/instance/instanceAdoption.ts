@@ -1,0 +1,107 @@
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { InstanceRecord } from "../../schemas/instance";
+import { forgetHeld } from "./createJournal";
+import { keyAccount, madeBy } from "../sameAccount";
+import { InstanceInputs, InstanceOutputs } from "./instanceArgs";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "./instanceMapping";
+
+/**
+ * Taking an instance the account already has into the stack (the `adopt` property), instead of
+ * renting one. Pulumi's own `import` cannot do it for a dynamic provider (see the README's
+ * "Import"), so the resource's create does: it reads the instance (the key's own: another
+ * account's key sees none), refuses it when what the program says it was created with disagrees
+ * with what the service shows (state would say otherwise, and the next change of any of them
+ * replaces it anyway), then sends the program's bid (never read back) and sets its label and
+ * state as an update would. Nothing is rented, so a create that fails leaves nothing to
+ * duplicate: the next `up` adopts the same instance again.
+ */
+
+/** The in-place update an adoption runs, from the instance as read to the program's inputs. */
+export type InPlaceUpdate = (id: string, olds: InstanceOutputs, news: InstanceInputs) => Promise<{ outs: InstanceOutputs }>;
+
+/** Docker Hub's own names for itself: `docker.io/library/busybox` is `busybox`. */
+const DOCKER_HUB = new Set(["docker.io", "index.docker.io", "registry-1.docker.io"]);
+
+/**
+ * An image reference in one spelling, so that two which mean the same image compare equal: no tag
+ * or digest is the `latest` tag, and Docker Hub's registry and `library/` namespace are left out.
+ */
+function tagged(image: string): string {
+    const parts = image.split("/");
+    if (parts.length > 1 && DOCKER_HUB.has(parts[0].toLowerCase())) parts.shift();
+    if (parts.length === 2 && parts[0] === "library") parts.shift();
+    const name = parts[parts.length - 1];
+    const reference = parts.join("/");
+    return name.includes(":") || name.includes("@") ? reference : `${reference}:latest`;
+}
+
+/** What the program says the instance was created with that the service shows otherwise; each one line. */
+export function adoptionDisagreements(record: InstanceRecord, desired: InstanceInputs): string[] {
+    const found: string[] = [];
+    const id = record.id;
+    if (desired.image !== undefined && record.image_uuid && tagged(desired.image) !== tagged(record.image_uuid)) {
+        found.push(`image: the program says ${desired.image}, instance ${id} runs ${record.image_uuid}`);
+    }
+    if (desired.templateHashId !== undefined && record.template_hash_id && desired.templateHashId !== record.template_hash_id) {
+        found.push(`templateHashId: the program says ${desired.templateHashId}, instance ${id} was created from ${record.template_hash_id}`);
+    }
+    if (desired.disk !== undefined && typeof record.disk_space === "number" && Math.abs(desired.disk - record.disk_space) >= 0.5) {
+        found.push(`disk: the program says ${desired.disk} GB, instance ${id} has ${record.disk_space} GB`);
+    }
+    if (typeof record.is_bid === "boolean" && record.is_bid !== (desired.price !== undefined)) {
+        found.push(
+            record.is_bid
+                ? `price: instance ${id} is interruptible (a bid), the program gives no bid: set price to its bid`
+                : `price: the program bids $${desired.price}/hour, instance ${id} is on demand: remove price`,
+        );
+    }
+    return found;
+}
+
+/**
+ * Adopts instance `desired.adopt`: its id and outputs once its label and state are the program's.
+ * `desired` are the inputs as create got them, `__provider` included: an update that fails hands
+ * them back in its init failure, which the host cannot send without it (the instance then stays
+ * out of state, and the host process fails).
+ */
+export async function adoptInstance(
+    ctx: ProviderContext,
+    vast: VastClient,
+    desired: InstanceInputs,
+    update: InPlaceUpdate,
+): Promise<{ id: string; outs: InstanceOutputs }> {
+    const instanceId = desired.adopt!;
+    const account = keyAccount(ctx);
+    let record = await vast.instances.show(instanceId);
+    if (!record) {
+        throw new Error(
+            `vastai: adopt instance ${instanceId} failed: the account has no instance ${instanceId} (destroyed, another account's, or a mistyped id); ` +
+                "remove `adopt` and give offerId or offer to rent one",
+        );
+    }
+    const disagreements = adoptionDisagreements(record, desired);
+    if (disagreements.length > 0) {
+        throw new Error(
+            `vastai: adopt instance ${instanceId} failed: the program disagrees with what it was created with, which only a replacement changes:\n  ` +
+                `${disagreements.join("\n  ")}\nMake the program say what the instance has (or leave the property out), then run the command again`,
+        );
+    }
+    if (desired.price !== undefined) {
+        // The bid it has is not read back (`dph_total` holds more), so the program's is sent: state
+        // then says the bid the instance has. A failure leaves it out of state, nothing rented; the
+        // next `up` adopts it and sends the bid again.
+        await vast.instances.changeBid(record.id, desired.price);
+        ctx.log.progress(`instance ${instanceId}: bid set to $${desired.price}/hour`);
+        record = (await vast.instances.show(instanceId)) ?? record;
+    }
+    ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
+    // From here on it reaches state, even if the update fails: a note of an interrupted create that
+    // rented it goes, or a later create with that note's inputs would take it over a second time.
+    forgetHeld(record.id);
+    // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
+    const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
+    const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await madeBy(ctx, account)) }, undefined);
+    const { outs } = await update(String(record.id), olds, desired);
+    return { id: String(record.id), outs };
+}
