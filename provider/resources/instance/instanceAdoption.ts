@@ -98,7 +98,7 @@ export async function adoptInstance(
     ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
     // From here on it reaches state, even if the update fails: a note of an interrupted create that
     // rented it goes, or a later create with that note's inputs would take it over a second time.
-    forgetHeld(record.id);
+    forgetHeld(() => vast.baseUrl, record.id);
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
     const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
     const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await madeBy(ctx, account)) }, undefined);
