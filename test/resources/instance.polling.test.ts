@@ -82,6 +82,43 @@ describe("InstancePoller", () => {
         }
     });
 
+    // Before: every round (due for any waiter) counted a gone look for each instance missing from the
+    // list, so with others waiting beside it a new instance the list did not show yet was called gone
+    // after three rounds in quick succession, not three of its own looks `firstMs` apart.
+    it("calls an instance gone only after three of its own looks, each at least firstMs after the last, however often others are polled", async () => {
+        const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
+        try {
+            const vast = clientFor(emu);
+            const firstMs = 300;
+            const poller = new InstancePoller(vast, { firstMs, intervalMs: 20, reportEveryMs: 3_600_000 }, () => {});
+            // Others that stay loading, polled every 20 ms once their first look is done.
+            const others: number[] = [];
+            for (let i = 0; i < 3; i++) others.push((await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" })).instanceId);
+            const otherWaits = others.map((id) => poller.waitUntilRunning(id, { timeoutMs: 60_000, what: `instance ${id}` }));
+            otherWaits.forEach((w) => w.catch(() => undefined)); // awaited at the end; a failed expectation must not leave them unhandled
+            await eventually(async () => listCalls(emu.requests).length >= 2, 10_000);
+
+            // One the service does not show (yet): missing from the list, and its read answers gone.
+            const { instanceId } = await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" });
+            emu.model.instances.get(instanceId)!.destroyed = true;
+            const startedAt = Date.now();
+            const outcome = await poller.waitUntilRunning(instanceId, { timeoutMs: 60_000, what: "hidden" });
+            const settledAt = Date.now();
+
+            expect(outcome.kind).toBe("gone");
+            const shows = emu.requests.filter((r) => r.route === "instance-show" && r.path.includes(String(instanceId)));
+            expect(shows).toHaveLength(3);
+            // Lower bounds: its first look is due firstMs after the wait began, and each look again firstMs after the last.
+            expect(settledAt - startedAt).toBeGreaterThanOrEqual(3 * firstMs);
+            for (let i = 1; i < shows.length; i++) expect(shows[i].at - shows[i - 1].at).toBeGreaterThanOrEqual(firstMs);
+
+            for (const id of others) emu.model.instances.get(id)!.script = { status: "running" };
+            expect((await Promise.all(otherWaits)).map((o) => o.kind)).toEqual(["running", "running", "running"]);
+        } finally {
+            await emu.stop();
+        }
+    });
+
     it("two waits on one instance both settle, from one poll each round", async () => {
         const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
         try {

@@ -144,6 +144,7 @@ export class InstancePoller {
 
     /** One poll of everyone waiting: a list call per 25 instances. */
     private async round(): Promise<void> {
+        const at = Date.now();
         const ids = [...this.waiters.keys()];
         for (let i = 0; i < ids.length; i += INSTANCE_PAGE_SIZE) {
             const chunk = ids.slice(i, i + INSTANCE_PAGE_SIZE);
@@ -155,14 +156,17 @@ export class InstancePoller {
                 this.pollFailed(chunk, e);
                 continue;
             }
-            for (const id of chunk) await this.observe(id, found.get(id));
+            for (const id of chunk) await this.observe(id, found.get(id), at);
         }
     }
 
-    private async observe(instanceId: number, listed: InstanceRecord | undefined): Promise<void> {
+    private async observe(instanceId: number, listed: InstanceRecord | undefined, roundAt: number): Promise<void> {
         const w = this.waiters.get(instanceId);
         if (!w) return;
         let record = listed;
+        // Missing from a round that was due for another waiter: not one of this one's gone looks,
+        // which come `firstMs` apart (GONE_LOOKS), however often others are polled.
+        if (!record && w.nextPollAt > roundAt && w.deadlineAt > roundAt) return;
         if (!record) {
             // Missing from the list: confirm with a read before calling it gone.
             try {
