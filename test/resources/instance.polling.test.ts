@@ -119,6 +119,28 @@ describe("InstancePoller", () => {
         }
     });
 
+    // Before: one refusal of the key ended every wait of the round at once, so under load one
+    // spoiled list answer failed every instance create waiting beside it.
+    it("one refusal of the key is a failed round like any other: every wait of that round goes on", async () => {
+        const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
+        try {
+            const vast = clientFor(emu);
+            const ids: number[] = [];
+            for (let i = 0; i < 3; i++) ids.push((await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" })).instanceId);
+            const poller = new InstancePoller(vast, { firstMs: 20, intervalMs: 40, reportEveryMs: 3_600_000 }, () => {});
+            emu.clearLog();
+            emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "authError404" } });
+
+            const waits = ids.map((id) => poller.waitUntilRunning(id, { timeoutMs: 60_000, what: `instance ${id}` }));
+            for (const id of ids) emu.model.instances.get(id)!.script = { status: "running" };
+
+            expect((await Promise.allSettled(waits)).map((o) => (o.status === "fulfilled" ? o.value.kind : o.reason.message))).toEqual(["running", "running", "running"]);
+            expect(emu.requests.filter((r) => r.path.startsWith("/api/v1/instances")).map((r) => r.status).slice(0, 2)).toEqual([404, 200]);
+        } finally {
+            await emu.stop();
+        }
+    });
+
     it("two waits on one instance both settle, from one poll each round", async () => {
         const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
         try {

@@ -1,5 +1,4 @@
 import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
-import { VastAuthError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { InstanceRecord } from "../../schemas/instance";
@@ -194,14 +193,18 @@ export class InstancePoller {
         w.nextPollAt = Date.now() + this.timing.firstMs;
     }
 
-    /** A refused key ends the wait at once; anything else after a few rounds, or at the deadline. */
+    /**
+     * A wait ends after a few failed rounds in a row, or at the deadline. A refusal of the key counts
+     * as one failed round, not the end: it answers for every instance of the round, and one may be
+     * the service's slip (as a lost create's look takes it), while a revoked key fails every round.
+     */
     private pollFailed(ids: number[], error: unknown): void {
         for (const id of ids) {
             const w = this.waiters.get(id);
             if (!w) continue;
             w.failedRounds++;
             if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
-            else if (error instanceof VastAuthError || w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
+            else if (w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
                 w.settle(error instanceof Error ? error : new Error(String(error)));
             } else w.nextPollAt = Date.now() + this.timing.intervalMs;
         }
