@@ -141,6 +141,42 @@ describe("InstancePoller", () => {
         }
     });
 
+    // Before: a failed round counted against every wait in it, due or not, so while new waits kept
+    // coming (each with its first look soon after its create) a wait gave up after a few quick
+    // rounds, not after three of its own intervals.
+    it("a failed round counts only against the waits it was due for: new waits coming meanwhile do not use up another's tries", async () => {
+        const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
+        try {
+            const vast = clientFor(emu, { retry: { maxAttempts: 1 } });
+            const poller = new InstancePoller(vast, { firstMs: 20, intervalMs: 2000, reportEveryMs: 3_600_000 }, () => {});
+            const create = async () => (await vast.instances.create(emu.addOffer({ status: "loading" }).id, { image: "busybox" })).instanceId;
+            const ids = [await create()];
+            for (let i = 0; i < 4; i++) ids.push(await create());
+            emu.faults.add({ method: "GET", path: "/api/v1/instances/", times: 1000, fault: { kind: "status", status: 500 } });
+            const failedLists = () => emu.requests.filter((r) => r.path.startsWith("/api/v1/instances") && r.status === 500).length;
+
+            const waits: Promise<unknown>[] = [];
+            // Awaited at the end; one that fails meanwhile must not be left unhandled.
+            const wait = (id: number) => waits.push(poller.waitUntilRunning(id, { timeoutMs: 60_000, what: `instance ${id}` }).catch((e: Error) => e.message));
+            wait(ids[0]);
+            await eventually(async () => failedLists() >= 1, 10_000);
+            // Four more waits, each first looked at soon after it came: four more failed rounds.
+            for (const id of ids.slice(1)) {
+                const before = failedLists();
+                wait(id);
+                await eventually(async () => failedLists() > before, 10_000);
+            }
+            expect(failedLists()).toBeGreaterThanOrEqual(5);
+            emu.faults.clear();
+            for (const id of ids) emu.model.instances.get(id)!.script = { status: "running" };
+
+            const outcomes = await Promise.all(waits);
+            expect(outcomes.map((o) => (typeof o === "string" ? o : (o as { kind: string }).kind))).toEqual(["running", "running", "running", "running", "running"]);
+        } finally {
+            await emu.stop();
+        }
+    });
+
     it("two waits on one instance both settle, from one poll each round", async () => {
         const emu = await startEmulator({ instanceTimings: { loadingAfterMs: 10, runningAfterMs: 10 } });
         try {

@@ -152,7 +152,7 @@ export class InstancePoller {
                 const page = await this.vast.instances.list({ filters: { id: { in: chunk } }, limit: INSTANCE_PAGE_SIZE });
                 found = new Map(page.instances.map((r) => [r.id, r]));
             } catch (e) {
-                this.pollFailed(chunk, e);
+                this.pollFailed(chunk, e, at);
                 continue;
             }
             for (const id of chunk) await this.observe(id, found.get(id), at);
@@ -171,7 +171,7 @@ export class InstancePoller {
             try {
                 record = await this.vast.instances.show(instanceId);
             } catch (e) {
-                return this.pollFailed([instanceId], e);
+                return this.pollFailed([instanceId], e, roundAt);
             }
         }
         w.failedRounds = 0;
@@ -194,14 +194,15 @@ export class InstancePoller {
     }
 
     /**
-     * A wait ends after a few failed rounds in a row, or at the deadline. A refusal of the key counts
-     * as one failed round, not the end: it answers for every instance of the round, and one may be
-     * the service's slip (as a lost create's look takes it), while a revoked key fails every round.
+     * A wait ends after a few failed rounds in a row, or at the deadline. Only a round due for it
+     * counts (others' rounds come as often as new waits do), and a refusal of the key counts as one
+     * failed round, not the end: it answers for every instance of the round, and one may be the
+     * service's slip (as a lost create's look takes it), while a revoked key fails every round.
      */
-    private pollFailed(ids: number[], error: unknown): void {
+    private pollFailed(ids: number[], error: unknown, roundAt: number): void {
         for (const id of ids) {
             const w = this.waiters.get(id);
-            if (!w) continue;
+            if (!w || (w.nextPollAt > roundAt && w.deadlineAt > roundAt)) continue;
             w.failedRounds++;
             if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
             else if (w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
