@@ -26,7 +26,7 @@ const FAILED_LOOK_BACKOFF_MS = { first: 500, max: 10_000 };
  * before, so one refusal may be the service's slip, and a look given up leaves what the create
  * made outside state; a key refused this often is refused (revoked, or without `instance_read`).
  */
-const KEY_REFUSALS_TRUSTED = 3;
+export const KEY_REFUSALS_TRUSTED = 3;
 /** How long a lost create is looked for at least, from the loss, at live speed. */
 const DEFAULT_LOOKUP_MS = 5 * 60_000;
 

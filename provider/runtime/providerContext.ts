@@ -6,6 +6,7 @@ import { VastClient } from "../client/vastClient";
 import { newClient, timeScale as scaleFor } from "../config/newClient";
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
 import { ProviderContext } from "../dynamic/context";
+import { KEY_REFUSALS_TRUSTED } from "../resources/lostCreate";
 import { progress, warn } from "./log";
 
 /**
@@ -14,7 +15,9 @@ import { progress, warn } from "./log";
  * is loaded once per host process by `require`, never serialized.
  */
 let stackConfig: Record<string, string | undefined> | undefined;
-let cached: { key: string; from: readonly unknown[]; client: VastClient; userId?: Promise<number>; mark?: string } | undefined;
+let cached:
+    | { key: string; from: readonly unknown[]; client: VastClient; userId?: Promise<number>; mark?: string; userRefusals?: number }
+    | undefined;
 
 /**
  * Called by the host with the whole stack config. Synchronous: the host caches the provider
@@ -95,16 +98,27 @@ export function vastClient(): VastClient {
  * The id of the account the configured key belongs to, asked once per process: templates are
  * matched on their creator, since searches include other users' public ones, and what a key made
  * is told from what it cannot see (resources/sameAccount.ts). A look-up that failed is asked again
- * next time, unless the key was refused (one without `user_read`): it would be refused again.
+ * next time, unless the key was refused for good: a refusal that names the missing `user_read`,
+ * or refusals `KEY_REFUSALS_TRUSTED` times in a row. One other refusal (a 401, the 404
+ * `auth_error` a revoked key gets) may be the service's slip, as a lost create's look takes it:
+ * kept, it would fail every later operation of the process that needs the account, and the
+ * look's own tries would all meet it without asking again.
  */
 export function currentUserId(): Promise<number> {
     const client = vastClient();
     const entry = cached!;
     if (!entry.userId) {
-        entry.userId = client.account.currentUser().then((u) => u.id);
-        entry.userId.catch((e) => {
-            if (!(e instanceof VastAuthError)) entry.userId = undefined;
-        });
+        const asked = client.account.currentUser().then((u) => u.id);
+        entry.userId = asked;
+        asked.then(
+            () => (entry.userRefusals = 0),
+            (e) => {
+                const refused = e instanceof VastAuthError;
+                entry.userRefusals = refused ? (entry.userRefusals ?? 0) + 1 : 0;
+                const forGood = refused && (e.missingPermission !== undefined || entry.userRefusals >= KEY_REFUSALS_TRUSTED);
+                if (!forGood && entry.userId === asked) entry.userId = undefined;
+            },
+        );
     }
     return entry.userId;
 }

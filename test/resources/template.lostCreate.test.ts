@@ -198,4 +198,17 @@ describe("Template: the service's \"existing template found\"", () => {
         expect(live("lost-live")).toHaveLength(1);
         expect(engine.get("lost-live").id).toBe(String(live("lost-live")[0].id));
     });
+
+    // Before: the process kept the account look-up's one refusal for good, so the look's three
+    // tries met that same answer without asking again, gave up, and left the template it made
+    // outside state; every later operation of the process that needed the account failed on it too.
+    it("a lost create whose look meets one refusal of the key asks again, and adopts what it made", async () => {
+        const { emu, engine } = stack;
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "authError404" } });
+        await engine.up(() => new Template("refused-once", { name: "refused-once", image: "busybox" }));
+        expect(live("refused-once")).toHaveLength(1);
+        expect(engine.get("refused-once").id).toBe(String(live("refused-once")[0].id));
+        expect(emu.requestsTo("GET", "/api/v0/users/current/").map((r) => r.status)).toEqual([404, 200]);
+    });
 });

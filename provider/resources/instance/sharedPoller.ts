@@ -1,5 +1,4 @@
 import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
-import { VastAuthError } from "../../client/errors";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { InstanceRecord } from "../../schemas/instance";
@@ -144,6 +143,7 @@ export class InstancePoller {
 
     /** One poll of everyone waiting: a list call per 25 instances. */
     private async round(): Promise<void> {
+        const at = Date.now();
         const ids = [...this.waiters.keys()];
         for (let i = 0; i < ids.length; i += INSTANCE_PAGE_SIZE) {
             const chunk = ids.slice(i, i + INSTANCE_PAGE_SIZE);
@@ -152,23 +152,26 @@ export class InstancePoller {
                 const page = await this.vast.instances.list({ filters: { id: { in: chunk } }, limit: INSTANCE_PAGE_SIZE });
                 found = new Map(page.instances.map((r) => [r.id, r]));
             } catch (e) {
-                this.pollFailed(chunk, e);
+                this.pollFailed(chunk, e, at);
                 continue;
             }
-            for (const id of chunk) await this.observe(id, found.get(id));
+            for (const id of chunk) await this.observe(id, found.get(id), at);
         }
     }
 
-    private async observe(instanceId: number, listed: InstanceRecord | undefined): Promise<void> {
+    private async observe(instanceId: number, listed: InstanceRecord | undefined, roundAt: number): Promise<void> {
         const w = this.waiters.get(instanceId);
         if (!w) return;
         let record = listed;
+        // Missing from a round that was due for another waiter: not one of this one's gone looks,
+        // which come `firstMs` apart (GONE_LOOKS), however often others are polled.
+        if (!record && w.nextPollAt > roundAt && w.deadlineAt > roundAt) return;
         if (!record) {
             // Missing from the list: confirm with a read before calling it gone.
             try {
                 record = await this.vast.instances.show(instanceId);
             } catch (e) {
-                return this.pollFailed([instanceId], e);
+                return this.pollFailed([instanceId], e, roundAt);
             }
         }
         w.failedRounds = 0;
@@ -190,14 +193,19 @@ export class InstancePoller {
         w.nextPollAt = Date.now() + this.timing.firstMs;
     }
 
-    /** A refused key ends the wait at once; anything else after a few rounds, or at the deadline. */
-    private pollFailed(ids: number[], error: unknown): void {
+    /**
+     * A wait ends after a few failed rounds in a row, or at the deadline. Only a round due for it
+     * counts (others' rounds come as often as new waits do), and a refusal of the key counts as one
+     * failed round, not the end: it answers for every instance of the round, and one may be the
+     * service's slip (as a lost create's look takes it), while a revoked key fails every round.
+     */
+    private pollFailed(ids: number[], error: unknown, roundAt: number): void {
         for (const id of ids) {
             const w = this.waiters.get(id);
-            if (!w) continue;
+            if (!w || (w.nextPollAt > roundAt && w.deadlineAt > roundAt)) continue;
             w.failedRounds++;
             if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
-            else if (error instanceof VastAuthError || w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
+            else if (w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
                 w.settle(error instanceof Error ? error : new Error(String(error)));
             } else w.nextPollAt = Date.now() + this.timing.intervalMs;
         }
