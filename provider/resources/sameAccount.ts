@@ -12,10 +12,11 @@ import { ProviderContext } from "../dynamic/context";
 /**
  * Before something counts as gone: the API key is the account's that made it (`owner`, kept in
  * state). Asked only then (the current user, once per process). When state does not know the
- * owner (the key that made it could not read its own account: no `user_read`), it may know that
- * key's mark (`keyMark`): the same key sees what it made, so only another key's "not found" is
- * doubted, since nothing tells its account. Nothing to compare when state knows neither (state
- * from before either was kept).
+ * owner (an instance's create records the key's mark only, to stay one call, until another key
+ * of the account reads it; a key without `user_read` never tells it), it may know that key's mark
+ * (`keyMark`): the same key sees what it made, so only another key's "not found" is doubted,
+ * since nothing tells the account it was made with. Nothing to compare when state knows neither
+ * (state from before either was kept).
  */
 export async function assertSameAccount(
     ctx: Pick<ProviderContext, "currentUserId" | "keyMark">,
@@ -26,10 +27,10 @@ export async function assertSameAccount(
     if (owner === undefined) {
         if (madeWithKey === undefined || madeWithKey === ctx.keyMark()) return;
         throw new VastConfigError(
-            `${what} was made with another API key (mark ${madeWithKey}; this one's is ${ctx.keyMark()}), which could not tell its account, ` +
+            `${what} was made with another API key (mark ${madeWithKey}; this one's is ${ctx.keyMark()}), whose account state does not record yet, ` +
                 "and the key in use cannot see it: it is not taken as deleted, since another account's key sees nothing either. " +
-                "Set vastai:apiKey (or VAST_API_KEY) to the key it was made with, or a key of its account with the \"user_read\" permission " +
-                "(a refresh with that records the account). If it is really gone, `pulumi state delete` the resource",
+                "Set vastai:apiKey (or VAST_API_KEY) to the key it was made with, whose \"not found\" is believed. " +
+                "If it is really gone and that key is no more, `pulumi state delete` the resource",
         );
     }
     let me: number;

@@ -18,6 +18,16 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         return host;
     };
 
+    /** `created` as a refresh with a new key of the demo account records it (its `accountId`), in a host of its own. */
+    const readWithAnotherKeyOfTheAccount = async (emu: Emulator, urn: string, created: { id: string; properties: Record<string, any> }) => {
+        const rotated = await hostWith(emu, emu.createKey().key);
+        try {
+            return (await rotated.read(created.id, urn, created.properties)).properties;
+        } finally {
+            await rotated.stop();
+        }
+    };
+
     /**
      * A delete refused for the key's account says so, and only what fixes it. Before: it came
      * wrapped in "Run the command again; should this persist, remove it in the Vast.ai console,
@@ -30,15 +40,18 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
     };
 
     /**
-     * `build`'s resource created by the demo account's host; then a host with another account's key
-     * must fail to refresh it and to delete it, with `expected`, leaving it `stillThere`; and the
-     * account's own host deletes it.
+     * `build`'s resource created by the demo account's host (and, when the create records only the
+     * key's mark, `recordedBy: "refresh"`, refreshed with another key of the account, which records
+     * the account: a key that sees it is its account's); then a host
+     * with another account's key must fail to refresh it and to delete it, with `expected`, leaving
+     * it `stillThere`; and the account's own host deletes it.
      */
     async function refusedToAnotherAccount(
         build: (emu: Emulator) => pulumi.Resource,
         expected: (emu: Emulator, id: string) => string,
         stillThere: (emu: Emulator, created: { id: string; properties: Record<string, any> }) => boolean,
         ownerOutput: string,
+        recordedBy: "create" | "refresh" = "create",
     ): Promise<void> {
         const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         const own = await hostWith(emu, emu.demoKey);
@@ -47,6 +60,10 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             const [reg] = await registerAsProgram(() => build(emu));
             const urn = own.urn(reg.type, reg.name);
             const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            if (recordedBy === "refresh") {
+                expect(created.properties[ownerOutput]).toBeUndefined();
+                created.properties = await readWithAnotherKeyOfTheAccount(emu, urn, created);
+            }
             expect(created.properties[ownerOutput]).toBe(emu.demoUser.id);
 
             const message = `${expected(emu, created.id)} was made by account ${emu.demoUser.id}, but the API key in use is account ${emu.otherUser.id}'s`;
@@ -69,14 +86,52 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
 
     // Before: an instance had no owner in state, and another account's key, which sees no instance
     // of this one, read it as gone: a refresh dropped it from state and a destroy called it done,
-    // while it ran and was billed.
+    // while it ran and was billed. The create records the key's mark (below); a refresh, the account.
     it("an Instance is not taken as gone: the refresh and the destroy fail, naming both accounts, and it keeps running", () =>
         refusedToAnotherAccount(
             (emu) => new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }),
             (_emu, id) => `instance ${id}`,
             (emu, created) => emu.model.instances.get(Number(created.id))?.destroyed === false,
             "accountId",
+            "refresh",
         ));
+
+    // The create is one call: it records the key's mark, not the account (no GET /users/current/).
+    // Before, every host process asked the account beside its rents. Another account's key is
+    // refused all the same, by the mark; the key that made it reads it gone once it is.
+    it("an Instance's create asks no account: it records the key's mark, another account's key is refused, the same key's not-found believed", async () => {
+        const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
+        const own = await hostWith(emu, emu.demoKey);
+        const other = await hostWith(emu, emu.createKey(undefined, emu.otherUser.id).key);
+        try {
+            const [reg] = await registerAsProgram(() => new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", label: "one-call", waitForRunning: false }));
+            const urn = own.urn(reg.type, reg.name);
+            const from = emu.requests.length;
+            const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            expect(emu.requests.slice(from).map((r) => `${r.method} ${r.path}`)).toEqual([expect.stringMatching(/^PUT \/api\/v0\/asks\/\d+\/$/)]);
+            expect(created.properties.accountId).toBeUndefined();
+            expect(created.properties.keyMark).toMatch(/^[0-9a-f]{8}$/);
+
+            const expected = `instance ${created.id} was made with another API key (mark ${created.properties.keyMark};`;
+            await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
+            await deleteRefused(other.delete(created.id, urn, created.properties), expected);
+            expect(emu.model.instances.get(Number(created.id))?.destroyed).toBe(false);
+
+            // A refresh with the same key keeps the mark as it is, and asks no account either.
+            const asked = emu.requestsTo("GET", "/api/v0/users/current/").length;
+            const refreshed = await own.read(created.id, urn, created.properties);
+            expect(refreshed.properties).toMatchObject({ keyMark: created.properties.keyMark });
+            expect(refreshed.properties.accountId).toBeUndefined();
+            expect(emu.requestsTo("GET", "/api/v0/users/current/")).toHaveLength(asked);
+
+            emu.model.instances.get(Number(created.id))!.destroyed = true;
+            expect((await own.read(created.id, urn, created.properties)).id).toBe("");
+        } finally {
+            await own.stop();
+            await other.stop();
+            await emu.stop();
+        }
+    });
 
     it("an SshKey is not taken as removed: the refresh and the delete fail, naming both accounts", () =>
         refusedToAnotherAccount(
@@ -102,7 +157,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             "creatorId",
         ));
 
-    it("a key that may not read its account (no user_read) still rents; asked once, and the instance has no accountId", async () => {
+    it("a key that may not read its account (no user_read) still rents and refreshes, asking no account; the instance has no accountId", async () => {
         const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         const scoped = await hostWith(emu, emu.createKey({ api: { instance_read: {}, instance_write: {} } }).key);
         try {
@@ -116,7 +171,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
                 expect(created.properties.accountId).toBeUndefined();
                 expect((await scoped.read(created.id, urn, created.properties)).properties.accountId).toBeUndefined();
             }
-            expect(emu.requestsTo("GET", "/api/v0/users/current/")).toHaveLength(1);
+            expect(emu.requestsTo("GET", "/api/v0/users/current/")).toHaveLength(0);
         } finally {
             await scoped.stop();
             await emu.stop();
@@ -173,10 +228,10 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         }
     });
 
-    // Before: the create of a rented instance (or a made API key) waited for the look-up through
-    // all its retries (at live speed four 60 s timeouts) before returning what it made: all that
-    // time the instance was billed and not in state, and an interrupted `up` would lose it.
-    it("an account look-up that does not answer does not hold back a create: recorded without accountId, a refresh once it answers records it", async () => {
+    // Before: the create of a made API key (and of a rented instance, which now asks nothing)
+    // waited for the look-up through all its retries (at live speed four 60 s timeouts) before
+    // returning what it made: all that time the key worked and was not in state.
+    it("an account look-up that does not answer does not hold back an API key's create: recorded without accountId, a refresh once it answers records it", async () => {
         const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE });
         // At a tenth of live speed a request times out after 6 s, and a create waits 1 s for the
         // account once it has made its resource: the look-up below is still unanswered then.
@@ -184,10 +239,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         const CURRENT_USER = "/api/v0/users/current/";
         try {
             emu.faults.add({ method: "GET", path: CURRENT_USER, fault: { kind: "timeout", acted: false, holdMs: 60_000 }, times: 1 });
-            const regs = await registerAsProgram(() => [
-                new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }),
-                new ApiKey("ci", { name: "ci-reader", permissions: apiKeyPermissions("user_read") }),
-            ]);
+            const regs = await registerAsProgram(() => [new ApiKey("ci", { name: "ci-reader", permissions: apiKeyPermissions("user_read") })]);
             const made = [];
             for (const reg of regs) {
                 const urn = own.urn(reg.type, reg.name);
@@ -218,7 +270,9 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         try {
             const [reg] = await registerAsProgram(() => new Instance("gpu", { offerId: emu.addOffer().id, image: "busybox", waitForRunning: false }));
             const urn = own.urn(reg.type, reg.name);
-            const created = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            const made = await own.create(urn, (await own.check(urn, {}, reg.inputs)).inputs);
+            // A refresh with another key of the account records the account.
+            const created = { id: made.id, properties: await readWithAnotherKeyOfTheAccount(emu, urn, made) };
             expect(created.properties).toMatchObject({ accountId: emu.demoUser.id });
 
             const expected = `instance ${created.id} was made by account ${emu.demoUser.id}, and the API key in use cannot see it nor tell its own account`;

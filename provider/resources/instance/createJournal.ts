@@ -22,8 +22,8 @@ import { PLACEMENT_ENV } from "./instancePlacement";
  * and any other instance operation names it in a warning until then.
  *
  * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
- * credential: the offer, the label and the token in clear, the account's id and the key's mark
- * (8 hex digits of a hash), the inputs as a salted hash (to tell the same program's create again,
+ * credential: the offer, the label and the token in clear, the key's mark (8 hex digits of a
+ * hash), the inputs as a salted hash (to tell the same program's create again,
  * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written
  * costs the recovery, never the create: a warning says so once. An entry goes only when nothing
  * the create rented can run outside state; a failure that leaves that open keeps it.
@@ -51,7 +51,10 @@ export interface JournalEntry {
     enginePid?: number;
     engineStart?: string;
     host: string;
-    /** The key's account, once known: another account's key never takes the entry over or forgets it. */
+    /**
+     * The key's account, in notes of earlier versions (creates now record the key's mark only):
+     * another account's key never takes the entry over or forgets it.
+     */
     accountId?: number;
     /**
      * The mark of the key that made it, never the key (see resources/sameAccount.ts): while the
@@ -298,19 +301,8 @@ export class CreateRecord {
         this.unsaved = true;
     }
 
-    /**
-     * The key's account, when the create learns it: written with the rent, by `keep`, or at once
-     * when it comes during the wait, so that no other account's key forgets the note.
-     */
-    account(accountId: number): void {
-        this.entry = { ...this.entry, accountId };
-        this.unsaved = true;
-        if (this.waiting) this.keep();
-    }
-
-    /** Writes what `placed` and `account` learnt, before a long wait; what they learn during it is written at once. */
+    /** Writes what `placed` learnt, before a long wait. */
     keep(): void {
-        this.waiting = true;
         if (this.unsaved && this.mayHoldInstance) this.write();
     }
 
@@ -341,7 +333,6 @@ export class CreateRecord {
         this.entry = fresh;
         this.onDisk = false;
         this.unsaved = false;
-        this.waiting = false;
     }
 
     /** The create ends with its outcome known (the engine has the instance, or none exists): nothing left to recover. */
@@ -375,10 +366,8 @@ export class CreateRecord {
     private closed = false;
     /** The file holds an entry (a claimed one does from the start). */
     private onDisk = false;
-    /** `placed` or `account` learnt something the file does not say yet. */
+    /** `placed` learnt something the file does not say yet. */
     private unsaved = false;
-    /** `keep` was called: the create waits, and what is learnt is written at once. */
-    private waiting = false;
 
     private write(): void {
         if (this.closed) return; // nothing after the end may bring the note back

@@ -66,7 +66,8 @@ export async function remindInterrupted(ctx: ProviderContext, vast: VastClient):
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
             // Forgotten only on the word of a key of the account that made it (or of that key itself).
             if (found === undefined && (data.accountId !== undefined || (data.keyMark !== undefined && data.keyMark === ctx.keyMark()))) forget(file);
-            else ctx.log.warn(leftRunning(data, found === "unknown" ? data.instanceId : found, file));
+            // Not found with another key proves nothing: the note's instance is named all the same.
+            else ctx.log.warn(leftRunning(data, typeof found === "number" ? found : data.instanceId, file));
         }
     })();
     await Promise.race([reminding, ctx.clock.sleep(REMINDER_WAIT_MS)]);

@@ -242,17 +242,20 @@ export interface InstanceOutputs extends InstanceInputs {
      */
     labelUnconfirmed?: boolean;
     /**
-     * The account whose API key created (or, for an instance from before this output, first
-     * refreshed) it. Another account's key sees no instance at all, so a refresh or destroy with
-     * one fails, naming both accounts, instead of taking the instance as gone while it is billed.
-     * Absent when the key could not tell its account (it lacks `user_read`), or had not told it
-     * 5 s after the rent (a create never waits longer: the first refresh records it).
+     * The instance's account, recorded when a key other than the one that rented it reads it (a
+     * key that sees it is its account's; the create and the same key's refreshes ask nothing, so
+     * renting stays one call). Another account's key sees no instance at all, so a refresh or
+     * destroy with one fails, naming both accounts, instead of taking the instance as gone while
+     * it is billed. Absent until then (see `keyMark`), and when the key cannot tell its account
+     * (it lacks `user_read`).
      */
     accountId?: number;
     /**
      * When `accountId` is absent: a mark of the API key that created (or last read) it, 8 hex digits
      * of a hash, never the key. The same key's "not found" is believed; another key's is not (it may
-     * be another account's), so a refresh or destroy with it fails instead of dropping a billed instance.
+     * be another account's), so a refresh or destroy with it fails instead of dropping a billed
+     * instance, and says to use the key that made it. After rotating keys, one refresh with the new
+     * key while the instance runs records `accountId`, and any key of the account will do.
      */
     keyMark?: string;
 }

@@ -40,7 +40,7 @@ import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLook
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
 import { instanceUnlessGone } from "./instanceLookup";
-import { keyAccount, madeBy } from "../sameAccount";
+import { MadeBy, keyAccount, madeBy } from "../sameAccount";
 
 type Props = Record<string, any>;
 
@@ -213,9 +213,10 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         const vast = ctx.client();
         // Nothing is rented: the instance is taken as it is (instanceAdoption.ts).
         if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update);
-        // Whose key rents it, asked (once per process) while the rent is under way: recorded as
-        // `accountId` (or the key's mark), so another account's key never reads the instance as gone.
-        const account = keyAccount(ctx);
+        // Whose key rents it is recorded as the key's mark, not asked of the service: the create
+        // stays one call. The same key's "not found" is believed; another key's is doubted until a
+        // refresh records the account (sameAccount.ts), so no key ever reads it as gone wrongly.
+        const made: MadeBy = { keyMark: ctx.keyMark() };
         const desired = normalize(inputs);
         const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
         const plan = toCreateRequest(desired, template);
@@ -225,7 +226,6 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         // Noted on disk until the engine has the instance: a `pulumi up` stopped before then is
         // taken over by the next create with these inputs (createJournal.ts, createResume.ts).
         const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs);
-        void account.then((id) => id !== undefined && journal.account(id));
         try {
             const resumed = await resumeInterrupted(ctx, vast, journal);
             // Other creates cut short are named beside the rent, not before it.
@@ -251,11 +251,11 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
                 // Created stopped (`target_state: "stopped"` in the create), then a stop is asked and
                 // waited for all the same: should the service ever run it anyway, it does not stay running.
                 if (desired.desiredState === "stopped") launched.record = await stopAfterCreate(ctx, vast, launched.instanceId, desired, launched.record);
-                const reported = { ...rentedOn(choice.current), ...access, ...(await madeBy(ctx, account)), ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
+                const reported = { ...rentedOn(choice.current), ...access, ...made, ...(launched.record ? definedOnly(reportedByService(launched.record)) : {}) };
                 return { id: String(launched.instanceId), outs: instanceOutputs(desired, launched.instanceId, reported, plan.effectiveEnv) };
             } catch (e) {
                 if (!(e instanceof InstanceNotReadyError)) throw e;
-                const reported = { ...rentedOn(choice.current), ...access, ...(await madeBy(ctx, account)), ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
+                const reported = { ...rentedOn(choice.current), ...access, ...made, ...(e.record ? definedOnly(reportedByService(e.record)) : {}) };
                 // The label the instance really has, so the next update sets the program's.
                 const state = e.label === undefined ? desired : { ...desired, label: e.label };
                 throw initFailure(e.message, e.instanceId, instanceOutputs(state, e.instanceId, reported, plan.effectiveEnv), providerOf(inputs));
@@ -266,9 +266,11 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
     async read(id: string, props: Partial<InstanceOutputs> = {}) {
         const instanceId = Number(props.instanceId ?? id);
         const vast = ctx.client();
-        // An instance from before `accountId` existed (or imported) has it recorded now, the key's
-        // account asked once per process while the list is read.
-        const account = props.accountId !== undefined ? Promise.resolve(props.accountId) : keyAccount(ctx);
+        // Who made it stays as state has it: the account, or the mark of this same key (nothing
+        // asked). Otherwise (another key, which sees it only if it is the same account's, or state
+        // from before either was kept) the key's account is asked once per process while the list is read.
+        const sameKey = props.accountId === undefined && props.keyMark === ctx.keyMark();
+        const account = props.accountId !== undefined || sameKey ? Promise.resolve(props.accountId) : keyAccount(ctx);
         forgetHeld(() => vast.baseUrl, instanceId);
         const reminded = remindInterrupted(ctx, vast);
         // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
@@ -290,7 +292,7 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
             // Who made it, as this read tells: the account once known, else this key's mark (it sees the instance).
             accountId: undefined,
             keyMark: undefined,
-            ...(await madeBy(ctx, account)),
+            ...(sameKey ? { keyMark: props.keyMark } : await madeBy(ctx, account)),
         };
         await reminded;
         return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
