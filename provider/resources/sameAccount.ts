@@ -27,9 +27,9 @@ export async function assertSameAccount(
     if (owner === undefined) {
         if (madeWithKey === undefined || madeWithKey === ctx.keyMark()) return;
         throw new VastConfigError(
-            `${what} was made with another API key (mark ${madeWithKey}; this one's is ${ctx.keyMark()}), whose account state does not record yet, ` +
+            `${what} was made (or last read) with another API key (mark ${madeWithKey}; this one's is ${ctx.keyMark()}), whose account state does not record yet, ` +
                 "and the key in use cannot see it: it is not taken as deleted, since another account's key sees nothing either. " +
-                "Set vastai:apiKey (or VAST_API_KEY) to the key it was made with, whose \"not found\" is believed. " +
+                "Set vastai:apiKey (or VAST_API_KEY) to that key, whose \"not found\" is believed. " +
                 "If it is really gone and that key is no more, `pulumi state delete` the resource",
         );
     }

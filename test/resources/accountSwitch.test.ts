@@ -112,7 +112,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             expect(created.properties.accountId).toBeUndefined();
             expect(created.properties.keyMark).toMatch(/^[0-9a-f]{8}$/);
 
-            const expected = `instance ${created.id} was made with another API key (mark ${created.properties.keyMark};`;
+            const expected = `instance ${created.id} was made (or last read) with another API key (mark ${created.properties.keyMark};`;
             await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
             await deleteRefused(other.delete(created.id, urn, created.properties), expected);
             expect(emu.model.instances.get(Number(created.id))?.destroyed).toBe(false);
@@ -213,7 +213,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
             expect(scopedKey).not.toContain(mark);
             expect((await scoped.read(created.id, urn, created.properties)).properties.keyMark).toBe(mark);
 
-            const expected = `instance ${created.id} was made with another API key (mark ${mark};`;
+            const expected = `instance ${created.id} was made (or last read) with another API key (mark ${mark};`;
             await expect(other.read(created.id, urn, created.properties)).rejects.toThrow(expected);
             await deleteRefused(other.delete(created.id, urn, created.properties), expected);
             expect(emu.model.instances.get(Number(created.id))?.destroyed).toBe(false);

@@ -203,6 +203,43 @@ describe("instance creates whose instance the engine never got: a killed host, a
         await nextUpTakesOver(program, "mine", rented.id, offer.id);
     });
 
+    // Found by a review: with notes that name the key's mark only, another account's key running the
+    // same program claimed our note first, could not see its instance, put it back, and rented anew
+    // without looking at its own note: its own interrupted instance stayed billed outside state.
+    it("two accounts' interrupted creates of the same program: each key takes over its own instance, never the other's note", async () => {
+        const gpu = "TWO-ACCOUNTS";
+        const machine = emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu });
+        for (let i = 0; i < 4; i++) emu.addOffer({ status: "running" }, 0.3, machine.id, { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false });
+        const program = () => new Instance("same", { offer: { filters: { gpu_name: { eq: gpu } } }, image: "busybox" });
+        const theirKey = emu.createKey(undefined, emu.otherUser.id).key;
+        await upKilled(await run(), program, rentAnswered);
+        const [ours] = emu.liveInstances();
+        await upKilled(await run({}, theirKey), program, () => noted().filter((n) => n.instanceId !== undefined).length === 2);
+        const [theirs] = emu.liveInstances(emu.otherUser.id);
+        // Our note first in the directory's order, as the other key's next create reads it.
+        const dir = testJournalDir();
+        let ourNote = notes().find((f) => JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8")).instanceId === ours.id)!;
+        for (let tries = 0; tries < 200 && notes()[0] !== ourNote; tries++) {
+            const renamed = `${Math.random().toString(16).slice(2)}.json`;
+            fs.renameSync(`${dir}/${ourNote}`, `${dir}/${renamed}`);
+            ourNote = renamed;
+        }
+
+        const theirNext = await run({}, theirKey);
+        await theirNext.up(program);
+        expect(theirNext.get("same").id).toBe(String(theirs.id));
+        expect(emu.liveInstances(emu.otherUser.id).map((i) => i.id)).toEqual([theirs.id]);
+        expect(notes()).toEqual([ourNote]);
+        await theirNext.destroy();
+
+        const ourNext = await run();
+        await ourNext.up(program);
+        expect(ourNext.get("same").id).toBe(String(ours.id));
+        expect(notes()).toEqual([]);
+        await ourNext.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
     it("a lost create answer that the look could not settle keeps its note, says so, and the next up takes the instance over", async () => {
         const offer = emu.addOffer();
         const program = () => new Instance("unsettled", { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30 });

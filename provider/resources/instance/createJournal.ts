@@ -159,6 +159,16 @@ export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, e
     );
 }
 
+/**
+ * Whether this key takes `entry` over without a look: the key that made it (its mark), or, for a
+ * note that names its account (earlier versions), a key of that account. A note of another key is
+ * the caller's to judge (`othersNote` in `begin`).
+ */
+export async function ownNote(ctx: Pick<ProviderContext, "currentUserId" | "keyMark">, entry: JournalEntry): Promise<boolean> {
+    if (entry.accountId !== undefined) return sameAccount(ctx, entry);
+    return entry.keyMark === undefined || entry.keyMark === ctx.keyMark();
+}
+
 /** The create's failure, before any rent, when an interrupted create's entry with its inputs cannot be claimed. */
 function unclaimable(file: string, entry: JournalEntry, cause: Error): Error {
     const which = entry.instanceId !== undefined ? `instance ${entry.instanceId}` : `an instance with ${PLACEMENT_ENV}=${entry.token} in its env`;
@@ -218,16 +228,27 @@ export class CreateRecord {
 
     /**
      * The record of a create of `inputs` on `service`: an interrupted create's entry with the same
-     * inputs, made with this key's account, claimed for this create; or a new one. The account is
-     * asked only when such an entry names one (see resources/sameAccount.ts).
+     * inputs that this key may take over, claimed for this create; or a new one. Its own notes
+     * (`ownNote`) are taken first; another key's only when `othersNote` says so (this key sees
+     * its instance: it is then the same account's). Another key's "nothing there" proves nothing,
+     * since it may be another account's: claiming that note, it would hide it from the key that
+     * can settle it, which would then rent a second instance. The account is asked only when a
+     * note names one (see resources/sameAccount.ts).
      */
-    static async begin(ctx: Pick<ProviderContext, "log" | "currentUserId" | "keyMark">, service: string, inputs: unknown): Promise<CreateRecord> {
+    static async begin(
+        ctx: Pick<ProviderContext, "log" | "currentUserId" | "keyMark">,
+        service: string,
+        inputs: unknown,
+        othersNote: (entry: JournalEntry) => Promise<boolean> = async () => false,
+    ): Promise<CreateRecord> {
         watchEngine();
         const dir = journalDir();
-        for (const entry of leftBehindIn(dir)) {
-            if (entry.data.service !== service || ownFiles.has(entry.file)) continue;
-            if (fingerprintOf(entry.data.salt, service, inputs) !== entry.data.fingerprint) continue;
-            if (!(await sameAccount(ctx, entry.data))) continue;
+        const candidates = leftBehindIn(dir).filter((e) => e.data.service === service && fingerprintOf(e.data.salt, service, inputs) === e.data.fingerprint);
+        const own = await Promise.all(candidates.map((e) => ownNote(ctx, e.data)));
+        const ordered = [...candidates.filter((_, i) => own[i]), ...candidates.filter((_, i) => !own[i])];
+        for (const entry of ordered) {
+            if (ownFiles.has(entry.file)) continue;
+            if (!own[candidates.indexOf(entry)] && !(await othersNote(entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
             const claimed = newFile(dir);
             try {

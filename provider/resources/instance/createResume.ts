@@ -44,6 +44,17 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
     return { ...offer, takenOver: instanceId };
 }
 
+/**
+ * Whether an interrupted create's note made with another key is this key's to take over: only when
+ * this key sees what it rented (a key sees its own account's instances only), found by id, or by
+ * its placement token when the rent never answered. A look that fails fails the create before any
+ * rent, as a failed take-over look does: the note may be this account's, and its instance running.
+ */
+export async function seesNotedInstance(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<boolean> {
+    if (entry.token === undefined && entry.instanceId === undefined) return false; // no rent was sent
+    return typeof (await stillThere(ctx, vast, entry)) === "number";
+}
+
 let reminded = false;
 
 /** How long an operation waits for the reminder's looks at most, at live speed: its warnings are a courtesy. */

@@ -32,7 +32,7 @@ import { destroyConfirmed } from "./instanceRemoval";
 import { isStopped, startInstance, stopInstance } from "./instanceState";
 import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./offerChoice";
 import { CreateRecord, forgetHeld } from "./createJournal";
-import { remindInterrupted, resumeInterrupted } from "./createResume";
+import { remindInterrupted, resumeInterrupted, seesNotedInstance } from "./createResume";
 import { VastClient } from "../../client/vastClient";
 import { VastNotFoundError } from "../../client/errors";
 import { mayHaveActed } from "../../client/retryPolicy";
@@ -225,7 +225,7 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         }
         // Noted on disk until the engine has the instance: a `pulumi up` stopped before then is
         // taken over by the next create with these inputs (createJournal.ts, createResume.ts).
-        const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs);
+        const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (note) => seesNotedInstance(ctx, vast, note));
         try {
             const resumed = await resumeInterrupted(ctx, vast, journal);
             // Other creates cut short are named beside the rent, not before it.
