@@ -244,11 +244,11 @@ export class CreateRecord {
         watchEngine();
         const dir = journalDir();
         const candidates = leftBehindIn(dir).filter((e) => e.data.service === service && fingerprintOf(e.data.salt, service, inputs) === e.data.fingerprint);
-        const own = await Promise.all(candidates.map((e) => ownNote(ctx, e.data)));
-        const ordered = [...candidates.filter((_, i) => own[i]), ...candidates.filter((_, i) => !own[i])];
-        for (const entry of ordered) {
+        const owned = await Promise.all(candidates.map(async (entry) => ({ entry, own: await ownNote(ctx, entry.data) })));
+        // Its own notes first (a stable sort keeps the rest in order).
+        for (const { entry, own } of owned.sort((a, b) => Number(b.own) - Number(a.own))) {
             if (ownFiles.has(entry.file)) continue;
-            if (!own[candidates.indexOf(entry)] && !(await othersNote(entry.data))) continue;
+            if (!own && !(await othersNote(entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
             const claimed = newFile(dir);
             try {

@@ -215,7 +215,7 @@ const instanceMethods = (ctx: ProviderContext, update: InPlaceUpdate) => ({
         if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update);
         // Whose key rents it is recorded as the key's mark, not asked of the service: the create
         // stays one call. The same key's "not found" is believed; another key's is doubted until a
-        // refresh records the account (sameAccount.ts), so no key ever reads it as gone wrongly.
+        // key of the account that sees it records the account (sameAccount.ts).
         const made: MadeBy = { keyMark: ctx.keyMark() };
         const desired = normalize(inputs);
         const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
