@@ -2,6 +2,7 @@ import axios, { AxiosInstance } from "axios";
 import { createHash } from "crypto";
 import { z } from "zod";
 import { ConnectionKind, connectionAgents } from "./connections";
+import { httpAdapter } from "./httpAdapter";
 import { Endpoint, endpointPath } from "./endpoints";
 import {
     HttpAnswer,
@@ -126,13 +127,12 @@ export class Transport {
         this.#http = axios.create({
             baseURL: this.baseUrl,
             timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-            // Redirects could carry the Authorization header elsewhere; the API does not use them.
-            maxRedirects: 0,
+            // Sends as given and follows no redirect (which could carry the key elsewhere).
+            adapter: httpAdapter,
             validateStatus: () => true,
             // Bodies are parsed here, so a malformed one is our typed error rather than axios' guess.
             responseType: "text",
             transformResponse: [(data: unknown) => data],
-            proxy: false,
         });
     }
 

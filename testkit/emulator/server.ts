@@ -1,5 +1,6 @@
 import * as http from "http";
 import { AddressInfo, Socket } from "net";
+import * as zlib from "zlib";
 import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
 import { authenticate, authorize } from "./auth";
 import { answerAfter, answerInstead } from "./faultAnswers";
@@ -391,15 +392,22 @@ export class Emulator {
     private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {
         entry.status = answer.status;
         if (res.destroyed || res.writableEnded) return;
-        const text = answerText(answer);
+        const text = Buffer.from(answerText(answer));
+        // As the web servers in front of APIs do: a longer answer goes gzipped to a client that takes it.
+        const gzip = text.length >= GZIP_FROM_BYTES && /\bgzip\b/.test(String(res.req.headers["accept-encoding"] ?? ""));
+        const sent = gzip ? zlib.gzipSync(text) : text;
         res.writeHead(answer.status, {
             "Content-Type": answer.contentType ?? (answer.text ? "text/plain; charset=utf-8" : "application/json"),
-            "Content-Length": Buffer.byteLength(text),
+            "Content-Length": sent.length,
+            ...(gzip ? { "Content-Encoding": "gzip" } : {}),
             ...answer.headers,
         });
-        res.end(text);
+        res.end(sent);
     }
 }
+
+/** Answers this long or longer are gzipped for a client whose `Accept-Encoding` names gzip. */
+const GZIP_FROM_BYTES = 1024;
 
 function readBody(req: http.IncomingMessage): Promise<string> {
     return new Promise((resolve) => {
