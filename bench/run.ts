@@ -12,7 +12,7 @@ import { BenchResource, HostSetup, Measured, Operation, countRequests, firstCall
 import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
 
 /**
- * `npm run bench [-- --templates 200 --instances 20 --latency 80 --reps 5 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
+ * `npm run bench [-- --templates 200 --instances 20 --latency 80 --reps 5 --instance-reps 15 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
  * (0 skips a part, and a partial run is not written to bench/results.json unless `--write`);
  * `npm run bench -- --print` prints the table of bench/results.json again.
  * For a closer look at run 1: `--only template|instance` takes one resource; `--rounds` prints when
@@ -25,7 +25,7 @@ import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
  * parallelism (4 × cores). Beside it, the same operations by a bare dynamic provider (one call per
  * step with Node's `http`, through the same host) and by a plain HTTP client (the same calls, same
  * concurrency, no host): two ratios per operation, what the provider adds and what Pulumi costs.
- * Each operation is taken `--reps` times, the contenders' order turning round each time, and the
+ * Each operation is taken `--reps` times (an Instance one `--instance-reps` times), the contenders' order turning round each time, and the
  * medians compared: single wall times on a 2-core machine move by a tenth. Then the host's peak memory after creating many templates, against the bare provider's host.
  *
  * Run 2: instances under the live service's per-endpoint intervals (the emulator's rate limiter at
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
         // each call, and run 2 its pacing. Request timeouts stay at their 250 ms floor.
         timeScale: flag("time-scale", 0),
         reps: Math.max(1, flag("reps", 5)),
+        instanceReps: Math.max(1, flag("instance-reps", 15)),
         memoryResources: flag("memory", 1000),
         pacedInstances: flag("paced", 20),
     };
@@ -154,6 +155,7 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
             {
                 resource: "Template",
                 n: flags.templates,
+                reps: flags.reps,
                 provider: () => programResources(flags.templates, (i, e) => new Template(`t${i}`, templateFields("provider", i, e))),
                 bare: () => programResources(flags.templates, (i, e) => new BareResource(`t${i}`, { kind: "template", ...connection, fields: templateFields("bare", i, e) })),
                 plain: (edited: boolean, i: number) => templateFields("plain", i, edited),
@@ -161,6 +163,7 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
             {
                 resource: "Instance",
                 n: flags.instances,
+                reps: flags.instanceReps ?? flags.reps,
                 provider: () => programResources(flags.instances, (i, e) => new Instance(`i${i}`, { ...instanceFields(providerOffers, i, e), waitForRunning: false })),
                 bare: () => programResources(flags.instances, (i, e) => new BareResource(`i${i}`, { kind: "instance", ...connection, fields: instanceFields(bareOffers, i, e) })),
                 plain: (edited: boolean, i: number) => instanceFields(plainOffers, i, edited),
@@ -215,11 +218,11 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
                 if (m) into[who].push(m);
             };
 
-            console.log(`run 1: ${kind.resource} create and delete × ${kind.n}, ${flags.reps} times`);
+            console.log(`run 1: ${kind.resource} create and delete × ${kind.n}, ${kind.reps} times`);
             const created = runs();
             const deleted = runs();
             let bytes: ResultRow["bytes"];
-            for (let rep = 0; rep < flags.reps; rep++) {
+            for (let rep = 0; rep < kind.reps; rep++) {
                 for (const who of order(rep)) await measureInto(created, who, "create");
                 bytes ??= { provider: averageBytes(resources.provider), bare: averageBytes(resources.bare) };
                 for (const who of order(rep)) await measureInto(deleted, who, "delete");
@@ -227,9 +230,9 @@ async function overheadRun(flags: Flags): Promise<ResultRow[]> {
             for (const who of order(0)) await run(who, "create", false);
             const later = new Map<Operation, ReturnType<typeof runs>>();
             for (const op of ["update", "no-change diff", "refresh"] as Operation[]) {
-                console.log(`run 1: ${kind.resource} ${op} × ${kind.n}, ${flags.reps} times`);
+                console.log(`run 1: ${kind.resource} ${op} × ${kind.n}, ${kind.reps} times`);
                 const measured = runs();
-                for (let rep = 0; rep < flags.reps; rep++) {
+                for (let rep = 0; rep < kind.reps; rep++) {
                     for (const who of order(rep)) {
                         // Each update after the first edits back: what the program sends swaps with what
                         // it sent, and after the last, `edited` is again what state holds (for the no-change diff).
