@@ -51,7 +51,8 @@ export const httpAdapter: AxiosAdapter = (config) =>
                     if (settled) return;
                     let text: string;
                     try {
-                        text = decoded(Buffer.concat(chunks), answer.headers["content-encoding"]).toString("utf8");
+                        // A byte-order mark is not part of the JSON (axios dropped it too).
+                        text = decoded(Buffer.concat(chunks), answer.headers["content-encoding"]).toString("utf8").replace(/^\uFEFF/, "");
                     } catch (e) {
                         return fail(AxiosError.from(e as Error, AxiosError.ERR_BAD_RESPONSE, config, request));
                     }
@@ -80,7 +81,8 @@ function decoded(raw: Buffer, encoding: string | undefined): Buffer {
     switch (encoding?.trim().toLowerCase()) {
         case "gzip":
         case "x-gzip":
-            return zlib.gunzipSync(raw, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+            // A stream cut short throws (it is not read as the part that came), as deflate and br do.
+            return zlib.gunzipSync(raw);
         case "deflate":
             // Servers differ: zlib-wrapped (as the RFC says) or raw deflate.
             return raw[0] === 0x78 ? zlib.inflateSync(raw) : zlib.inflateRawSync(raw);

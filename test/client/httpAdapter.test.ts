@@ -93,6 +93,19 @@ describe("the client's HTTP adapter", () => {
             res.end("not brotli at all");
         };
         await expect(clientOf(base).get("/")).rejects.toMatchObject({ code: AxiosError.ERR_BAD_RESPONSE });
+
+        // Its framing whole, the gzip stream in it cut short: not read as the part that came.
+        const gzipped = zlib.gzipSync(Buffer.from(JSON.stringify({ success: true, instances: [] })));
+        handler = (_req, _body, res) => {
+            res.writeHead(200, { "Content-Encoding": "gzip" });
+            res.end(gzipped.subarray(0, gzipped.length - 10));
+        };
+        await expect(clientOf(base).get("/")).rejects.toMatchObject({ code: AxiosError.ERR_BAD_RESPONSE });
+    });
+
+    it("drops a byte-order mark before the JSON", async () => {
+        handler = (_req, _body, res) => res.end("\uFEFF{\"a\":1}");
+        expect((await clientOf(await startServer()).get("/")).data).toBe('{"a":1}');
     });
 
     it("times out as axios does (ECONNABORTED), whether no answer comes or it stops midway", async () => {
