@@ -130,10 +130,15 @@ export class Transport {
             // Sends as given and follows no redirect (which could carry the key elsewhere).
             adapter: httpAdapter,
             validateStatus: () => true,
-            // Bodies are parsed here, so a malformed one is our typed error rather than axios' guess.
             responseType: "text",
-            transformResponse: [(data: unknown) => data],
+            // Bodies go out as the JSON text made in `send`, and answers are parsed there (a malformed
+            // one is our typed error rather than axios' guess): axios' transforms have nothing to do.
+            transformRequest: [],
+            transformResponse: [],
         });
+        // Each request names all its headers (`send`): axios' defaults (Accept, a POST's
+        // Content-Type) would only be merged into every request to be overwritten.
+        this.#http.defaults.headers = {} as AxiosInstance["defaults"]["headers"];
     }
 
     /**
