@@ -12,7 +12,7 @@ import { BenchResource, HostSetup, Measured, Operation, countRequests, firstCall
 import { Flags, MachineNote, PacedRow, ResultRow, printResults } from "./table";
 
 /**
- * `npm run bench [-- --templates 200 --instances 20 --latency 80 --reps 5 --instance-reps 15 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
+ * `npm run bench [-- --templates 200 --instances 20 --latency 80 --reps 5 --instance-reps 31 --memory 1000 --paced 20 --parallelism 8 --time-scale 0]`
  * (0 skips a part, and a partial run is not written to bench/results.json unless `--write`);
  * `npm run bench -- --print` prints the table of bench/results.json again.
  * For a closer look at run 1: `--only template|instance` takes one resource; `--rounds` prints when
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
         // each call, and run 2 its pacing. Request timeouts stay at their 250 ms floor.
         timeScale: flag("time-scale", 0),
         reps: Math.max(1, flag("reps", 5)),
-        instanceReps: Math.max(1, flag("instance-reps", 15)),
+        instanceReps: Math.max(1, flag("instance-reps", 31)),
         memoryResources: flag("memory", 1000),
         pacedInstances: flag("paced", 20),
     };
