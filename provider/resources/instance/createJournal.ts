@@ -142,7 +142,7 @@ function ensureDir(dir: string): void {
 /** The entries of interrupted creates, read once per process: one left by a process that ends meanwhile waits for the next command. */
 let leftBehind: { dir: string; entries: { file: string; data: JournalEntry }[] } | undefined;
 function leftBehindIn(dir: string): { file: string; data: JournalEntry }[] {
-    if (leftBehind?.dir !== dir) leftBehind = { dir, entries: readEntries(dir).filter((e) => !mayBeRunning(e.data)) };
+    if (leftBehind?.dir !== dir) leftBehind = { dir, entries: readEntries(dir).filter(interrupted) };
     return leftBehind.entries;
 }
 
@@ -188,6 +188,27 @@ function newFile(dir: string): string {
     const file = path.join(dir, `${randomBytes(8).toString("hex")}.json`);
     ownFiles.add(file);
     return file;
+}
+
+/**
+ * A file name for an entry this process claims, which names it as the claimer
+ * (`<random>.by-<pid>-<start>.json`). Claimed by renaming, the entry still names the stopped process
+ * until the claimer has written it anew: another process reading the folder in between would take
+ * it for an interrupted create and claim it too, and both would take over one instance.
+ */
+function claimFile(dir: string): string {
+    const file = path.join(dir, `${randomBytes(8).toString("hex")}.by-${process.pid}-${THIS_PROCESS_START ?? "unknown"}.json`);
+    ownFiles.add(file);
+    return file;
+}
+
+/** An entry whose create stopped: its process is not running, nor is the process that claimed it, if one did. */
+function interrupted({ file, data }: { file: string; data: JournalEntry }): boolean {
+    if (mayBeRunning(data)) return false;
+    const claimer = /\.by-(\d+)-(\w+)\.json$/.exec(file);
+    if (!claimer) return true;
+    const pidStart = claimer[2] === "unknown" ? undefined : claimer[2];
+    return !mayBeRunning({ ...data, pid: Number(claimer[1]), pidStart, enginePid: undefined, engineStart: undefined });
 }
 
 /** The entry of a new create of `inputs` on `service`, before any rent. */
@@ -250,7 +271,7 @@ export class CreateRecord {
             if (ownFiles.has(entry.file)) continue;
             if (!own && !(await othersNote(entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
-            const claimed = newFile(dir);
+            const claimed = claimFile(dir);
             try {
                 fs.renameSync(entry.file, claimed);
             } catch (e) {
@@ -414,7 +435,7 @@ function writeWhole(file: string, entry: JournalEntry): void {
 
 /** Entries left on `service` by creates whose process is no longer running, with their files. */
 export function interruptedEntries(service: string): { file: string; data: JournalEntry }[] {
-    return readEntries(journalDir()).filter((e) => e.data.service === service && !ownFiles.has(e.file) && !mayBeRunning(e.data));
+    return readEntries(journalDir()).filter((e) => e.data.service === service && !ownFiles.has(e.file) && interrupted(e));
 }
 
 /**
