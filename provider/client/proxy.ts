@@ -1,3 +1,4 @@
+import { isIP } from "net";
 import { VastConfigError } from "./errors";
 import { bareHost, isLoopbackHost } from "./hosts";
 
@@ -89,6 +90,8 @@ function bypasses(target: URL, noProxy: string): boolean {
         if (name === "" || (entryPort !== undefined && entryPort !== port)) return false;
         // `*.name` reads as `.name`.
         const wanted = bareHost(name).replace(/^\*\./, ".");
+        // An address matches itself alone: `1.2.3` is no domain of `10.1.2.3`.
+        if (isIP(host)) return host === wanted;
         return wanted.startsWith(".") ? host.endsWith(wanted) : host === wanted || host.endsWith(`.${wanted}`);
     });
 }

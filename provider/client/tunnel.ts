@@ -54,9 +54,13 @@ export class TunnelAgent extends https.Agent {
             const status = answer.statusCode ?? 0;
             if (!isOkStatus(status)) {
                 socket.destroy();
+                // Node's name for the status, not the proxy's words, which could quote what it was sent.
+                const named = `${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd();
                 const wants = status === 407 ? ": it wants credentials; give them in HTTPS_PROXY as http://user:password@host:port" : "";
-                return settle(tunnelFailed(`it answered CONNECT with ${status} ${answer.statusMessage ?? ""}`.trimEnd() + wants));
+                return settle(tunnelFailed(`it answered CONNECT with ${named}${wants}`));
             }
+            // From here the call's own timeouts watch the connection.
+            socket.setTimeout(0);
             // A proxy sends nothing of the tunnel before the client's first TLS bytes; kept if one does.
             if (head.length > 0) socket.unshift(head);
             const servername = options.servername || (net.isIP(host) ? undefined : host);

@@ -44,6 +44,7 @@ describe("which proxy a call goes through (HTTPS_PROXY, NO_PROXY)", () => {
     it("NO_PROXY's subdomains-only form leaves the domain itself proxied; an address and a v6 one with a port match", () => {
         expect(via("https://vast.ai", { url: PROXY, noProxy: ".vast.ai" })).toBeDefined();
         expect(via("https://10.1.2.3:8443", { url: PROXY, noProxy: "10.1.2.3:8443" })).toBeUndefined();
+        expect(via("https://10.1.2.3", { url: PROXY, noProxy: "1.2.3,.1.2.3" })).toBeDefined();
         expect(via("https://[fd00::2]:8443", { url: PROXY, noProxy: "[fd00::2]:8443" })).toBeUndefined();
         expect(via("https://[fd00::2]:8443", { url: PROXY, noProxy: "fd00::2" })).toBeUndefined();
     });
