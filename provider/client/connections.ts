@@ -1,6 +1,8 @@
 import * as http from "http";
 import * as https from "https";
 import type { Socket } from "net";
+import type { EgressProxy } from "./proxy";
+import { TunnelAgent } from "./tunnel";
 
 /**
  * Which connection a call goes on. A call keeps its connection open for the next one: over TLS
@@ -25,12 +27,26 @@ export const KEPT_CONNECTION_IDLE_MS = 4000;
 /** Node lets a kept connection go this long before the time the server's Keep-Alive hint names. */
 const HINT_MARGIN_MS = 1000;
 
+/** How a client's https connections are made. */
+export interface HttpsRoute {
+    /** The egress proxy they tunnel through (proxy.ts), if any: a kept connection is a kept tunnel, an own one a tunnel of its own. */
+    proxy?: EgressProxy;
+    /** How long a proxy may take to answer CONNECT, ms. */
+    proxyTimeoutMs: number;
+    /** The certificates the service's must chain to, instead of Node's own list: for tests only. */
+    ca?: string;
+}
+
 /** Per kind, the agents axios is given (`httpAgent`, `httpsAgent`); one set per client. */
-export function connectionAgents(): Record<ConnectionKind, { httpAgent: http.Agent; httpsAgent: https.Agent }> {
+export function connectionAgents(route: HttpsRoute): Record<ConnectionKind, { httpAgent: http.Agent; httpsAgent: https.Agent }> {
     const kept = { keepAlive: true, scheduling: "lifo" as const };
+    const own = { keepAlive: false };
+    const { proxy, ca } = route;
+    const httpsAgent = (options: https.AgentOptions) =>
+        proxy ? new TunnelAgent(proxy, route.proxyTimeoutMs, { ...options, ca }) : new https.Agent({ ...options, ca });
     return {
-        kept: { httpAgent: idleAtMost(new http.Agent(kept)), httpsAgent: idleAtMost(new https.Agent(kept)) },
-        own: { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) },
+        kept: { httpAgent: idleAtMost(new http.Agent(kept)), httpsAgent: idleAtMost(httpsAgent(kept)) },
+        own: { httpAgent: new http.Agent(own), httpsAgent: httpsAgent(own) },
     };
 }
 

@@ -427,13 +427,17 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
     return new VastRequestRejectedError(ctx, `${statusText} rejected${said}`);
 }
 
+/** No tunnel through the egress proxy was opened (tunnel.ts): the request never left this machine. */
+export const PROXY_TUNNEL_FAILED = "ERR_PROXY_TUNNEL";
+
 /**
  * Connection-level failures where the request is known not to have reached the service: no
- * connection, or a TLS handshake that refused the service's certificate (checked before any byte
- * of the request is written). Any other TLS failure (EPROTO) may come later, after sending.
+ * connection (to the service, or through the proxy), or a TLS handshake that refused the service's
+ * certificate (checked before any byte of the request is written). Any other TLS failure (EPROTO)
+ * may come later, after sending.
  */
 const NOT_SENT_CODES = new Set([
-    "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH",
+    "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", PROXY_TUNNEL_FAILED,
     "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "CERT_REVOKED", "CERT_UNTRUSTED", "CERT_SIGNATURE_FAILURE", "DEPTH_ZERO_SELF_SIGNED_CERT",
     "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);

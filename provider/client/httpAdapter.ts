@@ -8,9 +8,10 @@ import axios, { AxiosAdapter, AxiosError, AxiosResponse } from "axios";
  * and timeout axios hands it, and the answer's text back. Axios' own Node adapter also follows
  * redirects, goes through proxies, streams uploads and downloads, limits rates and sizes: the
  * transport needs none of it (a string body, a text answer), and wants no redirect followed (it
- * could carry the key elsewhere; the API uses none) and no proxy read from the environment. That
- * general machinery cost every `pulumi up` a few ms the first time in each provider process and
- * a little on every call after: at 20 instances, 2–5 % of the whole run (`npm run bench`).
+ * could carry the key elsewhere; the API uses none) and no proxy of axios' (an egress proxy,
+ * `HTTPS_PROXY`, is the https agent's: tunnel.ts). That general machinery cost every `pulumi up`
+ * a few ms the first time in each provider process and a little on every call after: at 20
+ * instances, 2–5 % of the whole run (`npm run bench`).
  *
  * What the transport reads from a failure is kept as axios' adapter gives it (transport.ts,
  * `errorFromNetwork`): Node's own error with its `code` and `syscall` (ECONNREFUSED before

@@ -3,6 +3,8 @@ import { createHash } from "crypto";
 import { z } from "zod";
 import { ConnectionKind, connectionAgents } from "./connections";
 import { httpAdapter } from "./httpAdapter";
+import { isLoopbackHost } from "./hosts";
+import { ProxySetting, proxyFor, proxyFromEnvironment } from "./proxy";
 import { Endpoint, endpointPath } from "./endpoints";
 import {
     HttpAnswer,
@@ -39,6 +41,13 @@ export interface TransportOptions {
     log?: (line: string) => void;
     /** What a refused key or a wrong address tells the person to change; the stack's settings unless given. */
     settingHints?: SettingHints;
+    /**
+     * The egress proxy and the hosts reached without it (proxy.ts); `false` for none. Unless given,
+     * `HTTPS_PROXY` and `NO_PROXY` from the environment, read once, when the client is made.
+     */
+    proxy?: ProxySetting | false;
+    /** For tests: the certificates (PEM) an https service's must chain to, instead of Node's own list. */
+    ca?: string;
 }
 
 export interface CallRequest {
@@ -54,12 +63,6 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** A 429 on an endpoint with no documented interval teaches the pacer at least this, at live speed. */
 const LEARNED_INTERVAL_FLOOR_MS = 1000;
 const LEARNED_INTERVAL_MAX_FACTOR = 4;
-
-/** True for `localhost`, 127.0.0.0/8 and ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-    const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-}
 
 /** The key goes over TLS, or over plain http only to this machine (the emulator). */
 export function assertSafeBaseUrl(baseUrl: string): URL {
@@ -100,7 +103,7 @@ function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
 export class Transport {
     readonly #apiKey: string;
     readonly #http: AxiosInstance;
-    readonly #connections = connectionAgents();
+    readonly #connections: ReturnType<typeof connectionAgents>;
     readonly #keyLane: string;
     readonly baseUrl: string;
     private readonly retry: RetryOptions;
@@ -124,9 +127,12 @@ export class Transport {
         this.pacer = options.pacer ?? sharedPacer;
         this.log = options.log;
         this.hints = options.settingHints ?? STACK_SETTING_HINTS;
+        const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+        const proxy = options.proxy === false ? undefined : proxyFor(url, options.proxy ?? proxyFromEnvironment());
+        this.#connections = connectionAgents({ proxy, proxyTimeoutMs: timeout, ca: options.ca });
         this.#http = axios.create({
             baseURL: this.baseUrl,
-            timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            timeout,
             // Sends as given and follows no redirect (which could carry the key elsewhere).
             adapter: httpAdapter,
             validateStatus: () => true,

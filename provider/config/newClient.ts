@@ -1,6 +1,7 @@
 import { sharedPacer } from "../client/pacer";
 import { DEFAULT_RETRY, RATE_LIMIT_BUDGET_MS, RetryOptions } from "../client/retryPolicy";
-import { DEFAULT_TIMEOUT_MS, isLoopbackHost } from "../client/transport";
+import { isLoopbackHost } from "../client/hosts";
+import { DEFAULT_TIMEOUT_MS } from "../client/transport";
 import { VastClient } from "../client/vastClient";
 import { ProviderConfig } from "./providerConfig";
 

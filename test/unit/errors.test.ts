@@ -170,6 +170,8 @@ describe("errorFromNetwork: whether the request may have reached the service", (
         ["ENETUNREACH", undefined, true],
         ["ECONNRESET", "read", true],
         ["EPROTO", undefined, true],
+        // No tunnel through the egress proxy: the request was never written (tunnel.ts).
+        ["ERR_PROXY_TUNNEL", undefined, false],
     ])("%s (%s): sent %p", (code, syscall, sent) => {
         expect(errorFromNetwork(ctx, code, "detail", syscall).sent).toBe(sent);
     });

@@ -1,4 +1,5 @@
 import * as http from "http";
+import * as https from "https";
 import { AddressInfo, Socket } from "net";
 import * as zlib from "zlib";
 import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
@@ -65,6 +66,8 @@ export interface EmulatorOptions {
     latencyMs?: number;
     /** How long an idle connection is kept open before the emulator closes it, ms; default 5000, as Node's and many servers'. */
     keepAliveTimeoutMs?: number;
+    /** Serve https with this key and certificate (PEM; testkit/tls/selfSignedCert.ts) instead of plain http. */
+    tls?: { key: string; cert: string };
 }
 
 export interface LoggedRequest {
@@ -84,8 +87,9 @@ export interface LoggedRequest {
     connection: number;
 }
 
-type ResolvedOptions = Required<Omit<EmulatorOptions, "port" | "intervalOverrides">> & {
+type ResolvedOptions = Required<Omit<EmulatorOptions, "port" | "intervalOverrides" | "tls">> & {
     intervalOverrides: Record<string, number>;
+    tls?: EmulatorOptions["tls"];
 };
 
 /**
@@ -127,6 +131,7 @@ export class Emulator {
             keepProcessAlive: options.keepProcessAlive ?? false,
             latencyMs: options.latencyMs ?? 0,
             keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,
+            tls: options.tls,
         };
         this.rateLimiter = new RateLimiter(this.options.rateLimitScale, this.options.rateLimitNamesThreshold, this.options.rateLimitCountsRejections);
         this.demoUser = this.model.addUser({ email: "demo@example.com" });
@@ -146,22 +151,25 @@ export class Emulator {
     }
 
     async listen(port: number): Promise<void> {
-        const server = http.createServer((req, res) => void this.handle(req, res));
+        const handler: http.RequestListener = (req, res) => void this.handle(req, res);
+        const tls = this.options.tls;
+        const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
         server.keepAliveTimeout = this.options.keepAliveTimeoutMs;
-        server.on("connection", (socket) => {
+        server.on("connection", (socket: Socket) => {
             this.sockets.add(socket);
-            this.connectionNumbers.set(socket, ++this.connectionCount);
             // A kept connection left open by a client must not keep a test process alive.
             if (!this.options.keepProcessAlive) socket.unref();
             socket.on("close", () => this.sockets.delete(socket));
         });
+        // Numbered as requests see them: over https, the TLS socket on the TCP one.
+        server.on(tls ? "secureConnection" : "connection", (socket: Socket) => this.connectionNumbers.set(socket, ++this.connectionCount));
         await new Promise<void>((resolve, reject) => {
             server.once("error", reject);
             server.listen(port, "127.0.0.1", () => resolve());
         });
         if (!this.options.keepProcessAlive) server.unref();
         this.server = server;
-        this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        this.url = `${tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`;
     }
 
     async stop(): Promise<void> {

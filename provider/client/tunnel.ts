@@ -1,0 +1,74 @@
+import * as http from "http";
+import * as https from "https";
+import * as net from "net";
+import type { Duplex } from "stream";
+import * as tls from "tls";
+import { PROXY_TUNNEL_FAILED, isOkStatus } from "./errors";
+import { EgressProxy, proxyAddress } from "./proxy";
+
+/**
+ * An https agent whose connections go through a tunnel of an egress proxy (`HTTPS_PROXY`): each
+ * opens with `CONNECT host:port` to the proxy, and TLS to the service is spoken inside it, so the
+ * proxy sees the service's name and port and nothing else (not the API key, not a body). Pooling,
+ * keep-alive and idle handling are the https agent's own, as for a direct connection.
+ *
+ * Until the tunnel is up no byte of the request has left: every failure up to then (the proxy
+ * unreachable, closing, or answering CONNECT with anything but 2xx) has the code
+ * `PROXY_TUNNEL_FAILED`, read as not sent (errors.ts). Its message names the proxy by host and
+ * port, never by the credentials its URL may carry.
+ */
+export class TunnelAgent extends https.Agent {
+    readonly #proxy: EgressProxy;
+    readonly #connectTimeoutMs: number;
+
+    /** `connectTimeoutMs`: how long the proxy may take to answer CONNECT; a call's own timeout fails it first, this only lets the attempt go. */
+    constructor(proxy: EgressProxy, connectTimeoutMs: number, options: https.AgentOptions) {
+        super(options);
+        this.#proxy = proxy;
+        this.#connectTimeoutMs = connectTimeoutMs;
+    }
+
+    // Node's agent takes a connection given to the callback (and none returned), as its docs say.
+    override createConnection(options: tls.ConnectionOptions, done: (error: Error | null, socket?: Duplex) => void): undefined {
+        const host = options.host ?? "localhost";
+        const target = `${net.isIPv6(host) ? `[${host}]` : host}:${options.port ?? 443}`;
+        const proxy = this.#proxy;
+        const tunnelFailed = (why: string, cause?: unknown) =>
+            Object.assign(new Error(`no tunnel to ${target} through the proxy ${proxyAddress(proxy)} (HTTPS_PROXY): ${why}`, { cause }), { code: PROXY_TUNNEL_FAILED });
+        let settled = false;
+        const settle = (error: Error | null, socket?: Duplex) => {
+            if (settled) return;
+            settled = true;
+            done(error, socket);
+        };
+
+        const connect = http.request({
+            host: proxy.host,
+            port: proxy.port,
+            method: "CONNECT",
+            path: target,
+            agent: false,
+            headers: { Host: target, ...(proxy.authorization ? { "Proxy-Authorization": proxy.authorization } : {}) },
+        });
+        connect.once("connect", (answer, socket, head) => {
+            const status = answer.statusCode ?? 0;
+            if (!isOkStatus(status)) {
+                socket.destroy();
+                // Node's name for the status, not the proxy's words, which could quote what it was sent.
+                const named = `${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd();
+                const wants = status === 407 ? ": it wants credentials; give them in HTTPS_PROXY as http://user:password@host:port" : "";
+                return settle(tunnelFailed(`it answered CONNECT with ${named}${wants}`));
+            }
+            // From here the call's own timeouts watch the connection.
+            socket.setTimeout(0);
+            // A proxy sends nothing of the tunnel before the client's first TLS bytes; kept if one does.
+            if (head.length > 0) socket.unshift(head);
+            const servername = options.servername || (net.isIP(host) ? undefined : host);
+            settle(null, tls.connect({ ...options, socket, servername }));
+        });
+        connect.once("error", (e) => settle(tunnelFailed(e.message, e)));
+        connect.setTimeout(this.#connectTimeoutMs, () => connect.destroy(new Error(`no answer to CONNECT within ${this.#connectTimeoutMs} ms`)));
+        connect.end();
+        return undefined;
+    }
+}
