@@ -101,8 +101,9 @@ describe("instance creates whose instance the engine never got: a killed host, a
     /**
      * Every live instance, of either account, is in exactly one of the engines' states: none left
      * outside, none held twice. Each engine's next `up` of `program` finds nothing to do (no rent).
+     * Then each engine destroys its stack, and nothing is left running or noted.
      */
-    async function eachInOneState(program: () => Instance, engines: MiniEngine[]): Promise<void> {
+    async function eachInOneStateThenDestroyed(program: () => Instance, engines: MiniEngine[]): Promise<void> {
         const held = engines.flatMap((e) => [...e.state.values()].map((entry) => Number(entry.id)));
         const live = [...emu.liveInstances(), ...emu.liveInstances(emu.otherUser.id)].map((i) => i.id);
         expect([...held].sort((a, b) => a - b)).toEqual([...live].sort((a, b) => a - b));
@@ -110,6 +111,10 @@ describe("instance creates whose instance the engine never got: a killed host, a
         const rents = emu.requestsTo("PUT", asks).length;
         for (const engine of engines) expect((await engine.up(program)).same).toEqual([...engine.state.values()].map((e) => e.name));
         expect(emu.requestsTo("PUT", asks)).toHaveLength(rents);
+        for (const engine of engines) await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+        expect(emu.liveInstances(emu.otherUser.id)).toEqual([]);
+        expect(notes()).toEqual([]);
     }
 
     it("the next up takes over the instance the killed one rented while it booted: one rent, one instance, in state", async () => {
@@ -405,12 +410,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(rents[0].at).toBeLessThan(held.at + HOLD_MS);
         expect(onMachine().sort((x, y) => x - y)).toEqual([rented, own].sort((x, y) => x - y));
         expect(notes()).toEqual([]);
-        await eachInOneState(program, [a, b]);
-
-        await a.destroy();
-        await b.destroy();
-        expect(emu.liveInstances()).toEqual([]);
-        expect(notes()).toEqual([]);
+        await eachInOneStateThenDestroyed(program, [a, b]);
     });
 
     // The concurrent form of the sequential case above: both accounts' next `up`s of the program run
@@ -447,13 +447,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(ourHeld.at).toBeLessThan(theirHeld.at + HOLD_MS);
         expect(emu.requestsTo("PUT", asks).slice(rentsBefore)).toEqual([]);
         expect(notes()).toEqual([]);
-        await eachInOneState(program, [mine, other]);
-
-        await other.destroy();
-        await mine.destroy();
-        expect(emu.liveInstances()).toEqual([]);
-        expect(emu.liveInstances(emu.otherUser.id)).toEqual([]);
-        expect(notes()).toEqual([]);
+        await eachInOneStateThenDestroyed(program, [other, mine]);
     });
 
     // Claim only if seen, with both at once: another account's `up` of the same program, with no
@@ -489,13 +483,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         const rents = emu.requestsTo("PUT", asks).slice(rentsBefore);
         expect(rents.map((r) => r.keyId)).toEqual([theirKey.id]);
         expect(notes()).toEqual([]);
-        await eachInOneState(program, [mine, other]);
-
-        await other.destroy();
-        await mine.destroy();
-        expect(emu.liveInstances()).toEqual([]);
-        expect(emu.liveInstances(emu.otherUser.id)).toEqual([]);
-        expect(notes()).toEqual([]);
+        await eachInOneStateThenDestroyed(program, [other, mine]);
     });
 
     // Found by a review: a note is claimed by renaming it, and until the claimer has written it anew
