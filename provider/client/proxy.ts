@@ -53,8 +53,10 @@ const EXPECTED = "expected http://host:port, or http://user:password@host:port f
 /** The proxy URL checked: a plain http proxy (the tunnel through it carries TLS of its own). The value is never quoted: it may hold a password. */
 function proxyUrl(text: string): URL {
     let url: URL;
+    // No scheme (`proxy.corp:3128`) is http, as curl, python requests (the vendor CLI) and Go read it.
+    const written = text.trim();
     try {
-        url = new URL(text.trim());
+        url = new URL(written.includes("://") ? written : `http://${written}`);
     } catch {
         throw new VastConfigError(`HTTPS_PROXY is not a URL (${EXPECTED})`);
     }

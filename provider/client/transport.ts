@@ -59,6 +59,12 @@ export interface CallRequest {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * How long an egress proxy may take to open a tunnel (half a call's timeout when that is shorter):
+ * a proxy that does not answer CONNECT fails the call as not sent, before the call's own timeout
+ * would read it as sent with its outcome unknown.
+ */
+const PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
 /** A 429 on an endpoint with no documented interval teaches the pacer at least this, at live speed. */
 const LEARNED_INTERVAL_FLOOR_MS = 1000;
@@ -129,7 +135,7 @@ export class Transport {
         this.hints = options.settingHints ?? STACK_SETTING_HINTS;
         const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const proxy = options.proxy === false ? undefined : proxyFor(url, options.proxy ?? proxyFromEnvironment());
-        this.#connections = connectionAgents({ proxy, proxyTimeoutMs: timeout, ca: options.ca });
+        this.#connections = connectionAgents({ proxy, proxyTimeoutMs: Math.min(PROXY_CONNECT_TIMEOUT_MS, timeout / 2), ca: options.ca });
         this.#http = axios.create({
             baseURL: this.baseUrl,
             timeout,

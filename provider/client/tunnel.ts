@@ -21,7 +21,7 @@ export class TunnelAgent extends https.Agent {
     readonly #proxy: EgressProxy;
     readonly #connectTimeoutMs: number;
 
-    /** `connectTimeoutMs`: how long the proxy may take to answer CONNECT; a call's own timeout fails it first, this only lets the attempt go. */
+    /** `connectTimeoutMs`: how long the proxy may take to open the tunnel, shorter than a call's timeout (transport.ts). */
     constructor(proxy: EgressProxy, connectTimeoutMs: number, options: https.AgentOptions) {
         super(options);
         this.#proxy = proxy;
@@ -36,7 +36,9 @@ export class TunnelAgent extends https.Agent {
         const tunnelFailed = (why: string, cause?: unknown) =>
             Object.assign(new Error(`no tunnel to ${target} through the proxy ${proxyAddress(proxy)} (HTTPS_PROXY): ${why}`, { cause }), { code: PROXY_TUNNEL_FAILED });
         let settled = false;
+        let limit: NodeJS.Timeout | undefined;
         const settle = (error: Error | null, socket?: Duplex) => {
+            clearTimeout(limit);
             if (settled) return;
             settled = true;
             done(error, socket);
@@ -59,15 +61,16 @@ export class TunnelAgent extends https.Agent {
                 const wants = status === 407 ? ": it wants credentials; give them in HTTPS_PROXY as http://user:password@host:port" : "";
                 return settle(tunnelFailed(`it answered CONNECT with ${named}${wants}`));
             }
-            // From here the call's own timeouts watch the connection.
-            socket.setTimeout(0);
             // A proxy sends nothing of the tunnel before the client's first TLS bytes; kept if one does.
             if (head.length > 0) socket.unshift(head);
             const servername = options.servername || (net.isIP(host) ? undefined : host);
             settle(null, tls.connect({ ...options, socket, servername }));
         });
+        // A wall clock, not the socket's idle time: a proxy that trickles bytes never lets an idle
+        // timer fire. Shorter than the call's timeout, so a silent proxy fails the call as not sent
+        // (a create is tried again) rather than as a call whose answer never came.
+        limit = setTimeout(() => connect.destroy(new Error(`no answer to CONNECT within ${this.#connectTimeoutMs} ms`)), this.#connectTimeoutMs);
         connect.once("error", (e) => settle(tunnelFailed(e.message, e)));
-        connect.setTimeout(this.#connectTimeoutMs, () => connect.destroy(new Error(`no answer to CONNECT within ${this.#connectTimeoutMs} ms`)));
         connect.end();
         return undefined;
     }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { VastAuthError } from "../client/errors";
 import { assertSafeBaseUrl } from "../client/transport";
+import { proxyFor, proxyFromEnvironment } from "../client/proxy";
 import { suggestion } from "../schemas/nearestName";
 import { VastClient } from "../client/vastClient";
 import { newClient, timeScale as scaleFor } from "../config/newClient";
@@ -57,12 +58,28 @@ function warnAboutConfig(rawConfig: unknown): void {
             if (near) warn(`${key} is not a setting of this provider (it reads ${known.join(" and ")})${near}`);
         }
     }
+    warnAboutProxy(configuredBaseUrl());
     const baseUrl = stackConfig?.[CONFIG_KEYS.baseUrl] || process.env[ENV_VARS.baseUrl];
     if (!baseUrl) return;
     try {
         assertSafeBaseUrl(baseUrl.trim());
     } catch (e) {
         warn(`${stackConfig?.[CONFIG_KEYS.baseUrl] ? CONFIG_KEYS.baseUrl : ENV_VARS.baseUrl}: ${(e as Error).message.replace(/^vastai: /, "")}`);
+    }
+}
+
+/** An `HTTPS_PROXY` that is no proxy URL fails the first call to the service: told in `pulumi preview` too. */
+function warnAboutProxy(baseUrl: string): void {
+    let target: URL;
+    try {
+        target = new URL(baseUrl.trim());
+    } catch {
+        return; // the base URL's own warning says what is wrong
+    }
+    try {
+        proxyFor(target, proxyFromEnvironment());
+    } catch (e) {
+        warn((e as Error).message.replace(/^vastai: /, ""));
     }
 }
 

@@ -129,15 +129,27 @@ describe("the client behind an egress proxy", () => {
         }
     });
 
-    it("a proxy that never answers CONNECT: the call times out, read as a call whose answer never came", async () => {
-        const silent = net.createServer((socket) => socket.unref()).unref();
-        await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-        const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    it("a proxy that never finishes answering CONNECT: the tunnel's own time limit (half the call's) fails the call as not sent", async () => {
+        // A header line every 20 ms and never the end: a socket idle timer would never fire.
+        const trickling = net
+            .createServer((socket) => {
+                socket.unref();
+                socket.once("data", () => {
+                    socket.write("HTTP/1.1 200 Connection established\r\n");
+                    const drip = setInterval(() => socket.write("X-Wait: 1\r\n"), 20).unref();
+                    socket.on("close", () => clearInterval(drip));
+                    socket.on("error", () => clearInterval(drip));
+                });
+            })
+            .unref();
+        await new Promise<void>((resolve) => trickling.listen(0, "127.0.0.1", resolve));
+        const url = `http://127.0.0.1:${(trickling.address() as net.AddressInfo).port}`;
         try {
-            const error = await failureOf(behindProxy({ proxy: { url }, timeoutMs: 200, retry: { maxAttempts: 1 } }).templates.search({}));
-            expect(error).toMatchObject({ sent: true, errorCode: "ECONNABORTED" });
+            const error = await failureOf(behindProxy({ proxy: { url }, timeoutMs: 400, retry: { maxAttempts: 1 } }).templates.search({}));
+            expect(error).toMatchObject({ sent: false, errorCode: "ERR_PROXY_TUNNEL" });
+            expect((error as Error).message).toContain("no answer to CONNECT within 200 ms");
         } finally {
-            silent.close();
+            trickling.close();
         }
     });
 

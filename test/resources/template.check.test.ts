@@ -217,4 +217,21 @@ describe("stack config mistakes are told at the first check, in preview", () => 
             await host.stop();
         }
     });
+
+    it("an HTTPS_PROXY that is no proxy URL is warned of, naming it and the form expected; its password never", async () => {
+        const host = await ProviderHost.start({ env: { HTTPS_PROXY: "socks5://jo:hunter22@proxy.corp:1080", https_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined } });
+        try {
+            // The default base URL, https://console.vast.ai: the proxy would be used.
+            await host.configure({ "vastai:apiKey": "some-key-0123456789" });
+            const [reg] = await registerAsProgram(() => new Template("proxied", valid));
+            const checked = await host.check(host.urn(reg.type, reg.name), {}, { __provider: reg.inputs.__provider, ...valid });
+            expect(checked.failures).toEqual([]);
+            const said = await eventually(async () => (host.output.some((l) => l.includes("HTTPS_PROXY")) ? host.output.join("\n") : undefined));
+            expect(said).toContain("vastai: warning: HTTPS_PROXY must name a plain http:// proxy");
+            expect(said).toContain("expected http://host:port");
+            expect(said).not.toMatch(/hunter22|jo:/);
+        } finally {
+            await host.stop();
+        }
+    });
 });

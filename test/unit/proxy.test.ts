@@ -54,10 +54,14 @@ describe("which proxy a call goes through (HTTPS_PROXY, NO_PROXY)", () => {
         expect(proxy?.authorization).toBe(`Basic ${Buffer.from("corp\\jo:p@ss:w/rd").toString("base64")}`);
     });
 
+    it("a proxy written without a scheme is a plain http one, as curl, python requests and Go read it", () => {
+        expect(via("https://console.vast.ai", { url: "proxy.corp:3128" })).toEqual({ host: "proxy.corp", port: 3128, authorization: undefined });
+        expect(via("https://console.vast.ai", { url: "jo:pw@10.0.0.5:8080" })).toMatchObject({ host: "10.0.0.5", port: 8080, authorization: `Basic ${Buffer.from("jo:pw").toString("base64")}` });
+    });
+
     it.each([
         ["https://jo:hunter22@proxy.corp:3128", /plain http:\/\/ proxy/],
         ["socks5://jo:hunter22@proxy.corp:1080", /plain http:\/\/ proxy/],
-        ["proxy.corp:3128", /plain http:\/\/ proxy/],
         ["http://jo:hunter22@proxy corp:3128", /not a URL/],
         ["http://jo:hunter22@proxy.corp:3128/path", /path or query/],
         ["http://jo:hunter22%zz@proxy.corp:3128", /URL-encoded/],
