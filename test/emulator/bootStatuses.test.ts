@@ -1,5 +1,6 @@
 import { EmuInstance } from "../../testkit/emulator/model";
-import { instanceView, statusAt } from "../../testkit/emulator/handlers/instances";
+import { instanceView } from "../../testkit/emulator/handlers/instances";
+import { statusAt } from "../../testkit/emulator/instanceStatus";
 
 // The way up as the live service shows it (docs/live-service.md): no status while provisioning,
 // `loading` while the image is pulled, `created` once the container is made, then running.

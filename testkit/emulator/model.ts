@@ -129,7 +129,7 @@ export interface EmuInstance {
     sshPort: number;
     /**
      * The last start or stop asked for (`PUT /instances/{id}/ {state}`), or a freeze from the web
-     * console (paused, its memory kept, its GPUs still billed); see handlers/instanceState.ts.
+     * console (paused, its memory kept, its GPUs still billed); see instanceStatus.ts.
      */
     /** `intendedShown`: what `intended_status` says when it does not follow the change (a freeze that shows in `actual_status` only). */
     stateChange?: { to: "running" | "stopped" | "frozen"; at: number; from: string | null; intendedShown?: string };

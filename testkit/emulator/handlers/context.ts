@@ -1,9 +1,17 @@
+/** What a route handler is given, and small helpers every handler uses. */
 import { Caller } from "../auth";
-import type { Emulator } from "../server";
+import { EmulatorModel } from "../model";
+import { ResolvedOptions } from "../options";
+
+/** The part of the emulator a handler reads and changes: its world and its options (the Emulator class is one). */
+export interface EmulatorState {
+    readonly model: EmulatorModel;
+    readonly options: ResolvedOptions;
+}
 
 /** What a route handler is given. */
 export interface HandlerContext {
-    emu: Emulator;
+    emu: EmulatorState;
     caller: Caller;
     /** Captures of the route's pattern, e.g. the offer id. */
     params: string[];

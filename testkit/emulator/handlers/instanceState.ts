@@ -1,37 +1,8 @@
+/** Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid"); the status clock is in ../instanceStatus.ts. */
 import { Answer, fail, invalidArgs, ok } from "../answer";
-import { EmuInstance } from "../model";
 import { HandlerContext, isObject } from "./context";
-import { InstanceTimings, labelInstance, ownLive, statusAt } from "./instances";
-
-/**
- * Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid").
- * A stop takes `loadingAfterMs` to show `stopped` (the status before it until then); a start shows
- * `scheduling` for as long (the machine finding room), then `loading`, then the offer's scripted
- * end (normally `running`) once `runningAfterMs` has passed since the start was asked. `intended_status` follows at once. A
- * freeze, which only the web console asks for here (the API reference documents none), shows
- * `frozen` at once; a start or a stop takes a frozen instance out of it as from any other status.
- */
-
-/** The status once a start or stop was asked; undefined when none was (the creation script applies). */
-export function statusAfterStateChange(instance: EmuInstance, now: number, timings: InstanceTimings): string | null | undefined {
-    const change = instance.stateChange;
-    if (!change) return undefined;
-    const elapsed = now - change.at;
-    if (change.to === "frozen") return "frozen";
-    if (change.to === "stopped") return elapsed < timings.loadingAfterMs ? change.from : "stopped";
-    // A queued start (its machine without room) waits stopped.
-    if (instance.script.status === "stopped") return "stopped";
-    if (elapsed < timings.loadingAfterMs) return "scheduling";
-    // A start ends where the offer's script ends, as a create does: an instance scripted to exit
-    // (or to go unknown, offline, or stay loading) does so again, for `exited`, `unknown` and
-    // `offline` never reach `running` (contract §3). Before, any start ended `running`.
-    return elapsed < timings.runningAfterMs ? "loading" : instance.script.status;
-}
-
-/** What the instance is meant to be: `running` unless a stop (or a freeze) was asked last. */
-export function intendedStatus(instance: EmuInstance): string {
-    return instance.stateChange?.to ?? "running";
-}
+import { intendedStatus, statusAt } from "../instanceStatus";
+import { labelInstance, ownLive } from "./instances";
 
 /** `PUT /instances/{id}/`: a body with `state` starts or stops the instance, any other is a label edit. */
 export function putInstance(ctx: HandlerContext): Answer {

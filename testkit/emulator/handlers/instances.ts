@@ -1,9 +1,9 @@
 import { Answer, fail, invalidArgs, ok } from "../answer";
 import { envFlagsToDict } from "../envFlags";
 import { EmuInstance, newSecret } from "../model";
+import { InstanceTimings, intendedStatus, statusAt } from "../instanceStatus";
 import { FieldType, filtersFromQuery, matchesFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
-import { intendedStatus, statusAfterStateChange } from "./instanceState";
 import { extraFiltersProblem, findVisibleByHash } from "./templates";
 
 /** Limits of the create call (contract §8; docs `create_instance.yaml`). */
@@ -27,17 +27,6 @@ const BARE_JUPYTER =
 
 const LIST_FILTER_FIELDS: Record<string, FieldType> = { id: "int", label: "string", actual_status: "string" };
 const PAGE_SIZE = 25;
-
-export interface InstanceTimings {
-    /** `actual_status` is null until this long after creation, then `loading`. */
-    loadingAfterMs: number;
-    /**
-     * ...and then the offer's scripted end status (normally `running`). The last quarter of the
-     * time between the two shows `created` (the container made, not yet started), as the live
-     * service reports between the image pull and the start (docs/live-service.md).
-     */
-    runningAfterMs: number;
-}
 
 export function createInstance(ctx: HandlerContext): Answer {
     const offerId = Number(ctx.params[0]);
@@ -177,22 +166,6 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
         return "runtype cannot be combined with template_hash_id: the template's runtype applies";
     }
     return undefined;
-}
-
-/** The status an instance shows at `now`: null, then loading, created, then its offer's scripted end; after a start or stop, see instanceState.ts. */
-export function statusAt(instance: EmuInstance, now: number, timings: InstanceTimings): string | null {
-    const changed = statusAfterStateChange(instance, now, timings);
-    if (changed !== undefined) return changed;
-    const elapsed = now - instance.createdAt;
-    if (elapsed < timings.loadingAfterMs) return null;
-    if (elapsed < createdAfterMs(timings)) return "loading";
-    if (elapsed < timings.runningAfterMs) return "created";
-    return instance.script.status;
-}
-
-/** When `created` follows `loading` on the way up: three quarters of the way from `loading` to the end. */
-function createdAfterMs(timings: InstanceTimings): number {
-    return timings.loadingAfterMs + ((timings.runningAfterMs - timings.loadingAfterMs) * 3) / 4;
 }
 
 /** An instance as `GET /instances/{id}/` shows it. */
