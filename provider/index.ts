@@ -18,7 +18,7 @@ export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permis
 export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
 export { SshKey } from "./resources/sshKey/sshKey";
 export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
-export type { EnvMap } from "./env/envFlags";
+export type { EnvMap } from "./schemas/envFlags";
 export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";
 export { TemplateFileError } from "./declarative/templateFileReader";
 export type { TemplatesFromFilesOptions } from "./declarative/templateFiles";

@@ -1,4 +1,4 @@
-import { readTemplateEnvFlags } from "../env/envFlags";
+import { readTemplateEnvFlags } from "../schemas/envFlags";
 
 /**
  * One error class per kind of failure, all built here. Messages name the operation and what it

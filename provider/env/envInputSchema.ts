@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUnknown } from "../dynamic/unknowns";
 import { envLimitProblems } from "../schemas/limits";
-import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags } from "./envFlags";
+import { EnvFlagError, EnvMap, envMapProblems, flagValueProblem, parseEnvFlags } from "../schemas/envFlags";
 
 /** What a wrongly shaped `env` is told; `value` says what a variable's value may be there. */
 export function envShapeExpected(value = "text"): string {

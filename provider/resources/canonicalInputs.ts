@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EnvMap, toEnvMap } from "../env/envFlags";
+import { EnvMap, toEnvMap } from "../schemas/envFlags";
 import { pickInputs } from "../dynamic/checkArgs";
 import { containsUnknown } from "../dynamic/unknowns";
 

@@ -1,4 +1,4 @@
-import { EnvFlagError, formatEnvFlags, parseEnvFlags, toEnvMap } from "../../provider/env/envFlags";
+import { EnvFlagError, formatEnvFlags, parseEnvFlags, toEnvMap } from "../../provider/schemas/envFlags";
 import { envFlagsToDict } from "../../testkit/emulator/envFlags";
 
 describe("env: flag string ⇄ canonical map", () => {

@@ -3,7 +3,7 @@ import { CanonicalInputs } from "../canonicalInputs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, replacedBy, updatedInPlace } from "../../dynamic/properties";
 import { isUnknown } from "../../dynamic/unknowns";
-import { EnvMap } from "../../env/envFlags";
+import { EnvMap } from "../../schemas/envFlags";
 import { envInputSchema } from "../../env/envInputSchema";
 import { OfferSearch, offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";

@@ -1,5 +1,5 @@
 import { pickInputs } from "../../dynamic/checkArgs";
-import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../env/envFlags";
+import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../schemas/envFlags";
 import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../schemas/instance";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";

@@ -37,7 +37,7 @@ import { VastClient } from "../../client/vastClient";
 import { VastNotFoundError } from "../../client/errors";
 import { mayHaveActed } from "../../client/retryPolicy";
 import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLookup";
-import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
+import { normalizeEnvMap, toEnvMap } from "../../schemas/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
 import { instanceUnlessGone } from "./instanceLookup";
 import { MadeBy, keyAccount, madeBy } from "../sameAccount";

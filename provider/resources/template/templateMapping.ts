@@ -1,5 +1,5 @@
 import { canonicalInputs } from "../canonicalInputs";
-import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../env/envFlags";
+import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../schemas/envFlags";
 import { TemplateFields, TemplateRecord } from "../../schemas/template";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
 
