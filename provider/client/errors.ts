@@ -1,10 +1,11 @@
-import { readTemplateEnvFlags } from "../schemas/envFlags";
-
 /**
- * One error class per kind of failure, all built here. Messages name the operation and what it
- * acted on ("vastai: show instance 42 failed: ..."), and never carry the API key: service text is
- * passed through `redact` before it becomes part of a message.
+ * The client's error classes, one per kind of failure, and the one factory that maps a failed HTTP
+ * response (status and body) to its class. Messages name the operation and what it acted on
+ * ("vastai: show instance 42 failed: ..."), and never carry the API key: service text goes through
+ * the caller's `redact` (redaction.ts) before it becomes part of a message. Whether a failure left
+ * the request unsent, and whether it is retried: errorClassification.ts, retryPolicy.ts.
  */
+import { serviceMessageOf } from "./redaction";
 
 export type VastErrorKind =
     | "auth"
@@ -187,119 +188,6 @@ export interface ErrorFactoryInput extends HttpAnswer {
 
 const MAX_MESSAGE_CHARS = 500;
 
-/**
- * Body fields that hold a credential wherever they appear: `users/current` carries the account's
- * `api_key`, a key's create answer its `key`. `redact` only knows the key the call was made with,
- * which is not the account's key when a scoped key is in use.
- */
-const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass", "image_login"]);
-
-/**
- * Body fields whose values the program may have marked secret (the engine keeps `env` secret in
- * state): every environment value, an instance's as a map and a template's in its `-e NAME=value`
- * flags, and the free text a secret is put in (the start script, the container's arguments, where
- * `--api-key ...` goes, a readme, a description). Blanked in messages, like credentials, since this
- * provider cannot tell which of them the program marked; every property declared
- * `mayHoldCredentials` sends one of them (test/unit/errors.test.ts). An environment value only
- * beside its name, as an echo of the request quotes it (`NAME=value`, `"NAME": "value"`): a value
- * alone may be an ordinary word (`None`, `error`) of the service's own message, which callers read.
- * An SSH key's `ssh_key` too: a private key pasted for the public one must not reach a message.
- * A description, or one of an instance's `args`, shorter than SHORT_TEXT_CHARS only as an echo
- * quotes it (`"desc": "..."`, `"bash"`): it may be an ordinary word of the service's own message.
- */
-const ENV_FIELDS = new Set(["env", "extra_env"]);
-const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", "desc", "ssh_key"]);
-const SHORT_TEXT_FIELDS = new Set(["desc", "args"]);
-const SHORT_TEXT_CHARS = 16;
-
-/** How an echo of the request may quote a short `desc` or one of `args` (see SHORT_TEXT_FIELDS). */
-function shortTextEchoForms(field: string, value: string): string[] {
-    const json = JSON.stringify(value);
-    return field === "args" ? [json, `'${value}'`] : [`"${field}":${json}`, `"${field}": ${json}`, `'${field}': '${value}'`, `${field}=${value}`];
-}
-
-/** How an echo of the request may quote an environment variable: in a flag string, in JSON, in a Python repr. */
-function envEchoForms(name: string, value: string): string[] {
-    const json = JSON.stringify(value);
-    return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":${json}`, `"${name}": ${json}`, `'${name}': '${value}'`];
-}
-
-/** `text` as it stands inside a JSON string. */
-function jsonEscaped(text: string): string {
-    return JSON.stringify(text).slice(1, -1);
-}
-
-/** Shorter values are not blanked by value: they would blank ordinary words of a message (an environment value is blanked with its name, whatever its length). */
-const MIN_SECRET_CHARS = 4;
-
-/**
- * The credentials a request carries (`docker_login_pass`, `image_login` and its `-p` token, a
- * key) and the values it may carry secrets in (ENV_FIELDS, SECRET_BEARING_FIELDS), wherever they sit in
- * the body. A service that echoes the request in an error would otherwise put them in a message:
- * these are blanked by value, whatever field quotes them.
- */
-export function secretValuesIn(body: unknown): string[] {
-    const found: string[] = [];
-    const walk = (value: unknown, field?: string) => {
-        if (field && ENV_FIELDS.has(field)) {
-            const vars = typeof value === "string" ? Object.entries(readTemplateEnvFlags(value)) : value && typeof value === "object" ? Object.entries(value) : [];
-            for (const [name, v] of vars) if (typeof v === "string" && v !== "") found.push(...envEchoForms(name, v));
-        } else if (typeof value === "string") {
-            if (field && SECRET_BEARING_FIELDS.has(field)) {
-                found.push(...(SHORT_TEXT_FIELDS.has(field) && value.length < SHORT_TEXT_CHARS ? shortTextEchoForms(field, value) : [value]));
-            }
-            if (field && CREDENTIAL_FIELDS.has(field)) {
-                found.push(value);
-                // `-u user -p token registry` (or `--password=token`, quoted): the token alone may be quoted too.
-                const token = field === "image_login" ? /(?:^|\s)(?:-p|--password)(?:\s+|=)(["']?)([^\s"']+)\1/.exec(value)?.[2] : undefined;
-                if (token) found.push(token);
-            }
-        } else if (Array.isArray(value)) value.forEach((v) => walk(v, field)); // an instance's `args`: each one
-        else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => walk(v, k));
-    };
-    walk(body);
-    return found.filter((s) => s.length >= MIN_SECRET_CHARS);
-}
-
-/**
- * Blanks each of `secrets` (longest first) and credential fields by name. Each also as it stands
- * in a JSON string, and in JSON text quoted inside one (an echo whose message quotes the request's
- * JSON): a secret with a quote, a backslash or a line break reads differently in each.
- */
-export function redactor(secrets: readonly string[]): (text: string) => string {
-    const forms = [...new Set(secrets.filter(Boolean).flatMap((s) => [s, jsonEscaped(s), jsonEscaped(jsonEscaped(s))]))].sort((a, b) => b.length - a.length);
-    return (text) => scrubCredentials(forms.reduce((t, s) => t.split(s).join("[redacted]"), text));
-}
-
-/**
- * Blanks credential fields in text that is not parsed JSON (a truncated body, an HTML page quoting
- * one): `"api_key": "..."`, `key='...'`, `api_key=...`.
- */
-export function scrubCredentials(text: string): string {
-    const names = [...CREDENTIAL_FIELDS].join("|");
-    return text
-        .replace(new RegExp(`((?:["']?)\\b(?:${names})\\b["']?\\s*[:=]\\s*)(["'])(?:\\\\.|(?!\\2).)*\\2?`, "g"), "$1$2[redacted]$2")
-        .replace(new RegExp(`(\\b(?:${names})\\b\\s*[:=]\\s*)(?!["'\\[])[^\\s,&;}\\]<"']+`, "g"), "$1[redacted]");
-}
-
-function bodyText(body: unknown): string {
-    return JSON.stringify(body, (field, value) => (CREDENTIAL_FIELDS.has(field) && typeof value === "string" ? "[redacted]" : value));
-}
-
-/** The service's message: `msg`, then `detail`, then `error`, then the body itself (credentials blanked). */
-export function serviceMessageOf(body: unknown): string {
-    if (body && typeof body === "object" && !Array.isArray(body)) {
-        const b = body as Record<string, unknown>;
-        for (const key of ["msg", "detail", "error"]) {
-            const value = b[key];
-            if (typeof value === "string" && value.trim() !== "") return value.trim();
-        }
-        return bodyText(body);
-    }
-    if (typeof body === "string") return scrubCredentials(body.trim());
-    return body === undefined ? "" : bodyText(body);
-}
-
 function errorCodeOf(body: unknown): string | undefined {
     if (body && typeof body === "object" && !Array.isArray(body)) {
         const code = (body as Record<string, unknown>).error;
@@ -315,24 +203,6 @@ function truncate(text: string): string {
 /** A 2xx status. */
 export function isOkStatus(status: number | undefined): boolean {
     return status !== undefined && status >= 200 && status < 300;
-}
-
-/**
- * An error made of a 2xx answer whose body said `success: false`: the service's words, which some
- * callers read as what they are (a search that found nothing, a start queued).
- */
-export function saidUnsuccessful(e: unknown): e is VastError {
-    return e instanceof VastError && isOkStatus(e.status);
-}
-
-/**
- * Whether an answer is a failure: any non-2xx status, or a 2xx whose body says `success: false`
- * (many endpoints answer that way).
- */
-export function isFailure(answer: HttpAnswer): boolean {
-    if (!isOkStatus(answer.status)) return true;
-    const b = answer.body;
-    return !!b && typeof b === "object" && (b as Record<string, unknown>).success === false;
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
@@ -425,45 +295,4 @@ export function errorFromAnswer(input: ErrorFactoryInput): VastError {
         return new VastInvalidArgsError(ctx, `${statusText} invalid arguments${said}`);
     }
     return new VastRequestRejectedError(ctx, `${statusText} rejected${said}`);
-}
-
-/** No tunnel through the egress proxy was opened (tunnel.ts): the request never left this machine. */
-export const PROXY_TUNNEL_FAILED = "ERR_PROXY_TUNNEL";
-
-/**
- * Connection-level failures where the request is known not to have reached the service: no
- * connection (to the service, or through the proxy), or a TLS handshake that refused the service's
- * certificate (checked before any byte of the request is written). Any other TLS failure (EPROTO)
- * may come later, after sending.
- */
-const NOT_SENT_CODES = new Set([
-    "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", PROXY_TUNNEL_FAILED,
-    "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "CERT_REVOKED", "CERT_UNTRUSTED", "CERT_SIGNATURE_FAILURE", "DEPTH_ZERO_SELF_SIGNED_CERT",
-    "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
-
-/** Of those, the ones a connection already made can also meet (the route lost while the request's bytes were unacknowledged): not sent only when met connecting. */
-const NOT_SENT_WHEN_CONNECTING = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
-
-/** Failures that most often mean the base URL is wrong, and what to check. */
-function addressHint(errorCode: string | undefined, hints: SettingHints): string {
-    const check = `; check the base URL (${hints.baseUrl}; https://console.vast.ai by default)`;
-    if (errorCode === "ECONNREFUSED") return `: nothing listens there${check}`;
-    if (errorCode === "ENOTFOUND") return `: no such host${check}`;
-    // TLS spoken to a plain-http server (`wrong version number`), or the other way round.
-    if (errorCode === "EPROTO") return `; if the server speaks plain http (the emulator does), the base URL must start with http://${check}`;
-    return "";
-}
-
-/** `syscall`: the system call that failed (`connect`, `write`, `read`), when the error says. */
-export function errorFromNetwork(
-    ctx: { operation: string; target?: string },
-    errorCode: string | undefined,
-    detail: string,
-    syscall?: string,
-    hints: SettingHints = STACK_SETTING_HINTS,
-): VastNetworkError {
-    const sent = !(errorCode && NOT_SENT_CODES.has(errorCode) && (!NOT_SENT_WHEN_CONNECTING.has(errorCode) || syscall === "connect"));
-    const reason = errorCode === "ECONNABORTED" || errorCode === "ETIMEDOUT" ? "timed out" : "network error";
-    return new VastNetworkError(ctx, `${reason} (${errorCode ?? "unknown"}): ${detail}${addressHint(errorCode, hints)}`, sent, errorCode);
 }

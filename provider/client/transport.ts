@@ -16,12 +16,10 @@ import {
     VastRateLimitError,
     VastUnexpectedResponseError,
     errorFromAnswer,
-    errorFromNetwork,
-    isFailure,
     isOkStatus,
-    redactor,
-    secretValuesIn,
 } from "./errors";
+import { errorFromNetwork, isFailure } from "./errorClassification";
+import { redactor, secretValuesIn } from "./redaction";
 import { Pacer, sharedPacer } from "./pacer";
 import { describeIssues } from "./zodIssues";
 import { DEFAULT_RETRY, RetryOptions, decideRetry } from "./retryPolicy";

@@ -3,7 +3,8 @@ import * as https from "https";
 import * as net from "net";
 import type { Duplex } from "stream";
 import * as tls from "tls";
-import { PROXY_TUNNEL_FAILED, isOkStatus } from "./errors";
+import { PROXY_TUNNEL_FAILED } from "./errorClassification";
+import { isOkStatus } from "./errors";
 import { EgressProxy, proxyAddress } from "./proxy";
 
 /**
@@ -14,7 +15,7 @@ import { EgressProxy, proxyAddress } from "./proxy";
  *
  * Until the tunnel is up no byte of the request has left: every failure up to then (the proxy
  * unreachable, closing, or answering CONNECT with anything but 2xx) has the code
- * `PROXY_TUNNEL_FAILED`, read as not sent (errors.ts). Its message names the proxy by host and
+ * `PROXY_TUNNEL_FAILED`, read as not sent (errorClassification.ts). Its message names the proxy by host and
  * port, never by the credentials its URL may carry.
  */
 export class TunnelAgent extends https.Agent {

@@ -6,12 +6,10 @@ import {
     VastRequestRejectedError,
     VastServerError,
     errorFromAnswer,
-    errorFromNetwork,
-    redactor,
     retryAfterMs,
-    secretValuesIn,
-    serviceMessageOf,
 } from "../../provider/client/errors";
+import { errorFromNetwork } from "../../provider/client/errorClassification";
+import { redactor, secretValuesIn, serviceMessageOf } from "../../provider/client/redaction";
 import { PropertySchema, declarationsOf } from "../../provider/dynamic/properties";
 import { apiKeyArgsSchema } from "../../provider/resources/apiKey/apiKeyArgs";
 import { instanceArgsSchema } from "../../provider/resources/instance/instanceArgs";

@@ -15,7 +15,8 @@ import {
 } from "../../schemas/instance";
 import { successResponseSchema } from "../../schemas/success";
 import { ENDPOINTS } from "../endpoints";
-import { VastNotFoundError, VastUnexpectedResponseError, saidUnsuccessful } from "../errors";
+import { VastNotFoundError, VastUnexpectedResponseError } from "../errors";
+import { saidUnsuccessful } from "../errorClassification";
 import { Transport } from "../transport";
 import { describeIssues } from "../zodIssues";
 import { checkRequest } from "./checkRequest";

@@ -11,7 +11,8 @@ import {
 } from "../../schemas/template";
 import { TemplateFilters, templateFiltersSchema } from "../../schemas/templateFilters";
 import { ENDPOINTS } from "../endpoints";
-import { VastRequestRejectedError, saidUnsuccessful } from "../errors";
+import { VastRequestRejectedError } from "../errors";
+import { saidUnsuccessful } from "../errorClassification";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
