@@ -1,42 +1,95 @@
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
+import { ImportGraph, importCircles, importGraph, layerProblems, mutualParts } from "../../testkit/support/importGraph";
 
 /**
- * The provider's layers, read from its imports: client at the bottom, schemas beside it, resources
- * and functions above, the runtime (what the serialized shim loads) on top. Resources and functions
- * are handed what they need (a context) and never reach up into the runtime or the package index,
- * and no two folders import each other both ways.
+ * The layers of provider/ and testkit/, read from their imports: no file reaches itself through
+ * imports (type-only ones count), and every import runs down a layer. In provider/, the client
+ * and the wire schemas are at the bottom; resources and functions are handed what they need (a
+ * context) and never reach up into the runtime or the package index; the command line is on top,
+ * and nothing imports it. The checker (testkit/support/importGraph.ts) is tested here too, on
+ * planted circles and upward imports, so a green run means something.
  */
-const PROVIDER = path.resolve(__dirname, "..", "..", "provider");
+const REPO = path.resolve(__dirname, "..", "..");
 
-function sourceFiles(dir: string): string[] {
-    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(dir, entry.name);
-        return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : [];
-    });
-}
+/** Each list is one layer, lowest first: a part imports only parts of the layers below its own. */
+const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
+    {
+        root: "provider",
+        layers: [
+            ["schemas"],
+            ["client"],
+            ["dynamic"],
+            ["env", "config"],
+            ["resources", "functions"],
+            ["declarative"],
+            ["runtime", "index", "cli"],
+        ],
+    },
+    {
+        root: "provider",
+        within: "client",
+        layers: [
+            ["endpoints", "hosts", "httpAdapter", "pacer", "redaction", "zodIssues"],
+            ["errors"],
+            ["errorClassification", "retryPolicy", "proxy"],
+            ["tunnel"],
+            ["connections"],
+            ["transport"],
+            ["api"],
+            ["vastClient"],
+        ],
+    },
+    {
+        root: "testkit",
+        layers: [["repoRoot", "tls", "proxy"], ["emulator", "host"], ["engine"], ["support"]],
+    },
+    {
+        root: "testkit",
+        within: "emulator",
+        layers: [
+            ["model", "answer", "faults", "selectFilters", "envFlags"],
+            ["auth", "faultAnswers", "rateLimiter", "marketplace", "instanceStatus"],
+            ["options"],
+            ["handlers"],
+            ["routes"],
+            ["server"],
+            ["main"],
+        ],
+    },
+    {
+        root: "testkit",
+        within: "emulator/handlers",
+        layers: [["context"], ["account", "catalog", "offers", "sshKeys", "templates"], ["instances"], ["instanceState"]],
+    },
+];
 
-/** `resources` for provider/resources/..., `index` for provider/index.ts. */
-function layerOf(file: string): string {
-    const [first] = path.relative(PROVIDER, file).split(path.sep);
-    return first.replace(/\.ts$/, "");
-}
+/** Circles known today and removed by work in progress; each says by what. Empty once it lands. */
+const KNOWN_CIRCLES: Record<string, string[][]> = {
+    // Removed by the instance restructure (issue 35): the journal takes PLACEMENT_ENV from the placement, which takes CreateRecord back.
+    provider: [["resources/instance/createJournal.ts", "resources/instance/instancePlacement.ts"]],
+};
 
-/** Every relative import of every file: `{ from: "resources", to: "runtime", file }`. */
-function imports(): Array<{ from: string; to: string; file: string }> {
-    return sourceFiles(PROVIDER).flatMap((file) => {
-        const text = fs.readFileSync(file, "utf8");
-        const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
-        return specifiers.map((spec) => ({ from: layerOf(file), to: layerOf(path.resolve(path.dirname(file), spec)), file: path.relative(PROVIDER, file) }));
-    });
+const graphs: Record<string, ImportGraph> = {
+    provider: importGraph(path.join(REPO, "provider")),
+    testkit: importGraph(path.join(REPO, "testkit")),
+};
+
+/** `provider`'s parts: `resources` for resources/..., `index` for index.ts. */
+function folderEdges(root: string): Array<{ from: string; to: string; file: string }> {
+    const part = (file: string) => file.split("/")[0].replace(/\.(ts|js)$/, "");
+    return [...graphs[root]].flatMap(([file, targets]) => targets.map((t) => ({ from: part(file), to: part(t), file }))).filter((e) => e.from !== e.to);
 }
 
 describe("the provider's layering", () => {
-    const edges = imports().filter((e) => e.from !== e.to);
+    const edges = folderEdges("provider");
 
     it("finds the imports it judges", () => {
         expect(edges.some((e) => e.from === "resources" && e.to === "client")).toBe(true);
         expect(edges.some((e) => e.from === "runtime" && e.to === "resources")).toBe(true);
+        // Type-only imports count: dynamic/context.ts takes only the VastClient type.
+        expect(graphs.provider.get("dynamic/context.ts")).toContain("client/vastClient.ts");
     });
 
     it("resources and functions never import the runtime or the package index", () => {
@@ -49,11 +102,88 @@ describe("the provider's layering", () => {
     });
 
     it("no two folders import each other both ways", () => {
-        const pairs = new Set(edges.map((e) => `${e.from} -> ${e.to}`));
-        const both = [...pairs].filter((p) => {
-            const [from, to] = p.split(" -> ");
-            return from < to && pairs.has(`${to} -> ${from}`);
-        });
-        expect(both.map((p) => `${p} and back: ${edges.filter((e) => `${e.from} -> ${e.to}` === p || `${e.to} -> ${e.from}` === p).map((e) => e.file).join(", ")}`)).toEqual([]);
+        expect(mutualParts(graphs.provider).map(([a, b]) => `${a} and ${b}`)).toEqual([]);
+    });
+
+    it("the client imports nothing but itself and the schemas", () => {
+        const out = edges.filter((e) => e.from === "client" && e.to !== "schemas");
+        expect(out.map((e) => `${e.file} imports ${e.to}`)).toEqual([]);
+    });
+});
+
+describe.each(Object.keys(graphs))("%s/: no import circle between files", (root) => {
+    it("every circle is a known one", () => {
+        const known = new Set((KNOWN_CIRCLES[root] ?? []).map((c) => c.join(" ")));
+        expect(importCircles(graphs[root]).map((c) => c.join(" ")).filter((c) => !known.has(c))).toEqual([]);
+    });
+
+    it("every known circle is still there (remove it from KNOWN_CIRCLES once it is gone)", () => {
+        const found = new Set(importCircles(graphs[root]).map((c) => c.join(" ")));
+        expect((KNOWN_CIRCLES[root] ?? []).map((c) => c.join(" ")).filter((c) => !found.has(c))).toEqual([]);
+    });
+});
+
+describe.each(LAYERS.map((l) => [`${l.root}/${l.within ?? ""}`, l] as const))("%s: no import runs back up", (_name, { root, within, layers }) => {
+    it("every part has a layer and imports only the layers below it", () => {
+        expect(layerProblems(graphs[root], layers, within).map((p) => `${p.file}${p.imports ? ` -> ${p.imports}` : ""}: ${p.problem}`)).toEqual([]);
+    });
+
+    it("no two parts import each other both ways", () => {
+        expect(mutualParts(graphs[root], within).map(([a, b]) => `${a} and ${b}`)).toEqual([]);
+    });
+});
+
+describe("the checker bites", () => {
+    let dir: string;
+    const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file), text);
+    };
+    beforeEach(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), "layering-"));
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it("finds a planted circle of three files, closed by a type-only import, an export-from and a bare import", () => {
+        write("a.ts", 'import type { B } from "./b";\nexport type A = B;\n');
+        write("b.ts", 'export { C as B } from "./c";\n');
+        write("c.ts", 'import "./a";\nexport type C = number;\n');
+        write("user.ts", 'import { A } from "./a";\n');
+        expect(importCircles(importGraph(dir))).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    });
+
+    it("finds a file that imports itself, and none where imports only run one way", () => {
+        expect(importCircles(new Map([["a.ts", ["a.ts"]]]))).toEqual([["a.ts"]]);
+        expect(importCircles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []]]))).toEqual([]);
+    });
+
+    it("finds a planted upward import, an import within one layer, and a folder with no layer", () => {
+        write("low/x.ts", 'import { y } from "../high/y";\nexport const x = y;\n');
+        write("high/y.ts", "export const y = 1;\n");
+        write("high/z.ts", 'import { x } from "../low/x";\nexport const z = x;\n');
+        write("side/w.ts", 'import { z } from "../high/z";\n');
+        write("new/v.ts", "export const v = 1;\n");
+        const problems = layerProblems(importGraph(dir), [["low"], ["high", "side"]]);
+        expect(problems).toEqual(
+            expect.arrayContaining([
+                { file: "low/x.ts", imports: "high/y.ts", problem: "low imports high, of a higher layer" },
+                { file: "side/w.ts", imports: "high/z.ts", problem: "side imports high, of its own layer" },
+                { file: "new/v.ts", problem: "new is in no layer" },
+            ]),
+        );
+        expect(problems).toHaveLength(3);
+        expect(mutualParts(importGraph(dir))).toEqual([["high", "low"]]);
+    });
+
+    it("checks the parts inside a folder, by their first folder or file name", () => {
+        const graph: ImportGraph = new Map([
+            ["emu/server.ts", ["emu/handlers/a.ts"]],
+            ["emu/handlers/a.ts", ["emu/server.ts", "emu/model.ts"]],
+            ["emu/model.ts", []],
+            ["other.ts", ["emu/server.ts"]],
+        ]);
+        expect(layerProblems(graph, [["model"], ["handlers"], ["server"]], "emu")).toEqual([
+            { file: "emu/handlers/a.ts", imports: "emu/server.ts", problem: "handlers imports server, of a higher layer" },
+        ]);
     });
 });
