@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseArgs } from "node:util";
 import { EXPORT_USAGE, ExportOptions, Io, exportTemplatesCommand } from "./exportTemplates";
 
 /**
@@ -18,38 +19,47 @@ class UsageError extends Error {}
 /** Flags that would put the key on the command line, refused by name. */
 const KEY_FLAGS = ["--api-key", "--apikey", "--key", "--token"];
 
-/** Options that take a value, and those that take none. */
-const VALUE_FLAGS = ["--out", "--id", "--api-key-file"];
-const SWITCHES = ["--force", "--help", "-h"];
+/** The export's options as `parseArgs` declares them; `--id` may be given more than once. */
+const EXPORT_OPTIONS = {
+    out: { type: "string" },
+    id: { type: "string", multiple: true },
+    "api-key-file": { type: "string" },
+    force: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+} as const;
 
 /**
- * The export's options, read strictly: a value is `--out dir` or `--out=dir`, never the next
- * option (`--out --force`); a switch takes no value (`--force=false` is refused, not read as on);
- * `--id` is a positive whole number written in decimal (`1e3` and `0x10` are refused: an id read
- * otherwise than meant would export another template).
+ * The export's options, read strictly. `parseArgs` splits them; the checks it lacks are made here,
+ * each with its own message: a value is `--out dir` or `--out=dir`, never the next option (`--out
+ * --force`); a switch takes no value (`--force=false` is refused, not read as on); an option other
+ * than `--id` is given once; `--id` is a positive whole number written in decimal (`1e3` and `0x10`
+ * are refused: an id read otherwise than meant would export another template).
  */
 function parseExportArgs(args: string[]): ExportOptions | "help" {
     const options: ExportOptions = { out: "", ids: [], force: false };
     const seen = new Set<string>();
-    for (let i = 0; i < args.length; i++) {
-        const [flag, inline] = args[i].split(/=(.*)/s, 2);
+    // Not strict: its own errors are worded for programmers. What it lets through is checked below, in order.
+    const { tokens } = parseArgs({ args, options: EXPORT_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+    for (const token of tokens) {
+        if (token.kind !== "option") throw new UsageError(`unexpected argument "${token.kind === "positional" ? token.value : "--"}"`);
+        const flag = token.rawName;
         if (KEY_FLAGS.includes(flag.toLowerCase())) {
             throw new UsageError(`${flag}: the API key is never taken from the command line (shell history and the process list keep it); set VAST_API_KEY or use --api-key-file`);
         }
-        if (!flag.startsWith("-")) throw new UsageError(`unexpected argument "${args[i]}"`);
-        if (!VALUE_FLAGS.includes(flag) && !SWITCHES.includes(flag)) throw new UsageError(`unknown option ${flag}`);
-        if (SWITCHES.includes(flag)) {
-            if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
-            if (flag === "--force") options.force = true;
+        if (!Object.hasOwn(EXPORT_OPTIONS, token.name)) throw new UsageError(`unknown option ${flag}`);
+        const name = token.name as keyof typeof EXPORT_OPTIONS;
+        if (EXPORT_OPTIONS[name].type === "boolean") {
+            if (token.value !== undefined) throw new UsageError(`${flag} takes no value`);
+            if (name === "force") options.force = true;
             else return "help";
             continue;
         }
-        const value = inline ?? (args[i + 1]?.startsWith("-") ? undefined : args[++i]);
+        const value = token.inlineValue ? token.value : token.value?.startsWith("-") ? undefined : token.value;
         if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-        if (flag !== "--id" && seen.has(flag)) throw new UsageError(`${flag} is given twice`);
-        seen.add(flag);
-        if (flag === "--out") options.out = value;
-        else if (flag === "--api-key-file") options.apiKeyFile = value;
+        if (name !== "id" && seen.has(name)) throw new UsageError(`${flag} is given twice`);
+        seen.add(name);
+        if (name === "out") options.out = value;
+        else if (name === "api-key-file") options.apiKeyFile = value;
         else {
             if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--id: expected a template's numeric id (a positive whole number), got "${value}"`);
             options.ids.push(Number(value));

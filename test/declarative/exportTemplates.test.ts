@@ -213,6 +213,9 @@ describe("export-templates", () => {
             [["--out", out, "--colour"], "unknown option --colour"],
             [["--out", out, "stray"], 'unexpected argument "stray"'],
             [["--out", out, "--out=elsewhere"], "--out is given twice"],
+            [["--out", out, "--api-key-file", "a", "--api-key-file=b"], "--api-key-file is given twice"],
+            [["--out", out, "--", "x"], 'unexpected argument "--"'],
+            [["--out", out, "-x"], "unknown option -x"],
         ];
         for (const [args, said] of mistakes) {
             const result = await cli(["export-templates", ...args], env);
