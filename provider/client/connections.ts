@@ -10,12 +10,12 @@ import { TunnelAgent } from "./tunnel";
  * as a reset, handled as any reset (retryPolicy.ts): a repeatable call is sent again, and a
  * template write or instance create whose outcome is unknown is settled by looking for what it
  * made. Two kinds of call open a connection of their own instead:
- * - endpoints marked `ownConnection` (API key and SSH key creates), whose lost answer costs more
+ * - endpoints marked `ownConnection` (API key and SSH key creates), whose lost response costs more
  *   than a connection's round trips;
- * - calls in a paced lane. The pacer spaces calls by when they leave, the service by when they
+ * - calls in a paced bucket. The pacer spaces calls by when they leave, the service by when they
  *   arrive, and a call that opens a connection arrives two round trips later than one on a kept
  *   connection: after one that opened a connection, a call on a kept one could arrive sooner
- *   than the interval. In a lane whose calls all open their own, arrivals keep their spacing.
+ *   than the interval. In a bucket whose calls all open their own, arrivals keep their spacing.
  * Every route the live service has is paced (endpoints.ts), so against it every call opens its
  * own; kept connections serve a client whose pace is scaled to nothing (the emulator at speed).
  */
@@ -64,8 +64,8 @@ function idleAtMost<A extends http.Agent>(agent: A): A {
     const keep: KeepSocketAlive = (socket) => {
         // Node's part: the idle socket is unref'd (it keeps no process alive), and refused when the hint is too short.
         if (!nodeKeep(socket)) return false;
-        const answer = (socket as Socket & { _httpMessage?: { res?: http.IncomingMessage } })._httpMessage?.res;
-        const hint = /^timeout=(\d+)/.exec(String(answer?.headers["keep-alive"] ?? ""))?.[1];
+        const response = (socket as Socket & { _httpMessage?: { res?: http.IncomingMessage } })._httpMessage?.res;
+        const hint = /^timeout=(\d+)/.exec(String(response?.headers["keep-alive"] ?? ""))?.[1];
         socket.setTimeout(Math.min(KEPT_CONNECTION_IDLE_MS, hint === undefined ? Infinity : Number(hint) * 1000 - HINT_MARGIN_MS));
         return true;
     };

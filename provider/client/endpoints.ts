@@ -29,26 +29,26 @@ export interface Endpoint {
      * service has just closed fails a call as a reset, its outcome unknown. A lost API key create
      * loses the key's secret for good, and a lost SSH key create that never arrived fails the
      * `up`; these pay the connection's round trips instead. A lost instance create is found by its
-     * placement token (lostCreate.ts) like any other lost answer, so it keeps its connection.
+     * placement token (lostCreate.ts) like any other lost response, so it keeps its connection.
      */
     ownConnection?: true;
     /**
-     * The documented answer may be a bare text rather than a JSON object (the API-key delete's
+     * The documented response may be a bare text rather than a JSON object (the API-key delete's
      * "Successfully Deleted API Key"): the schema is given the text as it came. Other endpoints
      * refuse anything but an object.
      */
-    answersText?: true;
+    respondsWithText?: true;
     /**
-     * A 2xx answer with `success: false` that still made something (the service's API reference):
+     * A 2xx response with `success: false` that still made something (the service's API reference):
      * it carries `field` and, when `msg` is given, no `error` code and a message that matches it.
      * The instance create answers so, with the new instance's `new_contract`, when the instance
      * "started in stopped state": an instance on the account, to keep in state, not a failure to
-     * report, whatever else the answer says (an instance named is never let go). The template
+     * report, whatever else the response says (an instance named is never let go). The template
      * create answers so, with the `template`, when it found one with the same content ("Existing
      * Template Found: 123. User relationship added."): the caller decides. Any other
      * `success: false` stays a failure.
      */
-    madeWhenAnswered?: { field: string; msg?: RegExp };
+    createdInResponse?: { field: string; msg?: RegExp };
     /**
      * The resource a `no_such_*` answer on this route must name to mean it is gone (`instance`): one
      * naming anything else (the create's `no_such_ask`, about an offer) is not about it, and never
@@ -75,10 +75,10 @@ export const ENDPOINTS = {
     listMachines: { method: "GET", path: "/api/v0/machines/", operation: "list machines", scope: "machine_read", minIntervalMs: 2500, idempotent: true },
     currentUser: { method: "GET", path: "/api/v0/users/current/", operation: "show current user", scope: "user_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
     searchTemplates: { method: "GET", path: "/api/v0/template/", operation: "search templates", scope: "user_read", minIntervalMs: 3000, idempotent: true, carriesCredentials: true },
-    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "template", msg: /^existing template found/i } },
+    createTemplate: { method: "POST", path: "/api/v0/template/", operation: "create template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true, createdInResponse: { field: "template", msg: /^existing template found/i } },
     editTemplate: { method: "PUT", path: "/api/v0/template/", operation: "edit template", scope: "user_write", minIntervalMs: 1900, idempotent: false, carriesCredentials: true },
     deleteTemplate: { method: "DELETE", path: "/api/v0/template/", operation: "delete template", scope: "user_write", minIntervalMs: 2000, idempotent: true },
-    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, madeWhenAnswered: { field: "new_contract" } },
+    createInstance: { method: "PUT", path: "/api/v0/asks/{offerId}/", operation: "create instance", scope: "instance_write", minIntervalMs: 4500, idempotent: false, carriesCredentials: true, createdInResponse: { field: "new_contract" } },
     showInstance: { method: "GET", path: "/api/v0/instances/{id}/", operation: "show instance", scope: "instance_read", minIntervalMs: 2000, idempotent: true, carriesCredentials: true, about: "instance" },
     labelInstance: { method: "PUT", path: "/api/v0/instances/{id}/", operation: "label instance", scope: "instance_write", minIntervalMs: 1000, idempotent: true },
     // The label's route: a body with `state` starts or stops the instance (docs/live-service.md "Offers, SSH keys, start and stop").
@@ -89,7 +89,7 @@ export const ENDPOINTS = {
     searchOffers: { method: "GET", path: "/api/v0/bundles/", operation: "search offers", scope: "misc", minIntervalMs: 2000, idempotent: true },
     listApiKeys: { method: "GET", path: "/api/v0/auth/apikeys/", operation: "list API keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createApiKey: { method: "POST", path: "/api/v0/auth/apikeys/", operation: "create API key", scope: "user_write", minIntervalMs: 2000, idempotent: false, carriesCredentials: true, ownConnection: true },
-    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 2000, idempotent: true, answersText: true },
+    deleteApiKey: { method: "DELETE", path: "/api/v0/auth/apikeys/{id}/", operation: "delete API key", scope: "user_write", minIntervalMs: 2000, idempotent: true, respondsWithText: true },
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
     deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true, goneCode: "no_ssh_key" },

@@ -2,10 +2,10 @@
  * Reading a failure: whether a response is one, and whether a network failure left the request
  * unsent (so any call may be sent again) or may have reached the service (see retryPolicy.ts).
  */
-import { SettingHints, STACK_SETTING_HINTS, HttpAnswer, VastError, VastNetworkError, isOkStatus } from "./errors";
+import { SettingHints, STACK_SETTING_HINTS, HttpResponse, VastError, VastNetworkError, isOkStatus } from "./errors";
 
 /**
- * An error made of a 2xx answer whose body said `success: false`: the service's words, which some
+ * An error made of a 2xx response whose body said `success: false`: the service's words, which some
  * callers read as what they are (a search that found nothing, a start queued).
  */
 export function saidUnsuccessful(e: unknown): e is VastError {
@@ -13,12 +13,12 @@ export function saidUnsuccessful(e: unknown): e is VastError {
 }
 
 /**
- * Whether an answer is a failure: any non-2xx status, or a 2xx whose body says `success: false`
+ * Whether a response is a failure: any non-2xx status, or a 2xx whose body says `success: false`
  * (many endpoints answer that way).
  */
-export function isFailure(answer: HttpAnswer): boolean {
-    if (!isOkStatus(answer.status)) return true;
-    const b = answer.body;
+export function isFailure(response: HttpResponse): boolean {
+    if (!isOkStatus(response.status)) return true;
+    const b = response.body;
     return !!b && typeof b === "object" && (b as Record<string, unknown>).success === false;
 }
 

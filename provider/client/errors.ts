@@ -69,7 +69,7 @@ export class VastRateLimitError extends VastError {
     readonly kind = "rate-limited";
     /** From `Retry-After`, when the service sent one (the live one does not). */
     readonly retryAfterMs?: number;
-    /** The endpoint's minimum interval, when the answer named it (`endpoint threshold=3.0`, in seconds). */
+    /** The endpoint's minimum interval, when the response named it (`endpoint threshold=3.0`, in seconds). */
     readonly thresholdMs?: number;
     constructor(ctx: VastErrorContext, reason: string, retryAfterMs?: number, thresholdMs?: number) {
         super(ctx, reason);
@@ -94,7 +94,7 @@ export class VastServerError extends VastError {
     readonly kind = "server";
 }
 
-/** No HTTP answer: refused, reset, timed out. `sent` is false only when the request never left. */
+/** No HTTP response: refused, reset, timed out. `sent` is false only when the request never left. */
 export class VastNetworkError extends VastError {
     readonly kind = "network";
     readonly sent: boolean;
@@ -112,7 +112,7 @@ export class VastUnexpectedResponseError extends VastError {
 }
 
 /**
- * A create that may or may not have happened: the request was sent and the answer was lost (a
+ * A create that may or may not have happened: the request was sent and the response was lost (a
  * timeout, a reset, a 5xx). It is never re-sent blindly; the caller looks for what it may have
  * created, using what it put in the request (a label, a name), before trying again.
  */
@@ -165,14 +165,14 @@ export const STACK_SETTING_HINTS: SettingHints = {
     baseUrl: "vastai:baseUrl, or VAST_URL",
 };
 
-export interface HttpAnswer {
+export interface HttpResponse {
     status: number;
     /** Parsed JSON when the body was JSON, else the raw text. */
     body: unknown;
     retryAfterHeader?: string;
 }
 
-export interface ErrorFactoryInput extends HttpAnswer {
+export interface ErrorFactoryInput extends HttpResponse {
     operation: string;
     target?: string;
     /** The permission the route needs, if known (docs/live-service.md "Scopes per route"). */
@@ -215,7 +215,7 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 }
 
 /**
- * The interval a 429 names, ms: the live service's answer is "API requests too frequent" alone or
+ * The interval a 429 names, ms: the live service's response is "API requests too frequent" alone or
  * followed by "endpoint threshold=<seconds>" (plain text, or in `detail`/`msg`). Undefined when not named.
  */
 export function rateLimitThresholdMs(serviceMessage: string): number | undefined {
@@ -224,8 +224,8 @@ export function rateLimitThresholdMs(serviceMessage: string): number | undefined
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
-/** Builds the error for a failed HTTP answer. The one place that maps status and body to a kind. */
-export function errorFromAnswer(input: ErrorFactoryInput): VastError {
+/** Builds the error for a failed HTTP response. The one place that maps status and body to a kind. */
+export function errorFromResponse(input: ErrorFactoryInput): VastError {
     const { status, body, operation, target, scope, about, goneCode, redact, hints = STACK_SETTING_HINTS } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));

@@ -7,7 +7,7 @@ import { readTemplateEnvFlags } from "../schemas/envFlags";
 
 /**
  * Body fields that hold a credential wherever they appear: `users/current` carries the account's
- * `api_key`, a key's create answer its `key`. `redact` only knows the key the call was made with,
+ * `api_key`, a key's create response its `key`. `redact` only knows the key the call was made with,
  * which is not the account's key when a scoped key is in use.
  */
 const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker_login_pass", "image_login"]);

@@ -82,8 +82,8 @@ export function failureKind(error: VastError): FailureKind {
 }
 
 /**
- * Whether a call that failed with `error` may have been carried out all the same (its answer lost:
- * a reset, a timeout, a 5xx, an unreadable answer, after any retries), rather than refused.
+ * Whether a call that failed with `error` may have been carried out all the same (its response lost:
+ * a reset, a timeout, a 5xx, an unreadable response, after any retries), rather than refused.
  */
 export function mayHaveActed(error: unknown): boolean {
     return error instanceof VastOutcomeUnknownError || (error instanceof VastError && failureKind(error) === "maybe-acted");
@@ -110,9 +110,9 @@ export function decideRetry(error: VastError, attempt: number, idempotent: boole
 
     if (kind === "rate-limited") {
         if (attempt >= opts.rateLimitMaxAttempts && elapsedMs >= opts.rateLimitBudgetMs) return { retry: false, error };
-        // The pacer already widened this lane's interval; the delay only keeps retries from bunching.
+        // The pacer already widened this bucket's interval; the delay only keeps retries from bunching.
         const hinted = (error as VastRateLimitError).retryAfterMs;
-        // Waiting out hours in a `pulumi up`, twelve times over, only hides the answer.
+        // Waiting out hours in a `pulumi up`, twelve times over, only hides the response.
         if (hinted !== undefined && hinted > opts.maxRetryAfterMs) return { retry: false, error };
         return { retry: true, delayMs: hinted ?? backoffMs(1, opts) };
     }

@@ -7,7 +7,7 @@ import { isLoopbackHost } from "./hosts";
 import { ProxySetting, proxyFor, proxyFromEnvironment } from "./proxy";
 import { Endpoint, endpointPath } from "./endpoints";
 import {
-    HttpAnswer,
+    HttpResponse,
     STACK_SETTING_HINTS,
     SettingHints,
     VastConfigError,
@@ -15,7 +15,7 @@ import {
     VastOutcomeUnknownError,
     VastRateLimitError,
     VastUnexpectedResponseError,
-    errorFromAnswer,
+    errorFromResponse,
     isOkStatus,
 } from "./errors";
 import { errorFromNetwork, isFailure } from "./errorClassification";
@@ -84,31 +84,31 @@ export function assertSafeBaseUrl(baseUrl: string): URL {
 }
 
 /**
- * An answer that names what the call made (`Endpoint.madeWhenAnswered`): read as an answer,
+ * A response that names what the call made (`Endpoint.createdInResponse`): read as a response,
  * whatever its `success`. Where the field alone says so (no message to match), whatever its status
  * too: a 4xx naming a new instance is not a refusal, and read as one it would leave a billed
  * instance outside state.
  */
-function carriesWhatItMade(endpoint: Endpoint, answer: HttpAnswer): boolean {
-    const made = endpoint.madeWhenAnswered;
+function namesWhatItCreated(endpoint: Endpoint, response: HttpResponse): boolean {
+    const made = endpoint.createdInResponse;
     if (made === undefined) return false;
-    const body = answer.body;
+    const body = response.body;
     if (typeof body !== "object" || body === null) return false;
     const { [made.field]: what, error, msg } = body as Record<string, unknown>;
     if (what == null) return false;
     if (made.msg === undefined) return true;
-    return isOkStatus(answer.status) && error == null && typeof msg === "string" && made.msg.test(msg.trim());
+    return isOkStatus(response.status) && error == null && typeof msg === "string" && made.msg.test(msg.trim());
 }
 
 /**
  * The core of the client: one place for the wire. It paces, sends with the key, maps failures to
- * typed errors, retries under the one policy and checks the answer against a schema.
+ * typed errors, retries under the one policy and checks the response against a schema.
  */
 export class Transport {
     readonly #apiKey: string;
     readonly #http: AxiosInstance;
     readonly #connections: ReturnType<typeof connectionAgents>;
-    readonly #keyLane: string;
+    readonly #keyHash: string;
     readonly baseUrl: string;
     private readonly retry: RetryOptions;
     private readonly paceScale: number;
@@ -117,14 +117,14 @@ export class Transport {
     private readonly hints: SettingHints;
     #writesSent = 0;
     #writesOnTheWay = 0;
-    /** The service's clock minus this machine's, ms, from the last answer's `Date` header. */
+    /** The service's clock minus this machine's, ms, from the last response's `Date` header. */
     #serviceClockOffsetMs: number | undefined;
 
     constructor(options: TransportOptions) {
         if (!options.apiKey) throw new VastConfigError("no API key given to the client");
         const url = assertSafeBaseUrl(options.baseUrl);
         this.#apiKey = options.apiKey;
-        this.#keyLane = createHash("sha256").update(options.apiKey).digest("hex").slice(0, 16);
+        this.#keyHash = createHash("sha256").update(options.apiKey).digest("hex").slice(0, 16);
         this.baseUrl = url.toString().replace(/\/+$/, "");
         this.retry = { ...DEFAULT_RETRY, ...options.retry };
         this.paceScale = options.paceScale ?? 1;
@@ -181,7 +181,7 @@ export class Transport {
 
     private async attempts<S extends z.ZodType>(endpoint: Endpoint, request: CallRequest, schema: S): Promise<z.infer<S>> {
         const path = endpointPath(endpoint, request.params);
-        const lane = `${endpoint.method} ${endpoint.path} ${this.#keyLane}`;
+        const bucket = `${endpoint.method} ${endpoint.path} ${this.#keyHash}`;
         const intervalMs = endpoint.minIntervalMs * this.paceScale;
         const ctx = { operation: endpoint.operation, target: request.target };
         // Services echo requests in their errors: what was sent as a credential is blanked by value
@@ -193,15 +193,15 @@ export class Transport {
         // Counted apart: see decideRetry.
         const failed = { rateLimited: 0, other: 0 };
         for (let attempt = 1; ; attempt++) {
-            const leftAt = await this.pacer.wait(lane, intervalMs);
+            const leftAt = await this.pacer.wait(bucket, intervalMs);
             const started = Date.now();
             let error: VastError;
             try {
-                const connection: ConnectionKind = endpoint.ownConnection || this.pacer.intervalOf(lane, intervalMs) > 0 ? "own" : "kept";
-                const answer = await this.send(endpoint, path, request, connection);
-                this.log?.(`${endpoint.method} ${path} -> ${answer.status} in ${Date.now() - started} ms (try ${attempt})`);
-                if (!isFailure(answer) || carriesWhatItMade(endpoint, answer)) return this.parse(endpoint, ctx, answer, schema, redact);
-                error = errorFromAnswer({ ...answer, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact, hints: this.hints });
+                const connection: ConnectionKind = endpoint.ownConnection || this.pacer.intervalOf(bucket, intervalMs) > 0 ? "own" : "kept";
+                const response = await this.send(endpoint, path, request, connection);
+                this.log?.(`${endpoint.method} ${path} -> ${response.status} in ${Date.now() - started} ms (try ${attempt})`);
+                if (!isFailure(response) || namesWhatItCreated(endpoint, response)) return this.parse(endpoint, ctx, response, schema, redact);
+                error = errorFromResponse({ ...response, ...ctx, scope: endpoint.scope, about: endpoint.about, goneCode: endpoint.goneCode, redact, hints: this.hints });
             } catch (e) {
                 if (e instanceof VastUnexpectedResponseError) error = e;
                 else if (e instanceof VastError) throw e;
@@ -215,7 +215,7 @@ export class Transport {
             if (error instanceof VastRateLimitError) {
                 const floor = LEARNED_INTERVAL_FLOOR_MS * this.paceScale;
                 const maxMs = Math.max(intervalMs, floor) * LEARNED_INTERVAL_MAX_FACTOR;
-                this.pacer.penalize(lane, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
+                this.pacer.penalize(bucket, { leftAt, intervalMs, floorMs: floor, maxMs, thresholdMs: error.thresholdMs });
             }
             const sort = error instanceof VastRateLimitError ? "rateLimited" : "other";
             const decision = decideRetry(error, ++failed[sort], endpoint.idempotent, this.retry, Date.now() - callStartedAt);
@@ -227,8 +227,8 @@ export class Transport {
         }
     }
 
-    private async send(endpoint: Endpoint, path: string, request: CallRequest, connection: ConnectionKind): Promise<HttpAnswer> {
-        const response = await this.#http.request<string>({
+    private async send(endpoint: Endpoint, path: string, request: CallRequest, connection: ConnectionKind): Promise<HttpResponse> {
+        const reply = await this.#http.request<string>({
             method: endpoint.method,
             url: path,
             params: request.query,
@@ -240,43 +240,43 @@ export class Transport {
                 ...(request.body === undefined ? {} : { "Content-Type": "application/json" }),
             },
         });
-        const text = typeof response.data === "string" ? response.data : "";
+        const text = typeof reply.data === "string" ? reply.data : "";
         let body: unknown = text;
         try {
             body = text.trim() === "" ? undefined : JSON.parse(text);
         } catch {
             // Not JSON: 429s come as plain text. Whether that is acceptable is decided by the caller.
         }
-        // HTTP dates are whole seconds: the offset reads up to a second (and the answer's travel) low.
-        const serviceDate = Date.parse(String(response.headers["date"] ?? ""));
+        // HTTP dates are whole seconds: the offset reads up to a second (and the response's travel) low.
+        const serviceDate = Date.parse(String(reply.headers["date"] ?? ""));
         if (!Number.isNaN(serviceDate)) this.#serviceClockOffsetMs = serviceDate - Date.now();
-        const retryAfter = response.headers["retry-after"];
-        return { status: response.status, body, retryAfterHeader: typeof retryAfter === "string" ? retryAfter : undefined };
+        const retryAfter = reply.headers["retry-after"];
+        return { status: reply.status, body, retryAfterHeader: typeof retryAfter === "string" ? retryAfter : undefined };
     }
 
     /** The answer checked against its schema; an unreadable one is a `VastUnexpectedResponseError` for the retry policy. */
     private parse<S extends z.ZodType>(
         endpoint: Endpoint,
         ctx: { operation: string; target?: string },
-        answer: HttpAnswer,
+        response: HttpResponse,
         schema: S,
         redact: (text: string) => string,
     ): z.infer<S> {
         // An empty 2xx body is read as `{}`: the schema then says which field is missing, if any.
-        const body = answer.body === undefined ? {} : answer.body;
-        const readable = (typeof body === "object" && body !== null) || (endpoint.answersText && typeof body === "string");
+        const body = response.body === undefined ? {} : response.body;
+        const readable = (typeof body === "object" && body !== null) || (endpoint.respondsWithText && typeof body === "string");
         if (!readable) {
-            // Answers that carry a credential are never quoted, however they are spoiled.
-            const shown = endpoint.carriesCredentials ? "not shown: this answer may carry credentials or secret env values" : JSON.stringify(redact(String(answer.body ?? "")).slice(0, 120));
+            // Responses that carry a credential are never quoted, however they are spoiled.
+            const shown = endpoint.carriesCredentials ? "not shown: this answer may carry credentials or secret env values" : JSON.stringify(redact(String(response.body ?? "")).slice(0, 120));
             throw new VastUnexpectedResponseError(
-                { ...ctx, status: answer.status },
-                `unexpected answer: HTTP ${answer.status} body is not a JSON object (${shown})`,
+                { ...ctx, status: response.status },
+                `unexpected answer: HTTP ${response.status} body is not a JSON object (${shown})`,
             );
         }
         const parsed = safeParse(schema, body);
         if (parsed.success) return parsed.data;
         throw new VastUnexpectedResponseError(
-            { ...ctx, status: answer.status },
+            { ...ctx, status: response.status },
             `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeIssues(parsed.error, "(body)")}`,
         );
     }

@@ -53,8 +53,8 @@ export class TunnelAgent extends https.Agent {
             agent: false,
             headers: { Host: target, ...(proxy.authorization ? { "Proxy-Authorization": proxy.authorization } : {}) },
         });
-        connect.once("connect", (answer, socket, head) => {
-            const status = answer.statusCode ?? 0;
+        connect.once("connect", (response, socket, head) => {
+            const status = response.statusCode ?? 0;
             if (!isOkStatus(status)) {
                 socket.destroy();
                 // Node's name for the status, not the proxy's words, which could quote what it was sent.
@@ -69,7 +69,7 @@ export class TunnelAgent extends https.Agent {
         });
         // A wall clock, not the socket's idle time: a proxy that trickles bytes never lets an idle
         // timer fire. Shorter than the call's timeout, so a silent proxy fails the call as not sent
-        // (a create is tried again) rather than as a call whose answer never came.
+        // (a create is tried again) rather than as a call whose response never came.
         limit = setTimeout(() => connect.destroy(new Error(`no answer to CONNECT within ${this.#connectTimeoutMs} ms`)), this.#connectTimeoutMs);
         connect.once("error", (e) => settle(tunnelFailed(e.message, e)));
         connect.end();

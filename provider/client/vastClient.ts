@@ -36,7 +36,7 @@ export class VastClient {
 
     /**
      * A moment of this machine's clock (`Date.now()`) on the service's clock, as the `Date` header
-     * of its last answer tells (to within a second or two); undefined before any answer had one.
+     * of its last response tells (to within a second or two); undefined before any response had one.
      * For comparing the service's timestamps with moments of this machine, whose clock may be off.
      */
     serviceTime(localMs: number): number | undefined {

@@ -4,7 +4,7 @@ import { suggestion } from "../schemas/nearestName";
 /**
  * Zod issues as one line for an error message: `templates.0.hash_id: Invalid input: expected
  * string, received undefined; ...`. `root` names the whole value when an issue is about all of it;
- * `prefix` is put before every path (a part of an answer checked on its own); `known`, the names
+ * `prefix` is put before every path (a part of a response checked on its own); `known`, the names
  * a misspelt top-level key is compared with for "did you mean".
  */
 export function describeIssues(error: z.ZodError, root: string, prefix: readonly PropertyKey[] = [], known: readonly string[] = []): string {

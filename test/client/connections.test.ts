@@ -15,7 +15,7 @@ const alone = (emu: Emulator, r: LoggedRequest) => emu.requests.filter((o) => o.
  * Which calls share a connection, read from the emulator's log (each request carries the number
  * of the connection it came on). A call keeps its connection for the next, but for API key and
  * SSH key creates, whose outcome a stale connection must not put in doubt, and calls in a paced
- * lane, whose arrivals must keep the spacing the pacer gave their departures.
+ * bucket, whose arrivals must keep the spacing the pacer gave their departures.
  */
 describe("connections", () => {
     let emu: Emulator;
@@ -45,7 +45,7 @@ describe("connections", () => {
         expect(new Set(kept.map((r) => r.connection)).size).toBe(1);
     });
 
-    it("in a paced lane every call opens its own connection; an unpaced one keeps it", async () => {
+    it("in a paced bucket every call opens its own connection; an unpaced one keeps it", async () => {
         emu = await startEmulator();
         // Template search is paced (3 s live, 3 ms here); with the pace scaled to nothing, it is not.
         const paced = clientFor(emu, { paceScale: 0.001, pacer: new Pacer() });

@@ -5,7 +5,7 @@ import {
     VastRateLimitError,
     VastRequestRejectedError,
     VastServerError,
-    errorFromAnswer,
+    errorFromResponse,
     retryAfterMs,
 } from "../../provider/client/errors";
 import { errorFromNetwork } from "../../provider/client/errorClassification";
@@ -17,9 +17,9 @@ import { sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
 
 const build = (status: number, body: unknown, extra: { scope?: string; retryAfterHeader?: string } = {}) =>
-    errorFromAnswer({ status, body, operation: "show instance", target: "42", redact: (t) => t.replace("SECRET", "[redacted]"), ...extra });
+    errorFromResponse({ status, body, operation: "show instance", target: "42", redact: (t) => t.replace("SECRET", "[redacted]"), ...extra });
 
-describe("errorFromAnswer: one place maps status and body to a kind", () => {
+describe("errorFromResponse: one place maps status and body to a kind", () => {
     it.each([
         [401, { error: "auth_error", msg: "Invalid user key" }, VastAuthError],
         [403, { error: "permission_denied", msg: "no" }, VastAuthError],
@@ -53,13 +53,13 @@ describe("errorFromAnswer: one place maps status and body to a kind", () => {
         [{ success: false, error: "not_found", msg: "user not found" }, VastRequestRejectedError],
         [{ success: false, error: "not_found" }, VastRequestRejectedError],
     ])("on a route whose not-found is about an instance, HTTP 404 %j is a %p", (body, kind) => {
-        expect(errorFromAnswer({ status: 404, body, operation: "show instance", target: "42", about: "instance", redact: (t) => t })).toBeInstanceOf(kind);
+        expect(errorFromResponse({ status: 404, body, operation: "show instance", target: "42", about: "instance", redact: (t) => t })).toBeInstanceOf(kind);
     });
 
     it("a route's own gone code reads as not found there only (the SSH key delete's 400 no_ssh_key); elsewhere it stays a refusal", () => {
         const body = { success: false, error: "no_ssh_key", msg: "No ssh key provided" };
-        expect(errorFromAnswer({ status: 400, body, operation: "delete SSH key", goneCode: "no_ssh_key", redact: (t) => t })).toBeInstanceOf(VastNotFoundError);
-        expect(errorFromAnswer({ status: 400, body, operation: "create SSH key", redact: (t) => t })).toBeInstanceOf(VastInvalidArgsError);
+        expect(errorFromResponse({ status: 400, body, operation: "delete SSH key", goneCode: "no_ssh_key", redact: (t) => t })).toBeInstanceOf(VastNotFoundError);
+        expect(errorFromResponse({ status: 400, body, operation: "create SSH key", redact: (t) => t })).toBeInstanceOf(VastInvalidArgsError);
     });
 
     it.each([

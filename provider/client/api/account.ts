@@ -20,26 +20,26 @@ export class AccountApi {
      * the contract's `user_id`, where the vendor CLI asks `owner=me`: the live service takes both.
      */
     async machines(userId: number | string): Promise<MachineRecord[]> {
-        const answer = await this.transport.call(
+        const response = await this.transport.call(
             ENDPOINTS.listMachines,
             { query: { user_id: String(userId) }, target: `of user ${userId}` },
             machineListResponseSchema,
         );
-        return answer.machines;
+        return response.machines;
     }
 
-    /** Creates a key; the secret is in this answer only. */
+    /** Creates a key; the secret is in this response only. */
     async createApiKey(request: ApiKeyCreateRequest): Promise<{ id: number; key: string }> {
         const endpoint = ENDPOINTS.createApiKey;
         const body = checkRequest(endpoint, apiKeyCreateRequestSchema, request);
-        const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, apiKeyCreateResponseSchema);
-        return { id: answer.id, key: answer.key };
+        const response = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, apiKeyCreateResponseSchema);
+        return { id: response.id, key: response.key };
     }
 
     /** The account's keys, without their secrets. */
     async listApiKeys(): Promise<ApiKeyRecord[]> {
-        const answer = await this.transport.call(ENDPOINTS.listApiKeys, {}, apiKeyListResponseSchema);
-        return answer.apikeys;
+        const response = await this.transport.call(ENDPOINTS.listApiKeys, {}, apiKeyListResponseSchema);
+        return response.apikeys;
     }
 
     /** Revokes a key; one already gone is reported, not thrown. The body `{}` is what the vendor's client sends with every DELETE. */

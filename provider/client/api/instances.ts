@@ -38,21 +38,21 @@ export class InstancesApi {
 
     /**
      * Accepts offer `offerId`. Returns the new instance id (`new_contract`), and whether the service
-     * said it started stopped (its `success: false` in that answer). The `instance_api_key`
-     * the service may add to the answer is dropped here: it is a credential. The body has the vendor
+     * said it started stopped (its `success: false` in that response). The `instance_api_key`
+     * the service may add to the response is dropped here: it is a credential. The body has the vendor
      * clients' field names; a field they would send as null is left out, which the service reads
      * the same ("not set").
      */
     async create(offerId: number, request: InstanceCreateRequest): Promise<{ instanceId: number; startedStopped: boolean }> {
         const endpoint = ENDPOINTS.createInstance;
         const body = checkRequest(endpoint, instanceCreateRequestSchema, request);
-        const answer = await this.transport.call(
+        const response = await this.transport.call(
             endpoint,
             { params: { offerId }, body: { client_id: "me", ...body }, target: `on offer ${offerId}` },
             instanceCreateResponseSchema,
         );
         // `success: false` beside a `new_contract`: made, but stopped (the machine cannot run it now).
-        return { instanceId: answer.new_contract, startedStopped: answer.success === false };
+        return { instanceId: response.new_contract, startedStopped: response.success === false };
     }
 
     /**
@@ -64,9 +64,9 @@ export class InstancesApi {
     async show(instanceId: number): Promise<InstanceRecord | undefined> {
         const endpoint = ENDPOINTS.showInstance;
         const target = String(instanceId);
-        let answer;
+        let response;
         try {
-            answer = await this.transport.call(
+            response = await this.transport.call(
                 endpoint,
                 { params: { id: instanceId }, query: { owner: "me" }, target },
                 instanceShowResponseSchema,
@@ -75,7 +75,7 @@ export class InstancesApi {
             if (e instanceof VastNotFoundError) return undefined;
             throw e;
         }
-        const found = answer.instances;
+        const found = response.instances;
         if (!found || found.id === undefined || found.id === null) return undefined;
         const parsed = safeParse(instanceRecordSchema, found);
         if (!parsed.success) {
@@ -139,7 +139,7 @@ export class InstancesApi {
     ): Promise<InstancePage> {
         const endpoint = ENDPOINTS.listInstances;
         const filters = checkRequest(endpoint, instanceListFiltersSchema, options.filters ?? {}, "filters");
-        const answer = await this.transport.call(
+        const response = await this.transport.call(
             endpoint,
             {
                 query: {
@@ -150,7 +150,7 @@ export class InstancesApi {
             },
             instanceListResponseSchema,
         );
-        return { instances: answer.instances, nextToken: answer.next_token ?? undefined };
+        return { instances: response.instances, nextToken: response.next_token ?? undefined };
     }
 
     /** Every instance matching `filters`, following `next_token` through all pages. */

@@ -89,7 +89,7 @@ export class OffersApi {
     async search(query: OfferQuery = {}): Promise<OfferRecord[]> {
         const endpoint = ENDPOINTS.searchOffers;
         const checked = checkRequest(endpoint, offerQuerySchema, query, "query");
-        const answer = await this.transport.call(endpoint, { query: { q: JSON.stringify(checked) } }, offerSearchResponseSchema);
-        return answer.offers;
+        const response = await this.transport.call(endpoint, { query: { q: JSON.stringify(checked) } }, offerSearchResponseSchema);
+        return response.offers;
     }
 }

@@ -15,12 +15,12 @@ export async function removal(call: () => Promise<unknown>): Promise<{ alreadyGo
 }
 
 /**
- * A removal checked by reading the resource (`exists`) whenever its answer does not prove it done:
+ * A removal checked by reading the resource (`exists`) whenever its response does not prove it done:
  * - answers lost after the client's retries: gone in the service's own words is success, still
- *   there (or unreadable) rethrows. A lost answer is not a failure to delete.
+ *   there (or unreadable) rethrows. A lost response is not a failure to delete.
  * - a not-found answer: it may be about something else (a 404 naming another resource, a proxy's
  *   page), so it is believed only when a read agrees. Still there (or unreadable) throws, and the
- *   resource stays in state: a running instance is never let go on one answer.
+ *   resource stays in state: a running instance is never let go on one response.
  * A failure is never taken for gone. A read that fails on the configuration (the key is not the
  * resource's account's) fails the removal with its own message: the key is what to change.
  */

@@ -13,8 +13,8 @@ export class SshKeysApi {
     async create(publicKey: string): Promise<SshKeyRecord> {
         const endpoint = ENDPOINTS.createSshKey;
         const body = checkRequest(endpoint, sshKeyCreateRequestSchema, { ssh_key: publicKey });
-        const answer = await this.transport.call(endpoint, { body, target: keyTarget(publicKey) }, sshKeyCreateResponseSchema);
-        return answer.key;
+        const response = await this.transport.call(endpoint, { body, target: keyTarget(publicKey) }, sshKeyCreateResponseSchema);
+        return response.key;
     }
 
     async list(): Promise<SshKeyRecord[]> {

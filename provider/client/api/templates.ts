@@ -39,12 +39,12 @@ export class TemplatesApi {
         const endpoint = ENDPOINTS.searchTemplates;
         const checked = checkRequest(endpoint, templateFiltersSchema, filters, "filters");
         try {
-            const answer = await this.transport.call(
+            const response = await this.transport.call(
                 endpoint,
                 { query: { select_filters: JSON.stringify(checked) } },
                 templateSearchResponseSchema,
             );
-            return answer.templates;
+            return response.templates;
         } catch (e) {
             if (foundNothing(e)) return [];
             throw e;
@@ -61,32 +61,32 @@ export class TemplatesApi {
      * Creates a template. The service answers a create whose content matches an existing template
      * with that template (`success: false`, "Existing Template Found", its API reference says):
      * `existing` says so, so the caller can tell a new template from an old one; `linkedNow`, that
-     * the answer says the create linked it to the account ("User relationship added"): it was not
+     * the response says the create linked it to the account ("User relationship added"): it was not
      * the account's before (one it deleted, since a delete only unlinks; or another account's).
      */
     async create(request: TemplateCreateRequest): Promise<{ template: TemplateRecord; existing: boolean; linkedNow: boolean }> {
         const endpoint = ENDPOINTS.createTemplate;
         const body = checkRequest(endpoint, templateCreateRequestSchema, request);
-        const answer = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
-        // The live answer for an existing one: `success: false`, "Existing Template Found: 123. User relationship added."
-        const existing = answer.success === false || /existing/i.test(answer.msg ?? "");
-        return { template: answer.template, existing, linkedNow: existing && /user relationship added/i.test(answer.msg ?? "") };
+        const response = await this.transport.call(endpoint, { body, target: `"${request.name}"` }, templateCreateResponseSchema);
+        // The live response for an existing one: `success: false`, "Existing Template Found: 123. User relationship added."
+        const existing = response.success === false || /existing/i.test(response.msg ?? "");
+        return { template: response.template, existing, linkedNow: existing && /user relationship added/i.test(response.msg ?? "") };
     }
 
     /**
-     * Edits the template whose current hash is `request.hash_id`; the answer carries the new hash.
+     * Edits the template whose current hash is `request.hash_id`; the response carries the new hash.
      * The vendor clients re-send every field; an edit keeps the fields it omits (docs/service-contract.md
      * §4.5), so the request carries what changes and nothing else.
      */
     async edit(request: TemplateEditRequest): Promise<z.infer<typeof templateEditResponseSchema>["template"]> {
         const endpoint = ENDPOINTS.editTemplate;
         const body = checkRequest(endpoint, templateEditRequestSchema, request);
-        const answer = await this.transport.call(
+        const response = await this.transport.call(
             endpoint,
             { body, target: `with hash ${request.hash_id}` },
             templateEditResponseSchema,
         );
-        return answer.template;
+        return response.template;
     }
 
     /** Deletes by numeric id (the service rejects hash ids here). A template already gone is reported, not thrown. */
