@@ -235,8 +235,8 @@ describe("faults: each a typed error or a success after retry", () => {
             ["a 502", { kind: "status" as const, status: 502 }],
             ["a 500", { kind: "status" as const, status: 500 }],
             ["a reset", { kind: "reset" as const }],
-            ["a lost answer (created, then reset)", { kind: "lostAnswer" as const }],
-            ["a lost answer (created, then 504)", { kind: "lostAnswer" as const, status: 504 }],
+            ["a lost answer (created, then reset)", { kind: "lostResponse" as const }],
+            ["a lost answer (created, then 504)", { kind: "lostResponse" as const, status: 504 }],
             ["a malformed answer (created)", { kind: "malformed" as const }],
         ])("%s on create gives an outcome-unknown error after exactly one request", async (_name, fault) => {
             emu.faults.add({ ...TEMPLATE_POST, fault });

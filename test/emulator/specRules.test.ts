@@ -70,8 +70,8 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
     });
 
     // "a taken offer answers 404 no_such_ask or 410": both, so a client is tested against each.
-    it.each([[410, "no_such_ask"], [404, "invalid_args"]] as const)("takenOfferAnswer %s: a taken offer is answered %s", async (status, error) => {
-        const other = await startEmulator({ takenOfferAnswer: status });
+    it.each([[410, "no_such_ask"], [404, "invalid_args"]] as const)("takenOfferStatus %s: a taken offer is answered %s", async (status, error) => {
+        const other = await startEmulator({ takenOfferStatus: status });
         try {
             const offer = other.addOffer();
             expect((await call(other, "PUT", asks(offer.id), { image: "busybox" })).status).toBe(200);
@@ -82,7 +82,7 @@ describe("the emulator keeps the specs' rules where it was lenient", () => {
         } finally {
             await other.stop();
         }
-        expect(new Emulator().options.takenOfferAnswer).toBe(410);
+        expect(new Emulator().options.takenOfferStatus).toBe(410);
     });
 
     // Contract §2.3: create_new boolean, volume_id integer, size number, mount_path string.

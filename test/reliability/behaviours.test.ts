@@ -107,7 +107,7 @@ describe("money safety, promise by promise", () => {
     it("2. a lost create is found again while the lookup's own calls fail: one instance, in state", async () => {
         const { emu, engine } = stack;
         const offer = emu.addOffer();
-        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 500 }, times: 4 });
         emu.faults.add({ method: "GET", path: LIST, fault: { kind: "malformed" }, times: 4 });
         await engine.up(() => new Instance("found", { offerId: offer.id, image: "busybox" }));
@@ -156,7 +156,7 @@ describe("money safety, promise by promise", () => {
         const { emu, engine } = stack;
         const offer = emu.addOffer();
         await engine.up(() => new Instance("lost-delete", { offerId: offer.id, image: "busybox" }));
-        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "notFoundPage", shape: "html" }, times: 3 });
         expect(await engine.destroy()).toEqual(["lost-delete"]);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
@@ -165,7 +165,7 @@ describe("money safety, promise by promise", () => {
     it("5. the retry after an exited instance goes on when its own destroy answer was lost", async () => {
         const { emu, engine } = stack;
         const offer = emu.addOffer([{ status: "exited" }, { status: "running" }]);
-        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "DELETE", path: oneInstance, fault: { kind: "notFoundPage", shape: "detail" }, times: 3 });
         await engine.up(() => new Instance("retried", { offerId: offer.id, image: "busybox" }));
         const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
@@ -430,7 +430,7 @@ describe("money safety, promise by promise", () => {
             listingsLeaveOut(times);
             await expect(engine.destroy()).rejects.toThrow(/500/);
             expect(engine.state.size).toBe(2);
-            expect(emu.model.keys.get(apiKey.key)?.revokedAnswer).toBeUndefined();
+            expect(emu.model.keys.get(apiKey.key)?.revokedStatus).toBeUndefined();
             expect(emu.model.sshKeys.has(sshKeyId)).toBe(true);
             emu.faults.clear();
         }

@@ -142,9 +142,9 @@ const RESOURCES: ResourceUnderTest[] = [
         program: (_emu, name, edited) => () =>
             new ApiKey(name, { name, permissions: edited ? apiKeyPermissions("user_read", "instance_read") : apiKeyPermissions("user_read") }),
         liveIds: (emu, name) =>
-            [...emu.model.keys.values()].filter((k) => k.name === name && !k.revokedAnswer && k.userId === demo(emu)).map((k) => String(k.id)),
+            [...emu.model.keys.values()].filter((k) => k.name === name && !k.revokedStatus && k.userId === demo(emu)).map((k) => String(k.id)),
         purge: (emu, name) => {
-            for (const k of emu.model.keys.values()) if (k.name === name) k.revokedAnswer = 401;
+            for (const k of emu.model.keys.values()) if (k.name === name) k.revokedStatus = 401;
         },
     },
 ];

@@ -31,7 +31,7 @@ describe("under load with random faults", () => {
             const live = () => [
                 ...emu.liveInstances().map((i) => `Instance ${i.id}`),
                 ...[...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id).map((t) => `Template ${t.id}`),
-                ...[...emu.model.keys.values()].filter((k) => k.name.startsWith("key-") && !k.revokedAnswer).map((k) => `ApiKey ${k.id}`),
+                ...[...emu.model.keys.values()].filter((k) => k.name.startsWith("key-") && !k.revokedStatus).map((k) => `ApiKey ${k.id}`),
             ];
             const outsideState = () => live().filter((thing) => !tracked().has(thing));
             process.stdout.write(`under load: 28 resources, ${spoiled} requests spoiled, up ${failure ? "failed, as it may" : "succeeded"}; ${live().length} on the service, ${tracked().size} in state\n`);
@@ -69,7 +69,7 @@ const EVERY_KIND: Fault[] = [
     { kind: "notFoundPage", shape: "html" },
     { kind: "authError404" },
     { kind: "successFalse" },
-    { kind: "lateAnswer", delayMs: 150 },
+    { kind: "lateResponse", delayMs: 150 },
     { kind: "timeout", acted: false },
 ];
 
@@ -78,7 +78,7 @@ function liveThings(emu: Emulator): string[] {
     return [
         ...emu.liveInstances().map((i) => `Instance ${i.id}`),
         ...[...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id).map((t) => `Template ${t.id}`),
-        ...[...emu.model.keys.values()].filter((k) => k.name.startsWith("key-") && !k.revokedAnswer).map((k) => `ApiKey ${k.id}`),
+        ...[...emu.model.keys.values()].filter((k) => k.name.startsWith("key-") && !k.revokedStatus).map((k) => `ApiKey ${k.id}`),
         ...[...emu.model.sshKeys.values()].filter((k) => k.userId === emu.demoUser.id && / ssh-\d+$/.test(k.publicKey)).map((k) => `SshKey ${k.id}`),
     ];
 }

@@ -145,7 +145,7 @@ describe("a resource read with another account's key, through Pulumi's dynamic-p
         refusedToAnotherAccount(
             () => new ApiKey("ci", { name: "ci-reader", permissions: apiKeyPermissions("user_read") }),
             (_emu, id) => `API key ${id}`,
-            (emu, created) => emu.model.keys.get(created.properties.key)?.revokedAnswer === undefined,
+            (emu, created) => emu.model.keys.get(created.properties.key)?.revokedStatus === undefined,
             "accountId",
         ));
 

@@ -151,7 +151,7 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
 
     it("a create whose answer is lost keeps the key it made in state, without the secret, and is not re-sent; the next up replaces it", async () => {
         const { host, emu, engine } = stack;
-        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostResponse" } });
         const program = () => new ApiKey("lost", { name: "lost-one", permissions: apiKeyPermissions("user_read") });
 
         const error = await engine.up(program).catch((e) => e);
@@ -170,7 +170,7 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         const next = await engine.up(program);
         expect(next.replace).toEqual([{ name: "lost", because: ["key"] }]);
         expect(typeof engine.get("lost").outputs.key).toBe("string");
-        expect(made[0].revokedAnswer).toBeDefined();
+        expect(made[0].revokedStatus).toBeDefined();
         await engine.destroy();
     });
 
@@ -192,14 +192,14 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         const { emu, engine } = stack;
         // Made by hand a moment earlier, same name: the listing cannot date it (as the live one cannot).
         const byHand = await clientFor(emu).account.createApiKey({ name: "twin-name", permissions: { api: { user_read: {} } } });
-        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lostResponse" } });
         const error = await engine.up(() => new ApiKey("twin", { name: "twin-name", permissions: apiKeyPermissions("user_read") })).catch((e) => e);
         const made = [...emu.model.keys.values()].filter((k) => k.name === "twin-name" && k.id !== byHand.id);
         expect(made).toHaveLength(1);
         expect(error.message).toMatch(new RegExp(`the key it made \\(${made[0].id}\\) is kept in state`));
         expect(engine.get("twin")).toMatchObject({ id: String(made[0].id), initFailed: true });
         await engine.destroy();
-        expect(emu.model.keys.get(byHand.key)?.revokedAnswer).toBeUndefined();
+        expect(emu.model.keys.get(byHand.key)?.revokedStatus).toBeUndefined();
     });
 
     // Before: a lost create's look found the key a create of the same name, still waiting for its
@@ -209,17 +209,17 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         // The first create is refused unseen by a 502 (its outcome unknown); the second is made at
         // once, its answer late, while the first one's look goes on.
         emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "status", status: 502 } });
-        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lateAnswer", delayMs: 500 } });
+        emu.faults.add({ method: "POST", path: "/api/v0/auth/apikeys/", fault: { kind: "lateResponse", delayMs: 500 } });
         const program = () => ["first", "second"].map((n) => new ApiKey(n, { name: "same-name", permissions: apiKeyPermissions("user_read") }));
         await engine.up(program).catch(() => undefined);
         const ids = [...engine.state.values()].map((e) => e.id);
         expect(new Set(ids).size).toBe(ids.length);
-        const made = [...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedAnswer);
+        const made = [...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedStatus);
         expect(made.every((k) => ids.includes(String(k.id)))).toBe(true);
         await engine.up(program);
         expect([...engine.state.values()].map((e) => e.outputs.key).every((k) => typeof k === "string")).toBe(true);
         await engine.destroy();
-        expect([...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedAnswer)).toEqual([]);
+        expect([...emu.model.keys.values()].filter((k) => k.name === "same-name" && !k.revokedStatus)).toEqual([]);
     });
 
     it("a listing that cannot be read before the create sends nothing, so nothing is made outside state", async () => {
@@ -244,11 +244,11 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         expect(rotated.replace).toEqual([{ name: "deployer", because: ["permissions"] }]);
         const second = engine.get("deployer").outputs as { keyId: number; key: string };
         expect(second.keyId).not.toBe(first.keyId);
-        expect(emu.model.keys.get(first.key)?.revokedAnswer).toBeDefined();
+        expect(emu.model.keys.get(first.key)?.revokedStatus).toBeDefined();
         expect(emu.model.keys.get(second.key)?.permissions).toEqual({ api: { instance_read: {}, instance_write: {} } });
 
         expect(await engine.destroy()).toEqual(["deployer"]);
-        expect(emu.model.keys.get(second.key)?.revokedAnswer).toBeDefined();
+        expect(emu.model.keys.get(second.key)?.revokedStatus).toBeDefined();
     });
 
     it("a revoke answered by a not-found about something else keeps the key in state, valid; the next destroy revokes it", async () => {
@@ -262,10 +262,10 @@ describe("ApiKey lifecycle through Pulumi's dynamic-provider host", () => {
         });
         await expect(engine.destroy()).rejects.toThrow(/delete API key \d+ failed: the service answered that it is not found, but a read still finds it/);
         expect(engine.get("kept").id).toBe(String(keyId));
-        expect(emu.model.keys.get(key)?.revokedAnswer).toBeUndefined();
+        expect(emu.model.keys.get(key)?.revokedStatus).toBeUndefined();
 
         expect(await engine.destroy()).toEqual(["kept"]);
-        expect(emu.model.keys.get(key)?.revokedAnswer).toBeDefined();
+        expect(emu.model.keys.get(key)?.revokedStatus).toBeDefined();
     });
 });
 

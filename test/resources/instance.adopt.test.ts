@@ -130,7 +130,7 @@ describe("Instance adopt", () => {
         const { emu, engine } = stack;
         const id = await rentedElsewhere({ image: "busybox", price: 0.3 });
         const program = () => new Instance("bidder", { adopt: id, image: "busybox", price: 0.5 });
-        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostAnswer" }, times: 10 });
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostResponse" }, times: 10 });
         await expect(engine.up(program)).rejects.toThrow();
         expect(engine.state.size).toBe(0);
         emu.faults.clear();

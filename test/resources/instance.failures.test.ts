@@ -194,8 +194,8 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
     });
 
     it.each([
-        ["a 504 after it took effect", { kind: "lostAnswer", status: 504 } as const],
-        ["a reset after it took effect", { kind: "lostAnswer" } as const],
+        ["a 504 after it took effect", { kind: "lostResponse", status: 504 } as const],
+        ["a reset after it took effect", { kind: "lostResponse" } as const],
     ])("a lost create answer (%s) leaves exactly one instance: the one it made is found by its placement token", async (_, fault) => {
         const { engine, emu } = stack;
         const offer = emu.addOffer();
@@ -236,7 +236,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         const { engine, emu } = stack;
         // The key was taken for the create a moment before: one refusal may be the service's slip.
         const offer = emu.addOffer();
-        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "authError404" } });
         emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "status", status: 401, body: { success: false, error: "auth_error", msg: "Invalid user key" } } });
         await engine.up(() => new Instance("refused-twice", { offerId: offer.id, image: "busybox", waitForRunning: false }));
@@ -247,7 +247,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
 
         // Refused at every look: the key is taken as refused (revoked, or without instance_read).
         const other = emu.addOffer();
-        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${other.id}/`, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${other.id}/`, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "GET", path: "/api/v1/instances/", times: 3, fault: { kind: "authError404" } });
         const failed = await engine.up(() => new Instance("refused", { offerId: other.id, image: "busybox", waitForRunning: false })).catch((e: Error) => e);
         expect(String(failed)).toMatch(/looking for what it made could not settle it .*HTTP 404/s);
@@ -386,7 +386,7 @@ describe("Instance create on a kept connection, unpaced", () => {
     afterAll(() => stack.stop());
 
     it.each([
-        ["the create arrived, its answer lost", "lostAnswer"],
+        ["the create arrived, its answer lost", "lostResponse"],
         ["the connection reset before the create arrived", "reset"],
     ] as const)("%s: one instance, in state", async (_, kind) => {
         const { engine, emu } = stack;

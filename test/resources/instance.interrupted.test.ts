@@ -287,7 +287,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         const offer = emu.addOffer();
         const program = () => new Instance("unsettled", { offerId: offer.id, image: "busybox", readyTimeoutSeconds: 30 });
         // The service makes the instance and the answer is lost; every listing then fails until the look gives up.
-        emu.faults.add({ method: "PUT", path: asks, times: 1, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: asks, times: 1, fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "GET", path: /^\/api\/v1\/instances\/?$/, times: 100_000, fault: { kind: "status", status: 500 } });
         const failing = await run();
         const error = await failing.up(program).catch((e: Error) => e);

@@ -102,7 +102,7 @@ describe("Instance update that fails after some of its changes took, through Pul
         const { program, id } = await bidding("lost-bid");
         const bids = () => emu.requestsTo("PUT", `/api/v0/instances/bid_price/${id}/`).map((r) => r.body);
 
-        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostAnswer", status: 500 }, times: 10 });
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/bid_price/${id}/`, fault: { kind: "lostResponse", status: 500 }, times: 10 });
         await expect(engine.up(program(0.5))).rejects.toThrow(/500/);
         emu.faults.clear();
         expect(emu.instanceView(id)).toMatchObject({ dph_total: 0.5 });
@@ -145,7 +145,7 @@ describe("Instance update that fails after some of its changes took, through Pul
         await engine.up(program("a"));
         const id = Number(engine.get("lost-label").id);
 
-        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostAnswer", status: 500 }, times: 10 });
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostResponse", status: 500 }, times: 10 });
         await expect(engine.up(program("b"))).rejects.toThrow(/500/);
         emu.faults.clear();
         expect(emu.instanceView(id)).toMatchObject({ label: "b" });
@@ -168,7 +168,7 @@ describe("Instance update that fails after some of its changes took, through Pul
         const id = Number(engine.get("unsure-label").id);
         const path = `/api/v0/instances/${id}/`;
 
-        emu.faults.add({ method: "PUT", path, fault: { kind: "lostAnswer", status: 504 }, times: 20 });
+        emu.faults.add({ method: "PUT", path, fault: { kind: "lostResponse", status: 504 }, times: 20 });
         emu.faults.add({ method: "GET", path, fault: { kind: "status", status: 500 }, times: 200 });
         await expect(engine.up(program("b"))).rejects.toThrow();
         emu.faults.clear();

@@ -70,7 +70,7 @@ describe("Instance start, stop and bid in place, through Pulumi's dynamic-provid
         const id = Number(engine.get("flip").id);
 
         // The start takes effect each time; every answer is lost (a gateway's 504), on each of the client's tries.
-        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostAnswer", status: 504 }, times: 4 });
+        emu.faults.add({ method: "PUT", path: `/api/v0/instances/${id}/`, fault: { kind: "lostResponse", status: 504 }, times: 4 });
         await expect(engine.up(program("running"))).rejects.toThrow(/504/);
         emu.faults.clear();
         expect(engine.get("flip")).toMatchObject({ initFailed: true, outputs: { desiredState: "running" } });

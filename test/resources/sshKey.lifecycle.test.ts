@@ -122,7 +122,7 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         // The first create is refused unseen by a 502 (its outcome unknown); the second is made at
         // once, its answer late, while the first one's look goes on.
         emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "status", status: 502 } });
-        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lateAnswer", delayMs: 500 } });
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lateResponse", delayMs: 500 } });
         await engine.up(() => [new SshKey("first", { publicKey: LAPTOP }), new SshKey("second", { publicKey: LAPTOP })]).catch(() => undefined);
         emu.faults.clear();
         const ids = [...engine.state.values()].map((e) => e.id);
@@ -139,7 +139,7 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         const add = emu.model.addSshKey.bind(emu.model);
         emu.model.addSshKey = (userId: number, text: string) => add(userId, text, Date.now() - 3_600_000);
         try {
-            emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer" } });
+            emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostResponse" } });
             expect((await engine.up(() => new SshKey("skewed", { publicKey: LAPTOP }))).create).toEqual(["skewed"]);
             const [key] = [...emu.model.sshKeys.values()].filter((k) => k.publicKey === LAPTOP);
             expect(engine.get("skewed")).toMatchObject({ id: String(key.id) });
@@ -158,7 +158,7 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
 
     it("a create whose answer is lost adopts the key it made, without sending it again", async () => {
         const { engine, emu } = stack;
-        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostResponse" } });
         const posts = emu.requestsTo("POST", "/api/v0/ssh/").length;
 
         const summary = await engine.up(() => new SshKey("lost", { publicKey: LAPTOP }));
@@ -176,7 +176,7 @@ describe("SshKey lifecycle through Pulumi's dynamic-provider host", () => {
         const { engine, emu } = stack;
         const notReadBack = { success: false, error: "SSH key could not be retrieved." };
         // Added, then the read-back failed: the key is there, made since the create left.
-        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostAnswer", status: 400, body: notReadBack } });
+        emu.faults.add({ method: "POST", path: "/api/v0/ssh/", fault: { kind: "lostResponse", status: 400, body: notReadBack } });
         const summary = await engine.up(() => new SshKey("unread", { publicKey: LAPTOP }));
         expect(summary.create).toEqual(["unread"]);
         const [key] = [...emu.model.sshKeys.values()].filter((k) => k.publicKey === LAPTOP);

@@ -125,7 +125,7 @@ describe("Template adopt", () => {
     it("a lost answer to the adopting edit is settled by looking: one edit, no create, and the plan after it is empty", async () => {
         const { emu, engine } = stack;
         const target = existing({ name: "lossy", image: "busybox" });
-        emu.faults.add({ method: "PUT", path: TEMPLATE_PATH, fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: TEMPLATE_PATH, fault: { kind: "lostResponse" } });
         emu.clearLog();
         const [adopted] = await engine.run([{ up: () => new Template("lossy", { adopt: target.id, name: "lossy", image: "busybox", desc: "now managed" }) }]);
         expect(adopted.create).toEqual(["lossy"]);

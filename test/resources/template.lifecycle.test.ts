@@ -322,7 +322,7 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
     // the service may no longer have. A program put back as before then showed no change, and the
     // template kept the failed up's content.
     it.each<[string, Fault, boolean]>([
-        ["made, its answer lost", { kind: "lostAnswer" }, true],
+        ["made, its answer lost", { kind: "lostResponse" }, true],
         ["refused with a 500 again", { kind: "status", status: 500 }, false],
     ])("an edit whose re-send was %s: the next up with the program put back as before looks first, and edits only if the template took it", async (_case, resent, made) => {
         const { engine, emu } = stack;
@@ -363,7 +363,7 @@ describe("Template lifecycle through Pulumi's dynamic-provider host", () => {
         await engine.up(template("first"));
         const record = emu.model.templates.get(engine.get("edit-refreshed").outputs.templateId as number)!;
         emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "status", status: 500 } });
-        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "PUT", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         await expect(engine.up(template("edited"))).rejects.toThrow(/whether it was made could not be settled/);
         expect(engine.get("edit-refreshed").outputs).toMatchObject({ editUnconfirmed: true });
 

@@ -27,8 +27,8 @@ describe("Template: a create whose answer is lost", () => {
         [...stack.emu.model.templates.values()].filter((t) => !t.deleted && t.fields.name === name);
 
     it.each<[string, Fault]>([
-        ["created, then the connection reset", { kind: "lostAnswer" }],
-        ["created, then a 504 from the gateway", { kind: "lostAnswer", status: 504 }],
+        ["created, then the connection reset", { kind: "lostResponse" }],
+        ["created, then a 504 from the gateway", { kind: "lostResponse", status: 504 }],
         ["created, then an unreadable answer", { kind: "malformed" }],
     ])("%s: exactly one template, and state points at it", async (_case, fault) => {
         const { emu, engine } = stack;
@@ -57,7 +57,7 @@ describe("Template: a create whose answer is lost", () => {
     // nothing, and sent the create again: two templates.
     it("a lost create of a template with a field set to null finds the template it made", async () => {
         const { emu, engine } = stack;
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         await engine.up(() => new Template("with-null", { name: "with-null", image: "busybox", jupyterDir: null, volumeInfo: null }));
         const made = [...emu.model.templates.values()].filter((t) => !t.deleted && t.fields.name === "with-null");
         expect(made.map((t) => String(t.id))).toEqual([engine.get("with-null").id]);
@@ -67,7 +67,7 @@ describe("Template: a create whose answer is lost", () => {
     it("an identical template made earlier is not mistaken for the lost one", async () => {
         const { emu, engine } = stack;
         const older = madeAnHourAgo(emu, "twin");
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
 
         await engine.up(() => new Template("twin", { name: "twin", image: "busybox" }));
         expect(live("twin")).toHaveLength(2);
@@ -130,7 +130,7 @@ describe("Template: the service's \"existing template found\"", () => {
     it("a lost create never takes the template of another resource of identical content made moments earlier", async () => {
         const { emu, engine } = stack;
         await engine.up(() => [new Template("a", { name: "twice", image: "busybox" })]);
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         const error = await engine.up(() => [new Template("a", { name: "twice", image: "busybox" }), new Template("b", { name: "twice", image: "busybox" })]).catch((e) => e);
         expect(error.message).toMatch(/already has exactly this content/);
         expect([...engine.state.values()].map((e) => e.name)).toEqual(["a"]);
@@ -160,7 +160,7 @@ describe("Template: the service's \"existing template found\"", () => {
         const fields = { name: "made-by-another-stack", image: "busybox", tag: "latest", runtype: "args", recommended_disk_space: 8, private: true };
         const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
         const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() - ago });
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         const error = await engine.up(() => new Template("mine", { name: "made-by-another-stack", image: "busybox" })).catch((e) => e);
         expect(error.message).toContain(`template ${theirs.id} already has exactly this content`);
         expect(engine.state.size).toBe(0);
@@ -175,7 +175,7 @@ describe("Template: the service's \"existing template found\"", () => {
         const login = { docker_login_repo: "", docker_login_user: "", docker_login_pass: "" };
         const theirs = emu.model.addTemplate(emu.demoUser.id, { ...fields, ...login }, { created_at: Date.now() });
         emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "status", status: 429, text: "API requests too frequent", headers: { "Retry-After": "6" } } });
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         const error = await engine.up(() => new Template("mine", { name: "made-while-waiting", image: "busybox" })).catch((e) => e);
         expect(error.message).toContain(`template ${theirs.id} already has exactly this content`);
         expect(engine.state.size).toBe(0);
@@ -193,7 +193,7 @@ describe("Template: the service's \"existing template found\"", () => {
 
     it("a lost answer is still recovered: the template the lost create made is adopted, once", async () => {
         const { emu, engine } = stack;
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         await engine.up(() => new Template("lost-live", { name: "lost-live", image: "busybox" }));
         expect(live("lost-live")).toHaveLength(1);
         expect(engine.get("lost-live").id).toBe(String(live("lost-live")[0].id));
@@ -204,7 +204,7 @@ describe("Template: the service's \"existing template found\"", () => {
     // outside state; every later operation of the process that needed the account failed on it too.
     it("a lost create whose look meets one refusal of the key asks again, and adopts what it made", async () => {
         const { emu, engine } = stack;
-        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostAnswer" } });
+        emu.faults.add({ method: "POST", path: "/api/v0/template/", fault: { kind: "lostResponse" } });
         emu.faults.add({ method: "GET", path: "/api/v0/users/current/", fault: { kind: "authError404" } });
         await engine.up(() => new Template("refused-once", { name: "refused-once", image: "busybox" }));
         expect(live("refused-once")).toHaveLength(1);

@@ -49,8 +49,8 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         root: "testkit",
         within: "emulator",
         layers: [
-            ["model", "answer", "faults", "selectFilters", "envFlags"],
-            ["auth", "faultAnswers", "rateLimiter", "marketplace", "instanceStatus"],
+            ["model", "response", "faults", "selectFilters", "envFlags"],
+            ["auth", "faultResponses", "rateLimiter", "marketplace", "instanceStatus"],
             ["options"],
             ["handlers"],
             ["routes"],

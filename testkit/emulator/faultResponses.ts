@@ -1,13 +1,13 @@
-import { Answer, answerText, fail, notFoundPage } from "./answer";
+import { EmuResponse, responseText, fail, notFoundPage } from "./response";
 import { Fault } from "./faults";
 
 /**
- * What each fault sends instead of, or in place of, the real answer. Faults that send nothing at
- * all (`reset`, `timeout`, `lostAnswer` without a status) are the server's: they act on the socket.
+ * What each fault sends instead of, or in place of, the real response. Faults that send nothing at
+ * all (`reset`, `timeout`, `lostResponse` without a status) are the server's: they act on the socket.
  */
 
 /** The answer of a fault where the service never acts on the request; undefined for the others. */
-export function answerInstead(fault: Fault, rawBody: string, body: unknown): Answer | undefined {
+export function responseInstead(fault: Fault, rawBody: string, body: unknown): EmuResponse | undefined {
     switch (fault.kind) {
         case "status":
             return fault.text !== undefined
@@ -21,7 +21,7 @@ export function answerInstead(fault: Fault, rawBody: string, body: unknown): Ans
             return fault.shape === "html" ? notFoundPage() : { status: 404, body: { detail: "Not Found" } };
         case "echoRequest":
             // Some services quote the request in a validation error: whatever the body held
-            // (a password, a key) comes back in the answer.
+            // (a password, a key) comes back in the response.
             return {
                 status: fault.status ?? 422,
                 body: {
@@ -39,15 +39,15 @@ export function answerInstead(fault: Fault, rawBody: string, body: unknown): Ans
 }
 
 /** The answer sent once the service has acted: spoiled by the fault, or the real one. */
-export function answerAfter(fault: Fault | undefined, real: Answer): Answer {
+export function responseAfter(fault: Fault | undefined, real: EmuResponse): EmuResponse {
     switch (fault?.kind) {
         case "malformed":
             return { status: 200, body: '{"success": true, "tem', text: true };
         case "truncated": {
-            const text = answerText(real);
+            const text = responseText(real);
             return { status: 200, body: text.slice(0, Math.floor(text.length / 2)), text: true, contentType: "application/json" };
         }
-        case "lostAnswer":
+        case "lostResponse":
             if (!fault.status) return real;
             return fault.body !== undefined ? { status: fault.status, body: fault.body } : { status: fault.status, body: "<html>Gateway Timeout</html>", text: true };
         default:

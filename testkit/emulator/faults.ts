@@ -1,11 +1,11 @@
 /**
  * Faults for tests, three ways: a script for the next requests by position, rules per method and
- * path, and spoiling at random (seeded). Some faults replace the answer before the request is
+ * path, and spoiling at random (seeded). Some faults replace the response before the request is
  * handled (the service never acted); others let the request take effect and then spoil or lose
- * its answer. faultAnswers.ts says what each does on the wire.
+ * its response. faultResponses.ts says what each does on the wire.
  */
 export type Fault =
-    /** Answer with this status (429, 500, 503, ...) and body, without handling the request. */
+    /** Respond with this status (429, 500, 503, ...) and body, without handling the request. */
     | { kind: "status"; status: number; body?: unknown; text?: string; headers?: Record<string, string> }
     /** Close the connection without answering, without handling the request. */
     | { kind: "reset" }
@@ -13,21 +13,21 @@ export type Fault =
     | { kind: "slow"; delayMs: number }
     /** Handle the request, then answer 200 with a body that is not JSON. */
     | { kind: "malformed" }
-    /** Handle the request, then answer 200 (application/json) with the first half of the real answer's text. */
+    /** Handle the request, then answer 200 (application/json) with the first half of the real response's text. */
     | { kind: "truncated" }
-    /** Answer HTTP 200 `{success: false}` without handling the request. */
+    /** Respond HTTP 200 `{success: false}` without handling the request. */
     | { kind: "successFalse"; error?: string; msg?: string }
-    /** Handle the request (a create takes effect), then lose the answer: reset, or this status (with this JSON body, or a gateway's page). */
-    | { kind: "lostAnswer"; status?: number; body?: unknown }
-    /** Handle the request (a create takes effect at once), then send its real answer `delayMs` later: what another create's look meets meanwhile. */
-    | { kind: "lateAnswer"; delayMs: number }
+    /** Handle the request (a create takes effect), then lose the response: reset, or this status (with this JSON body, or a gateway's page). */
+    | { kind: "lostResponse"; status?: number; body?: unknown }
+    /** Handle the request (a create takes effect at once), then send its real response `delayMs` later: what another create's look meets meanwhile. */
+    | { kind: "lateResponse"; delayMs: number }
     /** Handle the request first if `acted`; then never answer, until the client gives up or `holdMs` (default 30 s) passes. */
     | { kind: "timeout"; acted: boolean; holdMs?: number }
     /** Without handling, answer `status` (default 422) with a FastAPI-like body that quotes the request. */
     | { kind: "echoRequest"; status?: number }
     /** Without handling, answer 404 as a wrong base URL or a proxy does: an HTML page, or `{"detail": "Not Found"}`. */
     | { kind: "notFoundPage"; shape: "html" | "detail" }
-    /** Answer 404 with an `auth_error` body, as a revoked key has been seen to. */
+    /** Respond 404 with an `auth_error` body, as a revoked key has been seen to. */
     | { kind: "authError404" };
 
 export interface FaultRule {

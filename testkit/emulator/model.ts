@@ -25,7 +25,7 @@ export interface EmuKey {
     permissions?: Scopes;
     createdAt: number;
     /** Set once revoked; how the service answers the key from then on (404 has been seen live). */
-    revokedAnswer?: 401 | 404;
+    revokedStatus?: 401 | 404;
 }
 
 export interface EmuTemplate {
@@ -47,7 +47,7 @@ export type FinalStatus = "running" | "exited" | "unknown" | "offline" | "loadin
 
 /**
  * How instances created from an offer behave: the status they end in (`loading` or `created` means stuck there;
- * `stopped` means created stopped, the machine unable to run it, which the create's answer says
+ * `stopped` means created stopped, the machine unable to run it, which the create's response says
  * with `success: false`), and its message.
  */
 export interface OfferScript {

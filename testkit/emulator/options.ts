@@ -22,7 +22,7 @@ export interface EmulatorOptions {
     /** The live create answers "existing template found" for identical content. */
     dedupeTemplates?: boolean;
     /** How a revoked key is answered from then on; 404 with auth_error has been seen live. */
-    revokedKeyAnswer?: 401 | 404;
+    revokedKeyStatus?: 401 | 404;
     /**
      * The status a scoped key is refused with on a route its permissions lack. The contract (§5.4)
      * and the vendor's authentication page both say "401 or 403"; default 403.
@@ -43,12 +43,12 @@ export interface EmulatorOptions {
      * How a create on a taken offer is answered: 410 `no_such_ask` (the default), or the 404
      * `no_such_ask` an offer that does not exist gets. The live service has been seen to do both.
      */
-    takenOfferAnswer?: 404 | 410;
+    takenOfferStatus?: 404 | 410;
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
     /**
      * Network latency to stand in for a region's distance from the service: every request's round
-     * trip takes this much longer (half before it is handled, half before its answer leaves). Default 0.
+     * trip takes this much longer (half before it is handled, half before its response leaves). Default 0.
      */
     latencyMs?: number;
     /** How long an idle connection is kept open before the emulator closes it, ms; default 5000, as Node's and many servers'. */
@@ -72,11 +72,11 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
         instanceTimings: options.instanceTimings ?? { loadingAfterMs: 1000, runningAfterMs: 4000 },
         goneInstanceShape: options.goneInstanceShape ?? "null",
         dedupeTemplates: options.dedupeTemplates ?? true,
-        revokedKeyAnswer: options.revokedKeyAnswer ?? 401,
+        revokedKeyStatus: options.revokedKeyStatus ?? 401,
         scopeRefusalStatus: options.scopeRefusalStatus ?? 403,
         apiKeyListing: options.apiKeyListing ?? "reference",
         offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
-        takenOfferAnswer: options.takenOfferAnswer ?? 410,
+        takenOfferStatus: options.takenOfferStatus ?? 410,
         keepProcessAlive: options.keepProcessAlive ?? false,
         latencyMs: options.latencyMs ?? 0,
         keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,

@@ -1,4 +1,4 @@
-import { Answer } from "./answer";
+import { EmuResponse } from "./response";
 
 /**
  * The live service's limit: a minimum interval between calls to one endpoint by one identity (a
@@ -18,16 +18,16 @@ export class RateLimiter {
         public countsRejections = false,
     ) {}
 
-    check(lane: string, intervalMs: number, at = Date.now()): Answer | undefined {
+    check(bucket: string, intervalMs: number, at = Date.now()): EmuResponse | undefined {
         const interval = intervalMs * this.scale;
-        const last = this.lastCounted.get(lane);
+        const last = this.lastCounted.get(bucket);
         if (interval > 0 && last !== undefined && at - last < interval) {
             this.rejected++;
-            if (this.countsRejections) this.lastCounted.set(lane, at);
+            if (this.countsRejections) this.lastCounted.set(bucket, at);
             const threshold = this.namesThreshold ? ` endpoint threshold=${secondsText(interval)}` : "";
             return { status: 429, body: `API requests too frequent${threshold}`, text: true };
         }
-        this.lastCounted.set(lane, at);
+        this.lastCounted.set(bucket, at);
         return undefined;
     }
 

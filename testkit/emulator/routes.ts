@@ -1,4 +1,4 @@
-import { Answer } from "./answer";
+import { EmuResponse } from "./response";
 import { HandlerContext } from "./handlers/context";
 import * as account from "./handlers/account";
 import * as catalog from "./handlers/catalog";
@@ -21,7 +21,7 @@ export interface Route {
     pattern: RegExp;
     scope: string;
     intervalMs: number;
-    handler: (ctx: HandlerContext) => Answer;
+    handler: (ctx: HandlerContext) => EmuResponse;
 }
 
 /** A route the service answers without a key (the vendor CLI asks it with none). */
@@ -31,7 +31,7 @@ export interface PublicRoute {
     pattern: RegExp;
     public: true;
     intervalMs: number;
-    handler: (ctx: Omit<HandlerContext, "caller">) => Answer;
+    handler: (ctx: Omit<HandlerContext, "caller">) => EmuResponse;
 }
 
 const id = "(\\d+)";

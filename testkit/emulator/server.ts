@@ -2,9 +2,9 @@ import * as http from "http";
 import * as https from "https";
 import { AddressInfo, Socket } from "net";
 import * as zlib from "zlib";
-import { Answer, answerText, fail, invalidArgs, notFoundPage } from "./answer";
+import { EmuResponse, responseText, fail, invalidArgs, notFoundPage } from "./response";
 import { authenticate, authorize } from "./auth";
-import { answerAfter, answerInstead } from "./faultAnswers";
+import { responseAfter, responseInstead } from "./faultResponses";
 import { FaultBook } from "./faults";
 import { instanceView } from "./handlers/instances";
 import { statusAt } from "./instanceStatus";
@@ -113,9 +113,9 @@ export class Emulator implements EmulatorState {
         return this.model.addKey(userId, "test key", permissions);
     }
 
-    revokeKey(key: string, answer: 401 | 404 = this.options.revokedKeyAnswer): void {
+    revokeKey(key: string, response: 401 | 404 = this.options.revokedKeyStatus): void {
         const record = this.model.keys.get(key);
-        if (record) record.revokedAnswer = answer;
+        if (record) record.revokedStatus = response;
     }
 
     /**
@@ -256,24 +256,24 @@ export class Emulator implements EmulatorState {
                 await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
                 break;
             default: {
-                const instead = fault && answerInstead(fault, raw, bodyIsJson ? body : raw);
+                const instead = fault && responseInstead(fault, raw, bodyIsJson ? body : raw);
                 if (instead) return this.send(res, entry, instead);
             }
         }
 
-        const answer = bodyIsJson
+        const response = bodyIsJson
             ? this.dispatch(method, url, body, req.headers.authorization, entry)
             : invalidArgs("body is not valid JSON");
 
-        // Faults where it acted, and its answer is lost or spoiled.
+        // Faults where it acted, and its response is lost or spoiled.
         if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
-        if (fault?.kind === "lostAnswer" && !fault.status) return this.hangUp(req, entry);
-        if (fault?.kind === "lateAnswer") await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
+        if (fault?.kind === "lostResponse" && !fault.status) return this.hangUp(req, entry);
+        if (fault?.kind === "lateResponse") await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
         await this.travel();
-        this.send(res, entry, answerAfter(fault, answer));
+        this.send(res, entry, responseAfter(fault, response));
     }
 
-    /** Half of `latencyMs`: a request on its way in, or an answer on its way out. */
+    /** Half of `latencyMs`: a request on its way in, or a response on its way out. */
     private async travel(): Promise<void> {
         if (this.options.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs / 2));
     }
@@ -296,7 +296,7 @@ export class Emulator implements EmulatorState {
         socket.once("close", () => clearTimeout(timer));
     }
 
-    private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): Answer {
+    private dispatch(method: string, url: URL, body: unknown, authorization: string | undefined, entry: LoggedRequest): EmuResponse {
         const found = findRoute(method, url.pathname);
         // No such path: the web server's page, not the API's JSON (that is for a missing resource).
         if (found === undefined) return notFoundPage();
@@ -323,24 +323,24 @@ export class Emulator implements EmulatorState {
         return route.handler({ ...context, caller });
     }
 
-    private send(res: http.ServerResponse, entry: LoggedRequest, answer: Answer): void {
-        entry.status = answer.status;
+    private send(res: http.ServerResponse, entry: LoggedRequest, response: EmuResponse): void {
+        entry.status = response.status;
         if (res.destroyed || res.writableEnded) return;
-        const text = Buffer.from(answerText(answer));
+        const text = Buffer.from(responseText(response));
         // As the web servers in front of APIs do: a longer answer goes gzipped to a client that takes it.
         const gzip = text.length >= GZIP_FROM_BYTES && /\bgzip\b/.test(String(res.req.headers["accept-encoding"] ?? ""));
         const sent = gzip ? zlib.gzipSync(text) : text;
-        res.writeHead(answer.status, {
-            "Content-Type": answer.contentType ?? (answer.text ? "text/plain; charset=utf-8" : "application/json"),
+        res.writeHead(response.status, {
+            "Content-Type": response.contentType ?? (response.text ? "text/plain; charset=utf-8" : "application/json"),
             "Content-Length": sent.length,
             ...(gzip ? { "Content-Encoding": "gzip" } : {}),
-            ...answer.headers,
+            ...response.headers,
         });
         res.end(sent);
     }
 }
 
-/** Answers this long or longer are gzipped for a client whose `Accept-Encoding` names gzip. */
+/** Responses this long or longer are gzipped for a client whose `Accept-Encoding` names gzip. */
 const GZIP_FROM_BYTES = 1024;
 
 function readBody(req: http.IncomingMessage): Promise<string> {

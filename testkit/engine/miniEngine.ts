@@ -122,13 +122,13 @@ const REFRESH_PARALLELISM = 4 * os.cpus().length;
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
     const results: R[] = new Array(items.length);
     let next = 0;
-    const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
         while (next < items.length) {
             const i = next++;
             results[i] = await work(items[i]);
         }
     });
-    const settled = await Promise.allSettled(lanes);
+    const settled = await Promise.allSettled(workers);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) throw failed.reason;
     return results;
@@ -388,7 +388,7 @@ export class MiniEngine {
         try {
             return await work();
         } catch (e) {
-            // The host's last lines travel on another pipe than its answer: give them a turn to arrive.
+            // The host's last lines travel on another pipe than its response: give them a turn to arrive.
             await new Promise((resolve) => setImmediate(resolve));
             const lines = this.host.output.slice(from).slice(-HOST_LINES);
             if (e instanceof Error && lines.length > 0) {

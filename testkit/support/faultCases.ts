@@ -12,7 +12,7 @@ import { DEFAULT_RETRY } from "../../provider/client/retryPolicy";
 
 /** Every fault kind, by the name the summary uses. */
 export const FAULT_KINDS: Record<string, Fault> = {
-    "lost after the change": { kind: "lostAnswer" },
+    "lost after the change": { kind: "lostResponse" },
     "500": { kind: "status", status: 500 },
     "502": { kind: "status", status: 502 },
     "503": { kind: "status", status: 503 },
@@ -44,7 +44,7 @@ export interface FaultCase {
 /**
  * The cases for one operation that makes `calls` requests when nothing fails, `createAt` being the
  * position of its create call, if any: each fault kind at each position; each kind at a position
- * and again at the next (the retry fails too); and a lost create answer followed by a failure of
+ * and again at the next (the retry fails too); and a lost create response followed by a failure of
  * the first, then of the second, call after it (the lookup's own calls).
  */
 export function casesFor(operation: Operation, calls: number, createAt?: number): FaultCase[] {
@@ -58,7 +58,7 @@ export function casesFor(operation: Operation, calls: number, createAt?: number)
         }
     }
     // An edit whose every try fails (its retries spent): the update fails, and state must still
-    // say what the service has, or that it cannot know (an answer lost after the change).
+    // say what the service has, or that it cannot know (a response lost after the change).
     if (operation === "update") {
         for (let at = 1; at <= calls; at++) {
             for (const kind of EVERY_TRY_KINDS) add(Array.from({ length: DEFAULT_RETRY.maxAttempts }, (_, i) => ({ at: at + i, kind })));

@@ -1,4 +1,4 @@
-import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { withinGrant } from "../auth";
 import { HandlerContext, isObject } from "./context";
 
@@ -18,7 +18,7 @@ const PERMISSION_NAMES = new Set([
 ]);
 
 /** Like the live one, this body carries the account's API key. */
-export function currentUser(ctx: HandlerContext): Answer {
+export function currentUser(ctx: HandlerContext): EmuResponse {
     const u = ctx.caller.user;
     return ok({
         id: u.id,
@@ -33,7 +33,7 @@ export function currentUser(ctx: HandlerContext): Answer {
 }
 
 /** `?user_id=<id>` as the contract names it, or `?owner=me` as the vendor CLI asks (docs/live-service.md "Host machines"). */
-export function listMachines(ctx: HandlerContext): Answer {
+export function listMachines(ctx: HandlerContext): EmuResponse {
     const userId = ctx.query.get("user_id");
     const owner = ctx.query.get("owner");
     if (!userId && owner !== "me") return invalidArgs(owner ? 'owner must be "me"' : "user_id (or owner=me) is required");
@@ -45,9 +45,9 @@ export function listMachines(ctx: HandlerContext): Answer {
     return ok({ machines });
 }
 
-export function listApiKeys(ctx: HandlerContext): Answer {
+export function listApiKeys(ctx: HandlerContext): EmuResponse {
     const apikeys = [...ctx.emu.model.keys.values()]
-        .filter((k) => k.userId === ctx.caller.user.id && !k.revokedAnswer)
+        .filter((k) => k.userId === ctx.caller.user.id && !k.revokedStatus)
         .map((k) => ({
             id: k.id,
             user_id: k.userId,
@@ -62,7 +62,7 @@ export function listApiKeys(ctx: HandlerContext): Answer {
     return ok({ success: true, apikeys });
 }
 
-export function createApiKey(ctx: HandlerContext): Answer {
+export function createApiKey(ctx: HandlerContext): EmuResponse {
     const body = ctx.body;
     if (!isObject(body) || typeof body.name !== "string" || body.name === "") return invalidArgs("name is required");
     const permissions = body.permissions;
@@ -86,12 +86,12 @@ export function createApiKey(ctx: HandlerContext): Answer {
     return ok({ id: record.id, key: record.key, permissions: record.permissions });
 }
 
-export function deleteApiKey(ctx: HandlerContext): Answer {
+export function deleteApiKey(ctx: HandlerContext): EmuResponse {
     const record = ctx.emu.model.findKeyById(Number(ctx.params[0]));
-    if (!record || record.userId !== ctx.caller.user.id || record.revokedAnswer) {
+    if (!record || record.userId !== ctx.caller.user.id || record.revokedStatus) {
         return fail(404, "not_found", `no API key ${ctx.params[0]}`);
     }
-    record.revokedAnswer = ctx.emu.options.revokedKeyAnswer;
-    // The live answer as its API reference documents it: a text, not the `{success: true}` of other deletes.
+    record.revokedStatus = ctx.emu.options.revokedKeyStatus;
+    // The live response as its API reference documents it: a text, not the `{success: true}` of other deletes.
     return ok("Successfully Deleted API Key");
 }

@@ -1,4 +1,4 @@
-import { Answer, ok } from "../answer";
+import { EmuResponse, ok } from "../response";
 import { HandlerContext } from "./context";
 
 /**
@@ -6,7 +6,7 @@ import { HandlerContext } from "./context";
  * as offer searches name them (`"RTX 4090"`, with its space). The vendor CLI turns them into its
  * `gpu_name=RTX_4090` spellings.
  */
-export function gpuNames(ctx: Omit<HandlerContext, "caller">): Answer {
+export function gpuNames(ctx: Omit<HandlerContext, "caller">): EmuResponse {
     const names = new Set([...ctx.emu.model.offers.values()].map((offer) => offer.listing.gpu_name));
     return ok({ success: true, gpu_names: [...names].sort() });
 }

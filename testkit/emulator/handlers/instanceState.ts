@@ -1,11 +1,11 @@
 /** Start, stop and bid changes of an instance (docs/live-service.md "start / stop", "change a bid"); the status clock is in ../instanceStatus.ts. */
-import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { HandlerContext, isObject } from "./context";
 import { intendedStatus, statusAt } from "../instanceStatus";
 import { labelInstance, ownLive } from "./instances";
 
 /** `PUT /instances/{id}/`: a body with `state` starts or stops the instance, any other is a label edit. */
-export function putInstance(ctx: HandlerContext): Answer {
+export function putInstance(ctx: HandlerContext): EmuResponse {
     if (!isObject(ctx.body) || !("state" in ctx.body)) return labelInstance(ctx);
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
@@ -26,7 +26,7 @@ export function putInstance(ctx: HandlerContext): Answer {
 }
 
 /** `PUT /instances/bid_price/{id}/ {client_id, price}`: a new bid for an interruptible instance. */
-export function changeBid(ctx: HandlerContext): Answer {
+export function changeBid(ctx: HandlerContext): EmuResponse {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     const price = isObject(ctx.body) ? ctx.body.price : undefined;

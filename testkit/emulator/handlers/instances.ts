@@ -1,4 +1,4 @@
-import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { envFlagsToDict } from "../envFlags";
 import { EmuInstance, newSecret } from "../model";
 import { InstanceTimings, intendedStatus, statusAt } from "../instanceStatus";
@@ -28,7 +28,7 @@ const BARE_JUPYTER =
 const LIST_FILTER_FIELDS: Record<string, FieldType> = { id: "int", label: "string", actual_status: "string" };
 const PAGE_SIZE = 25;
 
-export function createInstance(ctx: HandlerContext): Answer {
+export function createInstance(ctx: HandlerContext): EmuResponse {
     const offerId = Number(ctx.params[0]);
     const body = ctx.body;
     if (!isObject(body)) return invalidArgs("body must be a JSON object");
@@ -42,7 +42,7 @@ export function createInstance(ctx: HandlerContext): Answer {
     // A taken offer: 410, or the same 404 as one that does not exist; both are seen live
     // (docs/live-service.md "Renting by need").
     if (ctx.now < offer.freeAt) {
-        return ctx.emu.options.takenOfferAnswer === 404 ? noSuchAsk(offerId) : fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
+        return ctx.emu.options.takenOfferStatus === 404 ? noSuchAsk(offerId) : fail(410, "no_such_ask", `offer ${offerId} is no longer available`);
     }
 
     const problem = checkCreateBody(body);
@@ -94,7 +94,7 @@ export function createInstance(ctx: HandlerContext): Answer {
     if (body.target_state === "stopped") instance.stateChange = { to: "stopped", at: ctx.now, from: null };
     offer.freeAt = Infinity;
     model.instances.set(instance.id, instance);
-    // The live answer's `success` is "true if the container started running, false if it started
+    // The live response's `success` is "true if the container started running, false if it started
     // in stopped state" (the service's API reference): the instance exists either way.
     const startsStopped = instance.script.status === "stopped" || body.target_state === "stopped";
     return ok({ success: !startsStopped, new_contract: instance.id, instance_api_key: newSecret("instkey") });
@@ -115,7 +115,7 @@ function volumeInfoProblem(v: unknown): string | undefined {
     return undefined;
 }
 
-function noSuchAsk(offerId: number): Answer {
+function noSuchAsk(offerId: number): EmuResponse {
     return fail(404, "invalid_args", `error 404/3603: no_such_ask  Instance type by id ${offerId} is not available.`);
 }
 
@@ -216,13 +216,13 @@ export function ownLive(ctx: HandlerContext): EmuInstance | undefined {
     return instance && !instance.destroyed && instance.ownerId === ctx.caller.user.id ? instance : undefined;
 }
 
-export function showInstance(ctx: HandlerContext): Answer {
+export function showInstance(ctx: HandlerContext): EmuResponse {
     const instance = ownLive(ctx);
     if (!instance) return ok({ instances: ctx.emu.options.goneInstanceShape === "empty" ? {} : null });
     return ok({ instances: instanceView(instance, ctx.now, ctx.emu.options.instanceTimings) });
 }
 
-export function labelInstance(ctx: HandlerContext): Answer {
+export function labelInstance(ctx: HandlerContext): EmuResponse {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     const label = isObject(ctx.body) ? ctx.body.label : undefined;
@@ -232,7 +232,7 @@ export function labelInstance(ctx: HandlerContext): Answer {
     return ok({ success: true });
 }
 
-export function destroyInstance(ctx: HandlerContext): Answer {
+export function destroyInstance(ctx: HandlerContext): EmuResponse {
     const instance = ownLive(ctx);
     if (!instance) return fail(404, "no_such_instance", `instance ${ctx.params[0]} not found`);
     instance.destroyed = true;
@@ -243,12 +243,12 @@ export function destroyInstance(ctx: HandlerContext): Answer {
     return ok({ success: true, msg: `destroying instance ${instance.id}` });
 }
 
-export function listInstancesV0(): Answer {
+export function listInstancesV0(): EmuResponse {
     return fail(410, "deprecated_endpoint", "This endpoint is deprecated; use /api/v1/instances/");
 }
 
 /** `GET /api/v1/instances/`: filtered on id, label, actual_status; 25 a page, in id order. */
-export function listInstances(ctx: HandlerContext): Answer {
+export function listInstances(ctx: HandlerContext): EmuResponse {
     const parsed = filtersFromQuery(ctx.query, LIST_FILTER_FIELDS);
     if ("problem" in parsed) return invalidArgs(parsed.problem);
     const { filters } = parsed;

@@ -1,4 +1,4 @@
-import { Answer, invalidArgs, ok } from "../answer";
+import { EmuResponse, invalidArgs, ok } from "../response";
 import { EmuOffer } from "../model";
 import { FieldType, matchesFilters, validateFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
@@ -54,7 +54,7 @@ export function offerView(offer: EmuOffer, now: number, type = "on-demand"): Rec
 }
 
 /** `GET /api/v0/bundles/?q=<JSON>`; no `q` is the empty query. */
-export function searchOffersByQuery(ctx: HandlerContext): Answer {
+export function searchOffersByQuery(ctx: HandlerContext): EmuResponse {
     const raw = ctx.query.get("q");
     if (raw === null) return search(ctx, {});
     try {
@@ -65,7 +65,7 @@ export function searchOffersByQuery(ctx: HandlerContext): Answer {
 }
 
 /** `POST /api/v0/bundles/` with the query as the body. */
-export function searchOffersByBody(ctx: HandlerContext): Answer {
+export function searchOffersByBody(ctx: HandlerContext): EmuResponse {
     return search(ctx, ctx.body ?? {});
 }
 
@@ -73,7 +73,7 @@ export function searchOffersByBody(ctx: HandlerContext): Answer {
  * `PUT /api/v0/search/asks/ {select_cols, q}`: the same query as `q` (the vendor SDK's
  * `search_offers_new`). Every column is shown, whatever `select_cols` asks.
  */
-export function searchAsks(ctx: HandlerContext): Answer {
+export function searchAsks(ctx: HandlerContext): EmuResponse {
     const body = ctx.body;
     if (!isObject(body) || !isObject(body.q)) return invalidArgs('the body must be {"q": {<conditions>}, "select_cols": [...]}');
     const cols = body.select_cols;
@@ -85,7 +85,7 @@ export function searchAsks(ctx: HandlerContext): Answer {
  * Offers on the market matching every condition, sorted by `order` (offer id last), at most
  * `limit`. An offer held by an instance is off the market until a while after it is destroyed.
  */
-function search(ctx: HandlerContext, query: unknown): Answer {
+function search(ctx: HandlerContext, query: unknown): EmuResponse {
     if (!isObject(query)) return invalidArgs(NOT_A_DICT);
     // `allocated_storage` (GB the prices are quoted for) and `disable_bundling` are special keys the
     // vendor clients add; the emulator checks them and quotes every price as listed.

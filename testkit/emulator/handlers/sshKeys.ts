@@ -1,4 +1,4 @@
-import { Answer, fail, ok } from "../answer";
+import { EmuResponse, fail, ok } from "../response";
 import { EmuSshKey } from "../model";
 import { HandlerContext, isObject } from "./context";
 
@@ -17,11 +17,11 @@ function ownKeys(ctx: HandlerContext): EmuSshKey[] {
     return [...ctx.emu.model.sshKeys.values()].filter((k) => k.userId === ctx.caller.user.id);
 }
 
-export function listSshKeys(ctx: HandlerContext): Answer {
+export function listSshKeys(ctx: HandlerContext): EmuResponse {
     return ok(ownKeys(ctx).map(view));
 }
 
-export function createSshKey(ctx: HandlerContext): Answer {
+export function createSshKey(ctx: HandlerContext): EmuResponse {
     const text = isObject(ctx.body) && typeof ctx.body.ssh_key === "string" ? ctx.body.ssh_key.trim() : "";
     if (text === "") return fail(400, "no_ssh_key", "ssh_key is required");
     if (ownKeys(ctx).some((k) => k.publicKey === text)) return fail(400, "duplicate_ssh_key", "this SSH key is already on the account");
@@ -29,7 +29,7 @@ export function createSshKey(ctx: HandlerContext): Answer {
     return ok({ success: true, key: view(key) });
 }
 
-export function deleteSshKey(ctx: HandlerContext): Answer {
+export function deleteSshKey(ctx: HandlerContext): EmuResponse {
     const key = ctx.emu.model.sshKeys.get(Number(ctx.params[0]));
     // The service's API reference: a key not found, or not the account's, is a 400 `no_ssh_key`, not a
     // 404. Before, the emulator answered 404 not_found, a "gone" the live service never says here.

@@ -1,4 +1,4 @@
-import { Answer, fail, invalidArgs, ok } from "../answer";
+import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { EmuTemplate, templateHash } from "../model";
 import { FieldType, filtersFromQuery, matchesFilters, validateFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
@@ -128,7 +128,7 @@ export function findVisibleByHash(ctx: HandlerContext, hashId: string): EmuTempl
     return visible(ctx).find((t) => t.hash_id === hashId);
 }
 
-export function searchTemplates(ctx: HandlerContext): Answer {
+export function searchTemplates(ctx: HandlerContext): EmuResponse {
     const parsed = filtersFromQuery(ctx.query, FILTER_FIELDS);
     if ("problem" in parsed) return invalidArgs(parsed.problem);
     const { filters } = parsed;
@@ -141,7 +141,7 @@ export function searchTemplates(ctx: HandlerContext): Answer {
     return ok({ success: true, templates_found: templates.length, templates });
 }
 
-export function createTemplate(ctx: HandlerContext): Answer {
+export function createTemplate(ctx: HandlerContext): EmuResponse {
     if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
     const missing = REQUIRED_ON_CREATE.find((f) => !(f in (ctx.body as object)));
     if (missing) return invalidArgs(`${missing} is required`);
@@ -152,7 +152,7 @@ export function createTemplate(ctx: HandlerContext): Answer {
 
     const model = ctx.emu.model;
     if (ctx.emu.options.dedupeTemplates) {
-        // Another account's public template matches too: the live answer has been seen naming a
+        // Another account's public template matches too: the live response has been seen naming a
         // template whose creator_id was another account's.
         // A delete only unlinks a template from the account (docs/live-service.md "Bodies and
         // responses"): the account's own deleted template is still there to be found, and is
@@ -175,7 +175,7 @@ export function createTemplate(ctx: HandlerContext): Answer {
     return ok({ success: true, msg: "template created", template: templateView(template) });
 }
 
-export function editTemplate(ctx: HandlerContext): Answer {
+export function editTemplate(ctx: HandlerContext): EmuResponse {
     if (!isObject(ctx.body)) return invalidArgs("body must be a JSON object");
     const hashId = ctx.body.hash_id;
     if (typeof hashId !== "string") return invalidArgs("hash_id is required");
@@ -201,7 +201,7 @@ export function applyEdit(template: EmuTemplate, changes: Record<string, unknown
     template.hash_id = templateHash(template);
 }
 
-export function deleteTemplate(ctx: HandlerContext): Answer {
+export function deleteTemplate(ctx: HandlerContext): EmuResponse {
     const body = isObject(ctx.body) ? ctx.body : {};
     const templateId = body.template_id;
     if (typeof templateId !== "number" || !Number.isInteger(templateId)) {
