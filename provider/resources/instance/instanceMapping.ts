@@ -4,7 +4,7 @@ import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../s
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
 import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
-import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+import { otherCommandChars, planOnstart } from "./create/onstartBootstrap";
 
 /**
  * The one home of instance request building and read-back: canonical inputs (and the template

@@ -22,24 +22,24 @@ import {
     replacingChanges,
     runtypeWithTemplate,
 } from "./instanceArgs";
-import { sharedInstanceReader } from "./sharedInstanceReader";
-import { InstanceNotReadyError, awaitExisting, launchInstance } from "./instanceLaunch";
-import { endedWarning, frozenWarning, startState } from "./readiness";
+import { sharedInstanceReader } from "./read/sharedInstanceReader";
+import { InstanceNotReadyError, awaitExisting, launchInstance } from "./create/instanceLaunch";
+import { endedWarning, frozenWarning, startState } from "./wait/readiness";
 import { accessOf, definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService, reportedIn, templateEnv, toCreateRequest } from "./instanceMapping";
-import { InPlaceUpdate, adoptInstance } from "./instanceAdoption";
-import { otherCommandChars, planOnstart } from "./onstartBootstrap";
-import { destroyConfirmed } from "./instanceRemoval";
-import { isStopped, startInstance, stopInstance } from "./instanceState";
-import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./offerChoice";
-import { CreateRecord, forgetHeld } from "./createJournal";
-import { remindInterrupted, resumeInterrupted, seesNotedInstance } from "./createResume";
+import { InPlaceUpdate, adoptInstance } from "./create/adoption";
+import { otherCommandChars, planOnstart } from "./create/onstartBootstrap";
+import { destroyConfirmed } from "./delete/instanceRemoval";
+import { isStopped, startInstance, stopInstance } from "./wait/instanceState";
+import { ChosenOffer, OfferChoice, fixedOffer, searchedOffer, takingOver } from "./create/offerChoice";
+import { CreateRecord, forgetHeld } from "./journal/createJournal";
+import { remindInterrupted, resumeInterrupted, seesNotedInstance } from "./journal/createResume";
 import { VastClient } from "../../client/vastClient";
 import { VastNotFoundError } from "../../client/errors";
 import { mayHaveActed } from "../../client/retryPolicy";
-import { findTemplate, lookupTemplate, templateNotVisible } from "./templateLookup";
+import { findTemplate, lookupTemplate, templateNotVisible } from "./create/templateLookup";
 import { normalizeEnvMap, toEnvMap } from "../../env/envFlags";
 import { envLimitProblems } from "../../schemas/limits";
-import { instanceUnlessGone } from "./instanceLookup";
+import { instanceUnlessGone } from "./read/instanceLookup";
 import { MadeBy, keyAccount, madeBy } from "../sameAccount";
 
 type Props = Record<string, any>;

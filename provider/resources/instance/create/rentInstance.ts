@@ -1,53 +1,13 @@
-import { randomBytes } from "crypto";
-import { VastOutcomeUnknownError } from "../../client/errors";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { findLostCreate } from "../lostCreate";
-import { destroyConfirmed } from "./instanceRemoval";
-import { rentWhenFree } from "./offerRelease";
-import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
-import { CreateRecord } from "./createJournal";
+import { VastOutcomeUnknownError } from "../../../client/errors";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { findLostCreate } from "../../lostCreate";
+import { destroyConfirmed } from "../delete/instanceRemoval";
+import { rentWhenFree } from "../delete/offerRelease";
+import { InstanceCreateRequest } from "../../../schemas/instance";
+import { CreateRecord } from "../journal/createJournal";
 import { ChosenOffer } from "./offerChoice";
-
-/**
- * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
- * whose answer is lost (a timeout, a reset, a 5xx after sending) must not simply be sent again.
- * Each create therefore carries a token unique to it, as one variable of the instance's env (the
- * only field of a create, besides the label, that the service hands back; the label is the
- * program's, and need not be unique). When the outcome is unknown, the instance is looked for
- * among those with the request's label, and known by its token, before anything is re-sent. So a
- * create is one call, whether or not the program sets a label.
- */
-
-/** The env variable that carries a create's token; every instance this provider made has it. */
-export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";
-
-/** A token no other create carries: `<offer>-<random>`. */
-export function placementToken(offerId: number): string {
-    return `${offerId}-${randomBytes(6).toString("hex")}`;
-}
-
-/** The token an instance record carries, when the record shows its env. */
-function tokenOf(record: InstanceRecord): string | undefined {
-    return record.extra_env?.find(([key]) => key === PLACEMENT_ENV)?.[1];
-}
-
-/**
- * The instances a create with this label and token made, oldest first. Matched here, not only by
- * the list's filter: a list that ignored its filter must not make others' instances ours. A record
- * that does not show its env is read on its own.
- */
-export async function instancesPlacedBy(vast: VastClient, label: string | undefined, token: string): Promise<number[]> {
-    const wanted = label || undefined; // no label and an empty one read back alike
-    const listed = await vast.instances.listAll(wanted !== undefined ? { label: { eq: wanted } } : {});
-    const sameLabel = listed.filter((i) => (i.label || undefined) === wanted);
-    const placed: number[] = [];
-    for (const listed of sameLabel) {
-        const record = listed.extra_env ? listed : await vast.instances.show(listed.id);
-        if (record && tokenOf(record) === token) placed.push(listed.id);
-    }
-    return placed.sort((a, b) => a - b);
-}
+import { PLACEMENT_ENV, instancesPlacedBy } from "./placementToken";
 
 /** Sends at most this many creates for one placement; the second only after the first was looked for. */
 const MAX_SENDS = 2;

@@ -1,10 +1,10 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
-import { forgetHeld } from "./createJournal";
-import { keyAccount, madeBy } from "../sameAccount";
-import { InstanceInputs, InstanceOutputs } from "./instanceArgs";
-import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "./instanceMapping";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
+import { forgetHeld } from "../journal/createJournal";
+import { keyAccount, madeBy } from "../../sameAccount";
+import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../instanceMapping";
 
 /**
  * Taking an instance the account already has into the stack (the `adopt` property), instead of

@@ -1,8 +1,8 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
-import { lookAgainIfMissing } from "../lookAgain";
-import { MadeBy, assertSameAccount } from "../sameAccount";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
+import { lookAgainIfMissing } from "../../lookAgain";
+import { MadeBy, assertSameAccount } from "../../sameAccount";
 
 /**
  * The one home of "is this instance gone", for a read and a destroy. The instance as the service

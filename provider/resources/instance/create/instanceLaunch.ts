@@ -1,15 +1,16 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
-import { InstanceInputs } from "./instanceArgs";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
+import { InstanceInputs } from "../instanceArgs";
 import { ChosenOffer, OfferChoice } from "./offerChoice";
-import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "./offerRelease";
-import { PLACEMENT_ENV, instancesPlacedBy, placeInstance, placementToken } from "./instancePlacement";
-import { destroyConfirmed } from "./instanceRemoval";
-import { describeStatus, howToRunAnew } from "./readiness";
-import { sharedPoller } from "./sharedPoller";
-import { LostCreateUndecidedError } from "../lostCreate";
-import { CreateRecord } from "./createJournal";
+import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../delete/offerRelease";
+import { PLACEMENT_ENV, instancesPlacedBy, placementToken } from "./placementToken";
+import { placeInstance } from "./rentInstance";
+import { destroyConfirmed } from "../delete/instanceRemoval";
+import { describeStatus, howToRunAnew } from "../wait/readiness";
+import { sharedPoller } from "../wait/sharedPoller";
+import { LostCreateUndecidedError } from "../../lostCreate";
+import { CreateRecord } from "../journal/createJournal";
 
 /**
  * An instance exists (and is paid for) but did not become ready. Carries its id, so the create can

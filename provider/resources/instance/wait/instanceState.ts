@@ -1,8 +1,8 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
-import { InstanceInputs } from "./instanceArgs";
-import { awaitExisting } from "./instanceLaunch";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
+import { InstanceInputs } from "../instanceArgs";
+import { awaitExisting } from "../create/instanceLaunch";
 import { describeStatus } from "./readiness";
 
 /**

@@ -1,7 +1,7 @@
-import { VastNotFoundError } from "../../client/errors";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceCreateRequest } from "../../schemas/instance";
+import { VastNotFoundError } from "../../../client/errors";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceCreateRequest } from "../../../schemas/instance";
 
 /**
  * An offer holds one instance. Once that instance is destroyed the marketplace takes a moment

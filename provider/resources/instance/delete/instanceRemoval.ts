@@ -1,8 +1,8 @@
-import { confirmedRemoval } from "../../client/api/removal";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { MadeBy } from "../sameAccount";
-import { instanceUnlessGone } from "./instanceLookup";
+import { confirmedRemoval } from "../../../client/api/removal";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { MadeBy } from "../../sameAccount";
+import { instanceUnlessGone } from "../read/instanceLookup";
 import { noteOfferReleased } from "./offerRelease";
 
 /**

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Log, ProviderContext } from "../../dynamic/context";
-import { ChosenOffer } from "./offerChoice";
+import { Log, ProviderContext } from "../../../dynamic/context";
+import { ChosenOffer } from "../create/offerChoice";
 import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
-import { PLACEMENT_ENV } from "./instancePlacement";
+import { PLACEMENT_ENV } from "../create/placementToken";
 
 /**
  * A note on disk of each instance create under way, so that a `pulumi up` stopped before its

@@ -1,9 +1,10 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
 import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount, unreadableEntries } from "./createJournal";
-import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
-import { instanceUnlessGone } from "./instanceLookup";
-import { ChosenOffer } from "./offerChoice";
+import { PLACEMENT_ENV, instancesPlacedBy } from "../create/placementToken";
+import { findPlaced } from "../create/rentInstance";
+import { instanceUnlessGone } from "../read/instanceLookup";
+import { ChosenOffer } from "../create/offerChoice";
 
 /**
  * What is done with the creates a stopped `pulumi up` left in the journal (createJournal.ts): the

@@ -1,4 +1,4 @@
-import { InstanceRecord } from "../../schemas/instance";
+import { InstanceRecord } from "../../../schemas/instance";
 
 /**
  * What counts as ready, as the vendor CLI waits for it: `intended_status` and `actual_status` both

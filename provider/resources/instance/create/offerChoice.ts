@@ -1,9 +1,9 @@
-import { VastInvalidArgsError, VastNotFoundError, VastRequestNotSentError, VastRequestRejectedError } from "../../client/errors";
-import { OfferSearch, offerQuery } from "../../client/api/offers";
-import { VastClient } from "../../client/vastClient";
-import { OfferRecord } from "../../schemas/offer";
-import { InstanceInputs } from "./instanceArgs";
-import { offerNotOnMarket } from "./offerRelease";
+import { VastInvalidArgsError, VastNotFoundError, VastRequestNotSentError, VastRequestRejectedError } from "../../../client/errors";
+import { OfferSearch, offerQuery } from "../../../client/api/offers";
+import { VastClient } from "../../../client/vastClient";
+import { OfferRecord } from "../../../schemas/offer";
+import { InstanceInputs } from "../instanceArgs";
+import { offerNotOnMarket } from "../delete/offerRelease";
 
 /** The offer an attempt rents, and what the search said of its machine. */
 export interface ChosenOffer {
