@@ -79,7 +79,7 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
  * goes unanswered), and a refresh is not held up by them; a later refresh records the account then.
  */
 /** What state knows of who made a resource: its account, or else the mark of the key that made it. */
-export interface MadeBy {
+export interface CreatedBy {
     accountId?: number;
     keyMark?: string;
 }
@@ -88,7 +88,7 @@ export interface MadeBy {
  * Who made a resource, for its state: the key's account (`accountOnceMade`), or, when that cannot
  * be told, the key's mark, so that only another key's "not found" is doubted (`assertSameAccount`).
  */
-export async function madeBy(ctx: Pick<ProviderContext, "clock" | "keyMark">, account: Promise<number | undefined>): Promise<MadeBy> {
+export async function createdBy(ctx: Pick<ProviderContext, "clock" | "keyMark">, account: Promise<number | undefined>): Promise<CreatedBy> {
     const accountId = await accountOnceMade(ctx, account);
     return accountId === undefined ? { keyMark: ctx.keyMark() } : { accountId };
 }

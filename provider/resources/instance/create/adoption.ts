@@ -2,7 +2,7 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceRecord } from "../../../schemas/instance";
 import { forgetHeld } from "../journal/createJournal";
-import { keyAccount, madeBy } from "../../sameAccount";
+import { keyAccount, createdBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../instanceMapping";
 
@@ -101,7 +101,7 @@ export async function adoptInstance(
     forgetHeld(() => vast.baseUrl, record.id);
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
     const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
-    const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await madeBy(ctx, account)) }, undefined);
+    const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await createdBy(ctx, account)) }, undefined);
     const { outs } = await update(String(record.id), olds, desired);
     return { id: String(record.id), outs };
 }

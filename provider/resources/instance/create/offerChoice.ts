@@ -159,3 +159,12 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
     };
     return choice;
 }
+
+/**
+ * Where a create's attempts rent: the program's `offerId`, or its `offer` search; an interrupted
+ * create's instance taken over (`resumed`) comes first.
+ */
+export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined): OfferChoice {
+    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
+    return resumed ? takingOver(resumed, rentable) : rentable;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "crypto";
 import { VastClient } from "../../../client/vastClient";
-import { InstanceRecord } from "../../../schemas/instance";
+import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
 
 /**
  * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
@@ -18,6 +18,14 @@ export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";
 /** A token no other create carries: `<offer>-<random>`. */
 export function placementToken(offerId: number): string {
     return `${offerId}-${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * `request` carrying a placement token in its env: a new one, or `kept` (the token an interrupted
+ * create gave the instance taken over).
+ */
+export function withPlacementToken(request: InstanceCreateRequest, offerId: number, kept: string | undefined): InstanceCreateRequest {
+    return { ...request, env: { ...request.env, [PLACEMENT_ENV]: kept ?? placementToken(offerId) } };
 }
 
 /** The token an instance record carries, when the record shows its env. */

@@ -2,7 +2,7 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceRecord } from "../../../schemas/instance";
 import { lookAgainIfMissing } from "../../lookAgain";
-import { MadeBy, assertSameAccount } from "../../sameAccount";
+import { CreatedBy, assertSameAccount } from "../../sameAccount";
 
 /**
  * The one home of "is this instance gone", for a read and a destroy. The instance as the service
@@ -15,10 +15,10 @@ export async function instanceUnlessGone(
     ctx: Pick<ProviderContext, "clock" | "currentUserId" | "keyMark">,
     vast: VastClient,
     instanceId: number,
-    madeBy: MadeBy,
+    createdBy: CreatedBy,
 ): Promise<InstanceRecord | undefined> {
     const show = () => vast.instances.show(instanceId);
     const record = await lookAgainIfMissing(ctx.clock, await show(), show);
-    if (!record) await assertSameAccount(ctx, `instance ${instanceId}`, madeBy.accountId, madeBy.keyMark);
+    if (!record) await assertSameAccount(ctx, `instance ${instanceId}`, createdBy.accountId, createdBy.keyMark);
     return record;
 }
