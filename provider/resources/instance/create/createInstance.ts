@@ -4,7 +4,7 @@ import { CreatedBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { normalizeInputs } from "../instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
-import { remindInterrupted, resumeInterrupted, seesNotedInstance } from "../journal/createResume";
+import { remindInterrupted, resumeInterrupted, seesJournaledInstance } from "../journal/createResume";
 import { stopAfterCreate } from "../wait/instanceState";
 import { untilStarted } from "../wait/untilRunning";
 import { InPlaceUpdate, adoptInstance } from "./adoption";
@@ -27,7 +27,7 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     const plan = await planCreate(ctx, vast, desired);
     const createdBy: CreatedBy = { keyMark: ctx.keyMark() }; // the key's mark, not its account: the create stays one call
     // In the create journal until the engine has the instance: a stopped `up`'s create is taken over by the next.
-    const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (entry) => seesNotedInstance(ctx, vast, entry));
+    const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (entry) => seesJournaledInstance(ctx, vast, entry));
     let choice: OfferChoice | undefined;
     try {
         const resumed = await resumeInterrupted(ctx, vast, journal);

@@ -2,15 +2,8 @@ import { randomBytes } from "crypto";
 import { VastClient } from "../../../client/vastClient";
 import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
 
-/**
- * Accepting an offer starts a paid instance, and the create call has no idempotency key: a create
- * whose answer is lost (a timeout, a reset, a 5xx after sending) must not simply be sent again.
- * Each create therefore carries a token unique to it, as one variable of the instance's env (the
- * only field of a create, besides the label, that the service hands back; the label is the
- * program's, and need not be unique). When the outcome is unknown, the instance is looked for
- * among those with the request's label, and known by its token, before anything is re-sent. So a
- * create is one call, whether or not the program sets a label.
- */
+// The placement token: a value unique to one create, carried in the instance's env, by which a
+// create whose response was lost is found (docs/design/instance-create.md, "Lost responses").
 
 /** The env variable that carries a create's token; every instance this provider made has it. */
 export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";

@@ -34,7 +34,7 @@ export async function findPlaced(ctx: ProviderContext, vast: VastClient, placeme
         },
         deadlineAt,
         untilFound,
-        // The create's note on disk is kept (createJournal.ts): the next `up` looks again.
+        // The create's journal entry on disk is kept (createJournal.ts): the next `up` looks again.
         whenUndecided:
             `Run \`pulumi up\` again on this machine: it looks for an instance with ${PLACEMENT_ENV}=${token} in its env once more, and ` +
             "with the program unchanged, takes it over if it is there rather than rent another. Elsewhere, look for it in the Vast.ai console and remove it there first",

@@ -3,7 +3,7 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { CreatedBy } from "../../sameAccount";
 import { instanceUnlessGone } from "../read/instanceLookup";
-import { noteOfferReleased } from "./offerRelease";
+import { rememberReleased } from "./offerRelease";
 
 /**
  * Destroys an instance and makes sure it is gone (see `confirmedRemoval`): a lost answer never
@@ -23,6 +23,6 @@ export async function destroyConfirmed(
         () => vast.instances.destroy(instanceId),
         async () => (await instanceUnlessGone(ctx, vast, instanceId, createdBy)) !== undefined,
     );
-    noteOfferReleased(offerId);
+    rememberReleased(offerId);
     return result;
 }
