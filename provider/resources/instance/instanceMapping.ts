@@ -69,7 +69,7 @@ export function templateEnv(template: TemplateRecord | undefined): EnvMap {
  * env is the template's map merged with the program's, the program winning, sent whole so the
  * request says exactly what the instance gets; a template's `volume_info` is never copied. The
  * label goes with the create when it fits the create's limit (a longer one is set by an edit once
- * the instance exists); the placement adds its token to the env (see instancePlacement.ts).
+ * the instance exists); the placement adds its token to the env (see create/placementToken.ts).
  */
 export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord | undefined): CreatePlan {
     const effectiveEnv = normalizeEnvMap({ ...templateEnv(template), ...(inputs.env ?? {}) });

@@ -1,6 +1,5 @@
 import { ProviderContext } from "../../../dynamic/context";
 import { isInitFailure } from "../../../dynamic/initFailure";
-import { CreatedBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { normalizeInputs } from "../instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
@@ -25,7 +24,6 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update); // nothing rented: taken as it is
     const desired = normalizeInputs(inputs);
     const plan = await planCreate(ctx, vast, desired);
-    const createdBy: CreatedBy = { keyMark: ctx.keyMark() }; // the key's mark, not its account: the create stays one call
     // In the create journal until the engine has the instance: a stopped `up`'s create is taken over by the next.
     const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (entry) => seesJournaledInstance(ctx, vast, entry));
     let choice: OfferChoice | undefined;
@@ -34,7 +32,6 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
         const reminded = remindInterrupted(ctx, vast); // other interrupted creates, named beside the rent
         choice = chooseOffers(vast, desired, resumed);
         const attempts = new CreateAttempts(ctx, vast, desired, choice, journal);
-        const createdStopped = plan.request.target_state === "stopped";
         let made: Made | undefined;
         for (let attempt = 1; attempt <= attempts.max; attempt++) {
             const chosen = await attempts.nextOffer(attempt);
@@ -52,9 +49,9 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
             }
             const what = attempts.started(instanceId, chosen, attempt);
             await labelAfterCreate(vast, instanceId, desired, plan.request, journal, what);
-            if (desired.waitForRunning || createdStopped) journal.keep(); // the id, before a wait of minutes
+            if (desired.waitForRunning || plan.createdStopped) journal.keep(); // the id, before a wait of minutes
             // Not waited for when the program says so; one created stopped is waited for by the stop below.
-            const started = desired.waitForRunning && !createdStopped ? await untilStarted(ctx, vast, instanceId, desired, what) : undefined;
+            const started = desired.waitForRunning && !plan.createdStopped ? await untilStarted(ctx, vast, instanceId, desired, what) : undefined;
             if (started === undefined || started.kind === "running") {
                 made = { instanceId, record: started?.record };
                 break;
@@ -64,12 +61,12 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
         if (!made) throw attempts.exhausted();
         // Asked even when created stopped: should the service run it anyway, it does not stay running.
         if (desired.desiredState === "stopped") made.record = await stopAfterCreate(ctx, vast, made.instanceId, desired, made.record);
-        const outs = createdOutputs(desired, plan, choice.current, createdBy, made);
+        const outs = createdOutputs(ctx, desired, plan, choice.current, made);
         await reminded;
         journal.close();
         return { id: String(made.instanceId), outs };
     } catch (e) {
-        const failure = keptInState(e, inputs, desired, plan, choice?.current, createdBy);
+        const failure = keptInState(ctx, e, inputs, desired, plan, choice?.current);
         // The entry stays while something this create rented may run outside state.
         if (isInitFailure(failure) || !journal.mayHoldInstance) journal.close();
         throw failure;

@@ -3,7 +3,6 @@ import { ProviderContext } from "../../../dynamic/context";
 import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
 import { TemplateRecord } from "../../../schemas/template";
-import { CreatedBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { CreatePlan, accessOf, definedOnly, instanceOutputs, rentedOn, reportedByService, toCreateRequest } from "../instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
@@ -15,7 +14,11 @@ import { findTemplate } from "./templateLookup";
 // not send (a label too long for it), and the outputs it hands the engine.
 
 /** The create request, and the template it starts from. */
-export type PlannedCreate = CreatePlan & { template: TemplateRecord | undefined };
+export type PlannedCreate = CreatePlan & {
+    template: TemplateRecord | undefined;
+    /** Created `stopped` (`target_state`): not waited for to run, but stopped after the create. */
+    createdStopped: boolean;
+};
 
 /** The create request for `desired`: its template looked up, an onstart too long for the service compressed. */
 export async function planCreate(ctx: ProviderContext, vast: VastClient, desired: InstanceInputs): Promise<PlannedCreate> {
@@ -24,7 +27,7 @@ export async function planCreate(ctx: ProviderContext, vast: VastClient, desired
     if (plan.onstartEncoded) {
         ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
     }
-    return { ...plan, template };
+    return { ...plan, template, createdStopped: plan.request.target_state === "stopped" };
 }
 
 /** A label too long for the create (see toCreateRequest) is set by an edit once the instance exists. */
@@ -54,8 +57,11 @@ export interface Made {
 }
 
 /** The outputs of an instance this create made (or took over) on `chosen`, as far as it got. */
-export function createdOutputs(desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, createdBy: CreatedBy, made: Made): InstanceOutputs {
+export function createdOutputs(ctx: Pick<ProviderContext, "keyMark">, desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, made: Made): InstanceOutputs {
     const access = definedOnly({ access: accessOf(desired.runtype, plan.template) });
+    // Who made it: the key's mark, not its account, so that the create stays one call. The same
+    // key's "not found" is believed; another key's is doubted until the account is known (sameAccount.ts).
+    const createdBy = { keyMark: ctx.keyMark() };
     const reported = { ...rentedOn(chosen), ...access, ...createdBy, ...(made.record ? definedOnly(reportedByService(made.record)) : {}) };
     // The label the instance really has, so the next update sets the program's.
     const state = made.label === undefined ? desired : { ...desired, label: made.label };
@@ -66,7 +72,14 @@ export function createdOutputs(desired: InstanceInputs, plan: PlannedCreate, cho
  * A create's failure as the engine gets it: an instance that exists but is not ready reaches state
  * through an init failure (`inputs` as create got them, `__provider` included); any other as it is.
  */
-export function keptInState(e: unknown, inputs: InstanceInputs, desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, createdBy: CreatedBy): unknown {
+export function keptInState(
+    ctx: Pick<ProviderContext, "keyMark">,
+    e: unknown,
+    inputs: InstanceInputs,
+    desired: InstanceInputs,
+    plan: PlannedCreate,
+    chosen: ChosenOffer | undefined,
+): unknown {
     if (!(e instanceof InstanceNotReadyError)) return e;
-    return initFailure(e.message, e.instanceId, createdOutputs(desired, plan, chosen, createdBy, e), providerOf(inputs));
+    return initFailure(e.message, e.instanceId, createdOutputs(ctx, desired, plan, chosen, e), providerOf(inputs));
 }
