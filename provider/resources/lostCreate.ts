@@ -1,21 +1,8 @@
 import { VastAuthError, VastConfigError } from "../client/errors";
 import { Clock, ProviderContext } from "../dynamic/context";
 
-/**
- * The one home of "find what a lost create made". A create call has no idempotency key: when its
- * answer is lost (a timeout, a reset, a 5xx after sending, a 2xx that cannot be read), the service
- * may or may not have made the thing, and sending it again blindly could make a second paid
- * instance. So the caller looks for it first, by something only that create carried (a placement
- * label, a name and content made since the request left).
- *
- * The look is itself a call that can fail. A failed look proves nothing, so it is tried again,
- * with backoff, until the resource's create deadline, and never for less than `DEFAULT_LOOKUP_MS`
- * from the loss (a create's own wait, or a short deadline, must not leave it no time); only looks
- * that answered count. "Nothing
- * was made" needs `ABSENT_LOOKS` answered looks spread over a few seconds, in case the service is
- * still working on the create. When the deadline passes first, the create fails with an error
- * that says what to look for in the console, rather than guess.
- */
+// Finding what a create whose response was lost made, before anything is sent again: a create
+// call has no idempotency key (docs/design/instance-create.md, "Lost responses").
 
 /** Waits before each answered look that found nothing, at live speed. */
 const ABSENT_LOOK_WAITS_MS = [0, 2000, 5000];

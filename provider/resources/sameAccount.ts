@@ -72,14 +72,8 @@ export async function keyAccount(ctx: Pick<ProviderContext, "currentUserId">): P
     }
 }
 
-/**
- * The account `keyAccount` tells, for a create that has made its resource or a read that found
- * one: undefined when the look-up has not answered within ACCOUNT_WAIT_MS. What was made (a billed
- * instance, a live key) reaches state now rather than after the look-up's retries (minutes when it
- * goes unanswered), and a refresh is not held up by them; a later refresh records the account then.
- */
 /** What state knows of who made a resource: its account, or else the mark of the key that made it. */
-export interface MadeBy {
+export interface CreatedBy {
     accountId?: number;
     keyMark?: string;
 }
@@ -88,11 +82,17 @@ export interface MadeBy {
  * Who made a resource, for its state: the key's account (`accountOnceMade`), or, when that cannot
  * be told, the key's mark, so that only another key's "not found" is doubted (`assertSameAccount`).
  */
-export async function madeBy(ctx: Pick<ProviderContext, "clock" | "keyMark">, account: Promise<number | undefined>): Promise<MadeBy> {
+export async function createdBy(ctx: Pick<ProviderContext, "clock" | "keyMark">, account: Promise<number | undefined>): Promise<CreatedBy> {
     const accountId = await accountOnceMade(ctx, account);
     return accountId === undefined ? { keyMark: ctx.keyMark() } : { accountId };
 }
 
+/**
+ * The account `keyAccount` tells, for a create that has made its resource or a read that found
+ * one: undefined when the look-up has not answered within ACCOUNT_WAIT_MS. What was made (a billed
+ * instance, a live key) reaches state now rather than after the look-up's retries (minutes when it
+ * goes unanswered), and a refresh is not held up by them; a later refresh records the account then.
+ */
 export async function accountOnceMade(ctx: Pick<ProviderContext, "clock">, account: Promise<number | undefined>): Promise<number | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(ctx.clock.scaled(ACCOUNT_WAIT_MS), ACCOUNT_WAIT_FLOOR_MS))));

@@ -4,7 +4,7 @@ import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { Emulator } from "../../testkit/emulator/server";
 import { ProviderHost, testJournalDir } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { processStart } from "../../provider/resources/instance/journalProcesses";
+import { processStart } from "../../provider/resources/instance/journal/journalProcesses";
 import { eventually, startEmulator } from "../../testkit/support/fixtures";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 

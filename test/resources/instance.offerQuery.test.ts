@@ -1,5 +1,5 @@
 import { Instance } from "../../provider";
-import { MAX_TAKEN_OFFERS } from "../../provider/resources/instance/instanceLaunch";
+import { MAX_TAKEN_OFFERS } from "../../provider/resources/instance/create/attempts";
 import { Fault } from "../../testkit/emulator/faults";
 import { TestStack, startStack } from "../../testkit/support/stack";
 

@@ -1,5 +1,5 @@
 import { Instance } from "../../provider";
-import { InstancePoller } from "../../provider/resources/instance/sharedPoller";
+import { InstancePoller } from "../../provider/resources/instance/wait/sharedPoller";
 import { LoggedRequest } from "../../testkit/emulator/server";
 import { clientFor, eventually, startEmulator } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";

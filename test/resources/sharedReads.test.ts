@@ -101,7 +101,7 @@ describe("refreshing many resources", () => {
 
         expect(refreshed.delete).toEqual(expect.arrayContaining(["key-4", "ssh-7"]));
         expect(refreshed.delete).toHaveLength(2);
-        // A few for the ten, and the two looks again at the one gone (lookAgain.ts).
+        // A few for the ten, and the two looks again at the one gone (retryIfMissing.ts).
         expect(emu.requestsTo("GET", "/api/v0/auth/apikeys/").length).toBeLessThanOrEqual(5);
         expect(emu.requestsTo("GET", "/api/v0/ssh/").length).toBeLessThanOrEqual(5);
     });

@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { CreateRecord, JOURNAL_DIR_ENV } from "../../provider/resources/instance/createJournal";
+import { CreateRecord, JOURNAL_DIR_ENV } from "../../provider/resources/instance/journal/createJournal";
 
 /**
  * Which notes of creates under way count as interrupted (their process gone) and are taken over by

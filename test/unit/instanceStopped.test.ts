@@ -1,4 +1,4 @@
-import { isStopped } from "../../provider/resources/instance/instanceState";
+import { isStopped } from "../../provider/resources/instance/wait/instanceState";
 
 describe("isStopped: when a stop is done", () => {
     it("is stopped when the service says so", () => {

@@ -9,7 +9,7 @@ import { initFailure, providerOf } from "../../dynamic/initFailure";
 import { goneResult, readResult } from "../../dynamic/readResult";
 import { ApiKeyRecord } from "../../schemas/apiKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
-import { lookAgainIfMissing } from "../lookAgain";
+import { retryIfMissing } from "../retryIfMissing";
 import { accountOnceMade, assertSameAccount, keyAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { checkArgs, computedRefusals, pickInputs } from "../../dynamic/checkArgs";
@@ -31,12 +31,12 @@ const madeHere = new Set<number>();
 
 /**
  * The key as the account lists it, or undefined only when it is revoked: left out of three
- * listings a moment apart (lookAgain.ts), with the key of the account that made it (`accountId`,
+ * listings a moment apart (retryIfMissing.ts), with the key of the account that made it (`accountId`,
  * sameAccount.ts). A key left out of state still works, and the next `up` makes another.
  */
 async function listedUnlessRevoked(ctx: ProviderContext, keyId: number, accountId: number | undefined): Promise<ApiKeyRecord | undefined> {
     const look = () => sharedKeyReader(ctx.client()).get(keyId);
-    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
+    const record = await retryIfMissing(ctx.clock, await look(), look);
     if (!record) await assertSameAccount(ctx, `API key ${keyId}`, accountId);
     return record;
 }

@@ -1,10 +1,12 @@
 import { pickInputs } from "../../dynamic/checkArgs";
+import { canonicalInputs } from "../canonicalInputs";
 import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../schemas/envFlags";
 import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../schemas/instance";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
-import { INSTANCE_COMPUTED, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
-import { otherCommandChars, planOnstart } from "./onstartBootstrap";
+import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
+import { otherCommandChars, planOnstart } from "./create/onstartBootstrap";
+import { ChosenOffer } from "./create/offerChoice";
 
 /**
  * The one home of instance request building and read-back: canonical inputs (and the template
@@ -67,7 +69,7 @@ export function templateEnv(template: TemplateRecord | undefined): EnvMap {
  * env is the template's map merged with the program's, the program winning, sent whole so the
  * request says exactly what the instance gets; a template's `volume_info` is never copied. The
  * label goes with the create when it fits the create's limit (a longer one is set by an edit once
- * the instance exists); the placement adds its token to the env (see instancePlacement.ts).
+ * the instance exists); the placement adds its token to the env (see create/placementToken.ts).
  */
 export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord | undefined): CreatePlan {
     const effectiveEnv = normalizeEnvMap({ ...templateEnv(template), ...(inputs.env ?? {}) });
@@ -177,4 +179,24 @@ export function inputsFromRecord(record: InstanceRecord, previous: Partial<Insta
     const intended = record.actual_status === "frozen" ? "frozen" : READ_BACK_STATES.find((state) => state === record.intended_status);
     if (intended) inputs.desiredState = intended;
     return inputs;
+}
+
+/** Defaults and the canonical env map; values unknown during preview are left as they are. */
+export function normalizeInputs(args: Record<string, unknown>): InstanceInputs {
+    return canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS) as unknown as InstanceInputs;
+}
+
+/** What the offer an instance was rented on says of it, as outputs. */
+export function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
+    if (!chosen) return {};
+    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
+}
+
+/**
+ * The rental facts a state holds, which no read of the instance reports again; the access of an
+ * instance created before the output existed follows from its runtype.
+ */
+export function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
+    const access = props.access ?? accessOf(props.runtype, undefined);
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId, keyMark: props.keyMark });
 }

@@ -10,7 +10,7 @@ import { goneResult, readResult } from "../../dynamic/readResult";
 import { isUnknown } from "../../dynamic/unknowns";
 import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
-import { lookAgainIfMissing } from "../lookAgain";
+import { retryIfMissing } from "../retryIfMissing";
 import { assertSameAccount } from "../sameAccount";
 import { sharedListing } from "../batchedReads";
 import { SSH_KEY_COMPUTED, SSH_KEY_PROPERTIES, SshKeyInputs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
@@ -32,12 +32,12 @@ const madeHere = new Set<number>();
 
 /**
  * The key as the account lists it, or undefined only when it is removed: left out of three
- * listings a moment apart (lookAgain.ts), with the key of the account that holds it (`accountId`,
+ * listings a moment apart (retryIfMissing.ts), with the key of the account that holds it (`accountId`,
  * sameAccount.ts). A key left out of state stays on the account, added to every new instance.
  */
 async function listedUnlessRemoved(ctx: ProviderContext, sshKeyId: number, accountId: number | undefined): Promise<SshKeyRecord | undefined> {
     const look = () => sharedKeyReader(ctx.client()).get(sshKeyId);
-    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
+    const record = await retryIfMissing(ctx.clock, await look(), look);
     if (!record) await assertSameAccount(ctx, `SSH key ${sshKeyId}`, accountId);
     return record;
 }

@@ -1,7 +1,7 @@
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { TemplateRecord } from "../../schemas/template";
-import { lookAgainIfMissing } from "../lookAgain";
+import { retryIfMissing } from "../retryIfMissing";
 import { assertSameAccount } from "../sameAccount";
 import { sharedTemplateReader } from "./sharedTemplateReader";
 
@@ -29,7 +29,7 @@ export async function templateById(
     // Absence is the only sign the service gives of a deleted template: looked at again before it
     // counts. A look again asks the service afresh (only a first read is answered from a read-ahead).
     const look = () => sharedTemplateReader(vast).get(templateId, owner);
-    const record = await lookAgainIfMissing(ctx.clock, await look(), look);
+    const record = await retryIfMissing(ctx.clock, await look(), look);
     if (!record) {
         await assertSameAccount(ctx, `template ${templateId}`, owner);
         return { none: true };

@@ -1,6 +1,6 @@
-import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
-import { InstanceRecord } from "../../schemas/instance";
-import { BatchedReads, byId, sharedPerClient } from "../batchedReads";
+import { INSTANCE_PAGE_SIZE } from "../../../client/api/instances";
+import { InstanceRecord } from "../../../schemas/instance";
+import { BatchedReads, byId, sharedPerClient } from "../../batchedReads";
 
 /**
  * Instance reads by id, sharing v1 list calls (batchedReads.ts): filtered on their ids (`id in

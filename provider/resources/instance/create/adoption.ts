@@ -1,21 +1,14 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
-import { forgetHeld } from "./createJournal";
-import { keyAccount, madeBy } from "../sameAccount";
-import { InstanceInputs, InstanceOutputs } from "./instanceArgs";
-import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "./instanceMapping";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
+import { forgetHeld } from "../journal/createJournal";
+import { keyAccount, createdBy } from "../../sameAccount";
+import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../instanceMapping";
 
-/**
- * Taking an instance the account already has into the stack (the `adopt` property), instead of
- * renting one. Pulumi's own `import` cannot do it for a dynamic provider (see the README's
- * "Import"), so the resource's create does: it reads the instance (the key's own: another
- * account's key sees none), refuses it when what the program says it was created with disagrees
- * with what the service shows (state would say otherwise, and the next change of any of them
- * replaces it anyway), then sends the program's bid (never read back) and sets its label and
- * state as an update would. Nothing is rented, so a create that fails leaves nothing to
- * duplicate: the next `up` adopts the same instance again.
- */
+// Adoption (`adopt`): an instance the account already has taken into the stack instead of renting
+// one, as Pulumi's own `import` cannot for a dynamic provider. Nothing is rented, so a failed
+// adoption leaves nothing to duplicate: the next `up` adopts the same instance again.
 
 /** The in-place update an adoption runs, from the instance as read to the program's inputs. */
 export type InPlaceUpdate = (id: string, olds: InstanceOutputs, news: InstanceInputs) => Promise<{ outs: InstanceOutputs }>;
@@ -96,12 +89,12 @@ export async function adoptInstance(
         record = (await vast.instances.show(instanceId)) ?? record;
     }
     ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
-    // From here on it reaches state, even if the update fails: a note of an interrupted create that
-    // rented it goes, or a later create with that note's inputs would take it over a second time.
+    // From here on it reaches state, even if the update fails: a journal entry of an interrupted create that
+    // rented it goes, or a later create with that journal entry's inputs would take it over a second time.
     forgetHeld(() => vast.baseUrl, record.id);
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
     const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
-    const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await madeBy(ctx, account)) }, undefined);
+    const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await createdBy(ctx, account)) }, undefined);
     const { outs } = await update(String(record.id), olds, desired);
     return { id: String(record.id), outs };
 }

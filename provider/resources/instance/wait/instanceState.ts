@@ -1,8 +1,8 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
-import { InstanceInputs } from "./instanceArgs";
-import { awaitExisting } from "./instanceLaunch";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
+import { InstanceInputs } from "../instanceArgs";
+import { InstanceNotReadyError, awaitExisting } from "./untilRunning";
 import { describeStatus } from "./readiness";
 
 /**
@@ -67,5 +67,14 @@ export async function stopInstance(
                     "The stop was asked; `pulumi up` asks again and waits",
             );
         }
+    }
+}
+
+/** The stop of an instance created `stopped` (harmless when it never ran); a failure keeps the instance (it exists) in state. */
+export async function stopAfterCreate(ctx: ProviderContext, vast: VastClient, instanceId: number, inputs: InstanceInputs, record: InstanceRecord | undefined): Promise<InstanceRecord> {
+    try {
+        return await stopInstance(ctx, vast, instanceId, inputs, true);
+    } catch (e) {
+        throw new InstanceNotReadyError(`vastai: instance ${instanceId} was created to be stopped, then: ${(e as Error).message}`, instanceId, record);
     }
 }

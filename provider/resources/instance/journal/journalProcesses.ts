@@ -1,10 +1,7 @@
 import * as fs from "fs";
 
-/**
- * Which processes a note of a create belongs to, on this machine: the provider process that
- * wrote it, and the engine (the Pulumi CLI) that started that process. Read from Linux `/proc`;
- * elsewhere only what `process` tells. A note is interrupted once either has gone (createJournal.ts).
- */
+// Which processes a journal entry belongs to on this machine (the provider process and its engine),
+// read from Linux `/proc`: an entry is interrupted once either has gone.
 
 /** When process `pid` started, in clock ticks since boot (Linux `/proc`); undefined elsewhere. */
 export function processStart(pid: number): string | undefined {
@@ -75,9 +72,9 @@ let watching = false;
 
 /**
  * From a process's first create on: once its engine has gone, the process ends, as a kill would
- * end it. What it would still do reaches no state, and its notes already read as interrupted (see
+ * end it. What it would still do reaches no state, and its journal entries already read as interrupted (see
  * `JournalEntry.enginePid`): the next `up` may take its instance over, and this process must not rent, nor
- * write a note that another process has claimed since.
+ * write a journal entry that another process has claimed since.
  */
 export function watchEngine(): void {
     if (watching) return;

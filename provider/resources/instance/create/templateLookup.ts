@@ -1,5 +1,5 @@
-import { VastClient } from "../../client/vastClient";
-import { TemplateRecord } from "../../schemas/template";
+import { VastClient } from "../../../client/vastClient";
+import { TemplateRecord } from "../../../schemas/template";
 
 /**
  * The template an instance starts from, found by `hash_id`. A hash names fixed content (an edit

@@ -2,32 +2,14 @@ import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Log, ProviderContext } from "../../dynamic/context";
-import { ChosenOffer } from "./offerChoice";
+import { Log, ProviderContext } from "../../../dynamic/context";
+import { ChosenOffer } from "../create/offerChoice";
 import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
-import { PLACEMENT_ENV } from "./instancePlacement";
+import { PLACEMENT_ENV } from "../create/placementToken";
 
-/**
- * A note on disk of each instance create under way, so that a `pulumi up` stopped before its
- * create returned (a second Ctrl-C while an instance boots, a killed CI job) does not leave a
- * paid instance that no stack knows of. The engine then drops the create (a "pending operation"),
- * and dynamic resources cannot be imported: without this note the instance could only be found in
- * the web console.
- *
- * Each create writes its entry before a rent is sent (the offer and the placement token the
- * create carries), adds the instance's id once the rent answers, and removes the entry when the
- * create returns to the engine, which then keeps the instance in state. An entry left behind by a
- * process that is no longer running is an interrupted create: the next create with the same
- * inputs on this machine takes its instance over instead of renting another (createResume.ts),
- * and any other instance operation names it in a warning until then.
- *
- * The directory is `~/.pulumi-vastai/creates`, or `VASTAI_CREATE_JOURNAL`. Entries hold no
- * credential: the offer, the label and the token in clear, the key's mark (8 hex digits of a
- * hash), the inputs as a salted hash (to tell the same program's create again,
- * not to hide them: the file is the user's own, mode 0600). A directory that cannot be written
- * costs the recovery, never the create: a warning says so once. An entry goes only when nothing
- * the create rented can run outside state; a failure that leaves that open keeps it.
- */
+// The create journal: an entry on disk for each instance create under way, so that a `pulumi up`
+// stopped before its create returned leaves no paid instance that no stack knows of. Why and how:
+// docs/design/instance-create.md ("The create journal").
 
 /** The variable that moves the journal, for machines where the home directory is not writable. */
 export const JOURNAL_DIR_ENV = "VASTAI_CREATE_JOURNAL";
@@ -52,7 +34,7 @@ export interface JournalEntry {
     engineStart?: string;
     host: string;
     /**
-     * The key's account, in notes of earlier versions (creates now record the key's mark only):
+     * The key's account, in entries of earlier versions (creates now record the key's mark only):
      * another account's key never takes the entry over or forgets it.
      */
     accountId?: number;
@@ -161,10 +143,10 @@ export async function sameAccount(ctx: Pick<ProviderContext, "currentUserId">, e
 
 /**
  * Whether this key takes `entry` over without a look: the key that made it (its mark), or, for a
- * note that names its account (earlier versions), a key of that account. A note of another key is
- * the caller's to judge (`othersNote` in `begin`).
+ * entry that names its account (earlier versions), a key of that account. An entry of another key is
+ * the caller's to judge (`othersEntry` in `begin`).
  */
-export async function ownNote(ctx: Pick<ProviderContext, "currentUserId" | "keyMark">, entry: JournalEntry): Promise<boolean> {
+export async function ownEntry(ctx: Pick<ProviderContext, "currentUserId" | "keyMark">, entry: JournalEntry): Promise<boolean> {
     if (entry.accountId !== undefined) return sameAccount(ctx, entry);
     return entry.keyMark === undefined || entry.keyMark === ctx.keyMark();
 }
@@ -249,27 +231,27 @@ export class CreateRecord {
 
     /**
      * The record of a create of `inputs` on `service`: an interrupted create's entry with the same
-     * inputs that this key may take over, claimed for this create; or a new one. Its own notes
-     * (`ownNote`) are taken first; another key's only when `othersNote` says so (this key sees
+     * inputs that this key may take over, claimed for this create; or a new one. Its own entries
+     * (`ownEntry`) are taken first; another key's only when `othersEntry` says so (this key sees
      * its instance: it is then the same account's). Another key's "nothing there" proves nothing,
-     * since it may be another account's: claiming that note, it would hide it from the key that
+     * since it may be another account's: claiming that entry, it would hide it from the key that
      * can settle it, which would then rent a second instance. The account is asked only when a
-     * note names one (see resources/sameAccount.ts).
+     * entry names one (see resources/sameAccount.ts).
      */
     static async begin(
         ctx: Pick<ProviderContext, "log" | "currentUserId" | "keyMark">,
         service: string,
         inputs: unknown,
-        othersNote: (entry: JournalEntry) => Promise<boolean> = async () => false,
+        othersEntry: (entry: JournalEntry) => Promise<boolean> = async () => false,
     ): Promise<CreateRecord> {
         watchEngine();
         const dir = journalDir();
         const candidates = leftBehindIn(dir).filter((e) => e.data.service === service && fingerprintOf(e.data.salt, service, inputs) === e.data.fingerprint);
-        const owned = await Promise.all(candidates.map(async (entry) => ({ entry, own: await ownNote(ctx, entry.data) })));
-        // Its own notes first (a stable sort keeps the rest in order).
+        const owned = await Promise.all(candidates.map(async (entry) => ({ entry, own: await ownEntry(ctx, entry.data) })));
+        // Its own entries first (a stable sort keeps the rest in order).
         for (const { entry, own } of owned.sort((a, b) => Number(b.own) - Number(a.own))) {
             if (ownFiles.has(entry.file)) continue;
-            if (!own && !(await othersNote(entry.data))) continue;
+            if (!own && !(await othersEntry(entry.data))) continue;
             // Claimed by renaming it: of two processes (or two creates here) only one rename succeeds.
             const claimed = claimFile(dir);
             try {
@@ -357,7 +339,7 @@ export class CreateRecord {
             fs.rmSync(this.file, { force: true });
             this.onDisk = false;
         } catch {
-            this.write(); // the note then says nothing was placed
+            this.write(); // the entry then says nothing was placed
         }
     }
 
@@ -394,7 +376,7 @@ export class CreateRecord {
 
     /**
      * The engine that would have recorded the instance has gone (killed while this host went on):
-     * the note stays, as the engine's own, so that it reads as interrupted now and the next `up`
+     * the entry stays, as the engine's own, so that it reads as interrupted now and the next `up`
      * takes the instance over.
      */
     private handOver(): void {
@@ -412,7 +394,7 @@ export class CreateRecord {
     private unsaved = false;
 
     private write(): void {
-        if (this.closed) return; // nothing after the end may bring the note back
+        if (this.closed) return; // nothing after the end may bring the entry back
         const dir = path.dirname(this.file);
         bestEffort(this.log, () => {
             ensureDir(dir);
@@ -425,7 +407,7 @@ export class CreateRecord {
 
 /**
  * Writes `entry` whole, then renames it into place: a process killed mid-write leaves the last
- * entry or none, never half of one (which would read as no note at all).
+ * entry or none, never half of one (which would read as no entry at all).
  */
 function writeWhole(file: string, entry: JournalEntry): void {
     const partial = `${file}.partial`;
@@ -468,7 +450,7 @@ export function forget(file: string): void {
 }
 
 /**
- * The notes in the journal that cannot be read as an entry of this version (unreadable, not JSON,
+ * The entries in the journal that cannot be read as an entry of this version (unreadable, not JSON,
  * or of another version), with why: each may be a stopped create's, whose instance no stack holds.
  */
 export function unreadableEntries(): { file: string; reason: string }[] {
@@ -487,7 +469,7 @@ function readEntries(dir: string, unreadable?: { file: string; reason: string }[
     try {
         names = fs.readdirSync(dir);
     } catch (e) {
-        // None there, or none can be (not a directory): nothing to say. Unreadable: notes may be there.
+        // None there, or none can be (not a directory): nothing to say. Unreadable: entries may be there.
         if (!["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "")) unreadable?.push({ file: dir, reason: (e as Error).message });
         return [];
     }

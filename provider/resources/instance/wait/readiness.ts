@@ -1,4 +1,5 @@
-import { InstanceRecord } from "../../schemas/instance";
+import { InstanceRecord } from "../../../schemas/instance";
+import { InstanceOutputs } from "../instanceArgs";
 
 /**
  * What counts as ready, as the vendor CLI waits for it: `intended_status` and `actual_status` both
@@ -76,3 +77,13 @@ export type Readiness =
     | { kind: "gone" }
     /** The deadline passed first; `record` is the last status seen. */
     | { kind: "timedOut"; record?: InstanceRecord };
+
+/** The status last recorded in state, in the service's words, for the rules above. */
+export function recordedStatus(olds: Pick<InstanceOutputs, "actualStatus" | "intendedStatus" | "statusMsg">): Pick<InstanceRecord, "actual_status" | "intended_status" | "status_msg"> {
+    return { actual_status: olds.actualStatus, intended_status: olds.intendedStatus, status_msg: olds.statusMsg };
+}
+
+/** Whether state's last status already says the instance will not run (an error while starting, exited, …). */
+export function endedAsRecorded(olds: Pick<InstanceOutputs, "actualStatus" | "intendedStatus" | "statusMsg">): boolean {
+    return startState(recordedStatus(olds) as InstanceRecord).kind === "failed";
+}

@@ -1,14 +1,14 @@
-import { confirmedRemoval } from "../../client/api/removal";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { MadeBy } from "../sameAccount";
-import { instanceUnlessGone } from "./instanceLookup";
-import { noteOfferReleased } from "./offerRelease";
+import { confirmedRemoval } from "../../../client/api/removal";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { CreatedBy } from "../../sameAccount";
+import { instanceUnlessGone } from "../read/instanceLookup";
+import { rememberReleased } from "./offerRelease";
 
 /**
  * Destroys an instance and makes sure it is gone (see `confirmedRemoval`): a lost answer never
  * reads as a failure to destroy, and a failure never reads as gone. The offer it held is noted
- * as freed, so renting it again waits for the marketplace to return it. `madeBy`: the account that
+ * as freed, so renting it again waits for the marketplace to return it. `createdBy`: the account that
  * made it (or its key's mark), when state knows (another account's key finds nothing to destroy: not gone).
  */
 export async function destroyConfirmed(
@@ -16,13 +16,13 @@ export async function destroyConfirmed(
     vast: VastClient,
     instanceId: number,
     offerId?: number,
-    madeBy: MadeBy = {},
+    createdBy: CreatedBy = {},
 ): Promise<{ alreadyGone: boolean }> {
     const result = await confirmedRemoval(
         { operation: "destroy instance", target: String(instanceId) },
         () => vast.instances.destroy(instanceId),
-        async () => (await instanceUnlessGone(ctx, vast, instanceId, madeBy)) !== undefined,
+        async () => (await instanceUnlessGone(ctx, vast, instanceId, createdBy)) !== undefined,
     );
-    noteOfferReleased(offerId);
+    rememberReleased(offerId);
     return result;
 }

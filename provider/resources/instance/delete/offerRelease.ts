@@ -1,16 +1,10 @@
-import { VastNotFoundError } from "../../client/errors";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceCreateRequest } from "../../schemas/instance";
+import { VastNotFoundError } from "../../../client/errors";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceCreateRequest } from "../../../schemas/instance";
 
-/**
- * An offer holds one instance. Once that instance is destroyed the marketplace takes a moment
- * before the offer can be rented again, and until then a create on it answers "no such offer".
- * Two paths of this provider destroy and then rent the same offer: a replacement on the same
- * offer (delete before create), and a retry after an instance that will not run. So the offers
- * this process frees are noted here, and a create on one of them waits for it a while instead of
- * failing at once. Module state on purpose: one provider process serves a whole `pulumi up`.
- */
+// Offers this process freed, which the marketplace takes a moment to offer again: a create on one
+// waits for it (docs/design/instance-create.md, "Freed offers"). Module state: one process serves an `up`.
 const releasedAt = new Map<number, number>();
 
 /** How long a freed offer is waited for, at live speed. */
@@ -35,7 +29,7 @@ export function freedHere(offerId: number): boolean {
 /** How long a freed offer is waited for, in seconds at live speed, for messages. */
 export const RETURN_WAIT_S = RETURN_WAIT_MS / 1000;
 
-export function noteOfferReleased(offerId: number | undefined): void {
+export function rememberReleased(offerId: number | undefined): void {
     if (offerId !== undefined && Number.isInteger(offerId)) releasedAt.set(offerId, Date.now());
 }
 

@@ -1,9 +1,9 @@
-import { VastInvalidArgsError, VastNotFoundError, VastRequestNotSentError, VastRequestRejectedError } from "../../client/errors";
-import { OfferSearch, offerQuery } from "../../client/api/offers";
-import { VastClient } from "../../client/vastClient";
-import { OfferRecord } from "../../schemas/offer";
-import { InstanceInputs } from "./instanceArgs";
-import { offerNotOnMarket } from "./offerRelease";
+import { VastInvalidArgsError, VastNotFoundError, VastRequestNotSentError, VastRequestRejectedError } from "../../../client/errors";
+import { OfferSearch, offerQuery } from "../../../client/api/offers";
+import { VastClient } from "../../../client/vastClient";
+import { OfferRecord } from "../../../schemas/offer";
+import { InstanceInputs } from "../instanceArgs";
+import { offerNotOnMarket } from "../delete/offerRelease";
 
 /** The offer an attempt rents, and what the search said of its machine. */
 export interface ChosenOffer {
@@ -158,4 +158,13 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         },
     };
     return choice;
+}
+
+/**
+ * Where a create's attempts rent: the program's `offerId`, or its `offer` search; an interrupted
+ * create's instance taken over (`resumed`) comes first.
+ */
+export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined): OfferChoice {
+    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
+    return resumed ? takingOver(resumed, rentable) : rentable;
 }

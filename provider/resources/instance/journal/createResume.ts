@@ -1,15 +1,13 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
 import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount, unreadableEntries } from "./createJournal";
-import { PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "./instancePlacement";
-import { instanceUnlessGone } from "./instanceLookup";
-import { ChosenOffer } from "./offerChoice";
+import { PLACEMENT_ENV, instancesPlacedBy } from "../create/placementToken";
+import { findPlaced } from "../create/rentInstance";
+import { instanceUnlessGone } from "../read/instanceLookup";
+import { ChosenOffer } from "../create/offerChoice";
 
-/**
- * What is done with the creates a stopped `pulumi up` left in the journal (createJournal.ts): the
- * next create with the same inputs takes the instance over, and every other instance operation
- * names it until then, since no stack's state holds it.
- */
+// Interrupted creates left in the journal: the next create with the same inputs takes the instance
+// over; every other operation names it until then (docs/design/instance-create.md, "Take-over").
 
 /**
  * The instance an interrupted create with these inputs made, with the offer it was rented on, when
@@ -45,12 +43,12 @@ export async function resumeInterrupted(ctx: ProviderContext, vast: VastClient, 
 }
 
 /**
- * Whether an interrupted create's note made with another key is this key's to take over: only when
+ * Whether an interrupted create's journal entry made with another key is this key's to take over: only when
  * this key sees what it rented (a key sees its own account's instances only), found by id, or by
  * its placement token when the rent never answered. A look that fails fails the create before any
- * rent, as a failed take-over look does: the note may be this account's, and its instance running.
+ * rent, as a failed take-over look does: the journal entry may be this account's, and its instance running.
  */
-export async function seesNotedInstance(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<boolean> {
+export async function seesJournaledInstance(ctx: ProviderContext, vast: VastClient, entry: JournalEntry): Promise<boolean> {
     if (entry.token === undefined && entry.instanceId === undefined) return false; // no rent was sent
     return typeof (await stillThere(ctx, vast, entry)) === "number";
 }
@@ -77,7 +75,7 @@ export async function remindInterrupted(ctx: ProviderContext, vast: VastClient):
             const found = (await sameAccount(ctx, data)) ? await stillThere(ctx, vast, data).catch(() => "unknown" as const) : "unknown";
             // Forgotten only on the word of a key of the account that made it (or of that key itself).
             if (found === undefined && (data.accountId !== undefined || (data.keyMark !== undefined && data.keyMark === ctx.keyMark()))) forget(file);
-            // Not found with another key proves nothing: the note's instance is named all the same.
+            // Not found with another key proves nothing: the journal entry's instance is named all the same.
             else ctx.log.warn(leftRunning(data, typeof found === "number" ? found : data.instanceId, file));
         }
     })();

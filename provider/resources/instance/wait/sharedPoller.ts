@@ -1,7 +1,7 @@
-import { INSTANCE_PAGE_SIZE } from "../../client/api/instances";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceRecord } from "../../schemas/instance";
+import { INSTANCE_PAGE_SIZE } from "../../../client/api/instances";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceRecord } from "../../../schemas/instance";
 import { Readiness, describeStatus, startState } from "./readiness";
 
 /**

@@ -1,0 +1,51 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { ProviderContext } from "../../../dynamic/context";
+import { changedProperties, shimChanged } from "../../../dynamic/diffInputs";
+import { isUnknown } from "../../../dynamic/unknowns";
+import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, highBidOnSameOffer, replacementAdoptsItself, replacingChanges } from "../instanceArgs";
+import { forgetHeld } from "../journal/createJournal";
+import { sharedInstanceReader } from "../read/sharedInstanceReader";
+import { endedWarning, recordedStatus } from "../wait/readiness";
+
+// An instance's diff: what changes, whether in place or by a replacement, and in which order.
+
+/** What changed between state and the program, and which changes replace the instance. */
+export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<pulumi.dynamic.DiffResult> {
+    forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
+    await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
+    // `adopt` matters only when it names another instance (a replace); removed, or set to this one, it changes nothing.
+    const changed = changedProperties(olds, news, INSTANCE_PROPERTIES).filter((p) => p !== "adopt" || adoptsAnother(olds, news));
+    const replaces = replacingChanges(olds, news, changed);
+    // One instance per offer: a replacement on the same offer can only start once the old one is gone.
+    const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
+    // What check refuses for a bid too high to change in place on the same offer, seen here too:
+    // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
+    const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
+    if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
+    const [itself] = replacementAdoptsItself(olds, news, replaces);
+    if (itself) throw new Error(`vastai: ${itself.property}: ${itself.reason}`);
+    // A bid change whose response was lost is sent again (in place), whatever `price` says.
+    const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
+    // So is a label edit whose response was lost and could not be read back (see `labelUnconfirmed`).
+    const labelToConfirm = olds.labelUnconfirmed === true && news.label !== undefined;
+    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+}
+
+/**
+ * At an `up` or preview of an instance that state (the last refresh) says has ended: the warning
+ * again, but only if a look at the service (shared with other reads) finds it still ended, since its
+ * owner may have restarted it since. Never fails the diff, and costs no call for any other instance.
+ */
+async function warnIfStillEnded(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs): Promise<void> {
+    const recorded = recordedStatus(olds);
+    const pinned = olds.offerId !== undefined;
+    if (!endedWarning(instanceId, recorded, pinned)) return;
+    let ended: string | undefined;
+    try {
+        const record = await sharedInstanceReader(ctx.client()).get(instanceId);
+        ended = record && endedWarning(instanceId, record, pinned);
+    } catch {
+        return; // a look that failed says nothing either way
+    }
+    if (ended) ctx.log.warn(ended);
+}

@@ -1,0 +1,175 @@
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceCreateRequest } from "../../../schemas/instance";
+import { LostCreateUndecidedError } from "../../lostCreate";
+import { destroyConfirmed } from "../delete/instanceRemoval";
+import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../delete/offerRelease";
+import { InstanceInputs } from "../instanceArgs";
+import { CreateRecord } from "../journal/createJournal";
+import { InstanceNotReadyError, Started, onExisting } from "../wait/untilRunning";
+import { ChosenOffer, OfferChoice } from "./offerChoice";
+import { PLACEMENT_ENV, instancesPlacedBy } from "./placementToken";
+
+// The attempts of one instance create: what each did, whether a failed rent lets the next offer be
+// tried, and what is destroyed before the next attempt when an instance will not run.
+
+/**
+ * Before a create rents again in place of an instance that looked gone while starting, the
+ * account's instances are listed once more, a different question from the reads that found it
+ * gone: an instance they still show by its placement token may still run, and is kept in state
+ * rather than paid for twice. A listing that fails keeps it too.
+ */
+async function notListed(vast: VastClient, instanceId: number, placed: InstanceCreateRequest, label: string | undefined, what: string): Promise<void> {
+    const listed = await onExisting(instanceId, what, () => instancesPlacedBy(vast, label, placed.env![PLACEMENT_ENV]));
+    if (listed.includes(instanceId)) {
+        throw new InstanceNotReadyError(
+            `vastai: ${what} looked gone while starting, but the account's instances still list it: it may still run, so it is ` +
+                "kept in state. `pulumi refresh` drops it if it is gone",
+            instanceId,
+        );
+    }
+}
+
+/**
+ * The create's failure when the program's `offerId` cannot be rented (taken, or no such offer),
+ * saying what to do. An offer this process freed (a replacement on the same offer, or an earlier
+ * attempt's instance destroyed) is most likely not back yet; any other, rented by someone else or
+ * gone (offer ids are short-lived). `firstAttempt`: nothing was rented by this create before.
+ */
+function pinnedOfferGone(e: Error, offerId: number, firstAttempt: boolean): Error {
+    const said = e.message.replace(/[.\s]+$/, "");
+    const why = freedHere(offerId)
+        ? `Offer ${offerId} was freed by this \`pulumi up\` (its instance destroyed) and did not come back to the market within ${RETURN_WAIT_S} s: ` +
+          "run `pulumi up` again to rent it once it is back, or give another offerId (searchOffers lists them)"
+        : `Offer ${offerId} is not on the market: an offer leaves it when it is rented${firstAttempt ? ", and nothing was rented here" : ""}. ` +
+          "Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`";
+    return new Error(`${said}. ${why}`, { cause: e });
+}
+
+/**
+ * Offers a search chose that were taken since the search, passed over by one create at most. They
+ * are not among `maxCreateAttempts`: a taken offer made nothing, and where other programs rent by
+ * the same search (the same program's other stacks) the best matches go first, so a create may
+ * meet several in a row. Bounded all the same: each costs a create call, 4.5 s apart at the live
+ * service's pace. An offer refused for another reason counts as an attempt, since the same reason
+ * (no credit, say) may refuse every offer.
+ */
+export const MAX_TAKEN_OFFERS = 10;
+
+
+/** The attempts of one create, up to `maxCreateAttempts`; offers taken since the search are not among them. */
+export class CreateAttempts {
+    /** What each attempt did, for the create's failure: nothing before it was left running. */
+    private readonly done: string[] = [];
+    private takenOffers = 0;
+    /** The last attempt's instance when it looked gone: its offer still taken says it may still run. */
+    private lookedGone: { instanceId: number; offerId: number } | undefined;
+
+    constructor(
+        private readonly ctx: ProviderContext,
+        private readonly vast: VastClient,
+        private readonly inputs: InstanceInputs,
+        private readonly choice: OfferChoice,
+        private readonly journal: CreateRecord,
+    ) {}
+
+    get max(): number {
+        return this.inputs.maxCreateAttempts;
+    }
+
+    /** A failure that ends the create still says why there was a retry. */
+    failed(e: unknown, attempt: number): unknown {
+        return this.done.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; nothing before it was left running: ${this.done.join("; ")})`, { cause: e });
+    }
+
+    /** The offer attempt `attempt` rents (see offerChoice.ts). */
+    async nextOffer(attempt: number): Promise<ChosenOffer> {
+        try {
+            return await this.choice.next();
+        } catch (e) {
+            throw this.failed(e, attempt);
+        }
+    }
+
+    /**
+     * A rent that failed: `taken` (the offer was rented since the search; not an attempt) or
+     * `refused` (an attempt) when the next offer is to be tried; otherwise it throws the create's failure.
+     */
+    rentFailed(e: unknown, chosen: ChosenOffer, attempt: number): "taken" | "refused" {
+        const { offerId } = chosen;
+        // A create that may have made an instance is named by its own error, not hidden behind this one.
+        if (this.lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {
+            throw new InstanceNotReadyError(
+                `vastai: instance ${this.lookedGone.instanceId} on offer ${offerId} looked gone while starting, but renting its offer again failed ` +
+                    `(${(e as Error).message}): it may still run, so it is kept in state. \`pulumi refresh\` drops it if it is gone`,
+                this.lookedGone.instanceId,
+            );
+        }
+        const refused = this.choice.rentRefused(chosen, e);
+        if (refused === "taken") {
+            this.done.push(`offer ${offerId} taken since the search`);
+            if (++this.takenOffers >= MAX_TAKEN_OFFERS) {
+                throw new Error(
+                    `vastai: create instance by offer search failed: ${this.takenOffers} offers it chose were taken since the search, ` +
+                        `and nothing was rented (${this.done.join("; ")}). Widen the search, or run \`pulumi up\` again`,
+                );
+            }
+            this.ctx.log.progress(`offer ${offerId} was taken since the search; trying the next match`);
+            return "taken";
+        }
+        if (refused === "refused") {
+            this.ctx.log.progress(`offer ${offerId} could not be rented (${(e as Error).message}); trying the next match`);
+            this.done.push(`attempt ${attempt}: offer ${offerId} ${(e as Error).message}`);
+            return "refused";
+        }
+        // The program's own offerId is not to be had: say why, and what to give instead.
+        if (this.inputs.offerId !== undefined && offerNotOnMarket(e)) throw this.failed(pinnedOfferGone(e as Error, offerId, this.done.length === 0), attempt);
+        throw this.failed(e, attempt);
+    }
+
+    /** The attempt's instance exists (rented, or taken over): its progress line, and its name for messages. */
+    started(instanceId: number, chosen: ChosenOffer, attempt: number): string {
+        const what = `instance ${instanceId} on offer ${chosen.offerId}`;
+        const max = this.max;
+        this.ctx.log.progress(`${what} ${chosen.takenOver !== undefined ? "taken over" : "created"}${max > 1 ? ` (attempt ${attempt} of ${max})` : ""}`);
+        return what;
+    }
+
+    /**
+     * The attempt's instance will not run, or looked gone: destroyed (by search, one that looked
+     * gone too: the next rent goes elsewhere), its journal entry cleared, its machine avoided. One
+     * that looked gone but is still listed is kept in state instead (see `notListed`).
+     */
+    async notRunning(started: Exclude<Started, { kind: "running" }>, instanceId: number, chosen: ChosenOffer, request: InstanceCreateRequest, what: string, attempt: number): Promise<void> {
+        const { ctx, vast, inputs, journal } = this;
+        const { offerId } = chosen;
+        // Listed under the label it has: the create's, or the program's when a long one was set by an edit.
+        if (started.kind === "gone") await notListed(vast, instanceId, request, request.label ?? inputs.label, what);
+        if (started.kind === "gone" && inputs.offerId === undefined) {
+            // By search the next rent goes to another offer, whose answer says nothing of this one
+            // (a pinned offer still held does): destroyed to be sure; one really gone answers not-found, which reads confirm.
+            const { alreadyGone } = await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
+            journal.cleared();
+            if (!alreadyGone) ctx.log.warn(`${what} looked gone while starting, but its destroy found it; destroyed before renting another`);
+        }
+        this.done.push(`attempt ${attempt}: ${what} ${started.reason}`);
+        this.lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
+        if (started.kind === "failed") {
+            ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
+            const doing = { what: `it would not run (${started.reason}), and destroying it${attempt < this.max ? " before the next attempt" : ""}`, record: started.record };
+            await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId), doing);
+            journal.cleared();
+            this.choice.machineFailed(chosen);
+        }
+    }
+
+    /** No attempt reached running: the create's failure, with what happened to each. */
+    exhausted(): Error {
+        const { max } = this;
+        const where = this.inputs.offerId !== undefined ? `on offer ${this.inputs.offerId}` : "by offer search";
+        return new Error(
+            `vastai: create instance ${where} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
+                `and none was left behind: ${this.done.join("; ")}`,
+        );
+    }
+}
