@@ -1,4 +1,4 @@
-import { hold, isHeld, letGo, newHolder } from "../../provider/resources/template/templateHolders";
+import { hold, isHeld, letGo, newHolder } from "../../provider/resources/template/shared/templateHolders";
 
 describe("templateHolders: which resources of a process hold a template", () => {
     it("a template two resources hold is let go by the last one only", () => {

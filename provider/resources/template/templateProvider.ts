@@ -21,12 +21,12 @@ import {
     TemplateOutputs,
     templateArgsSchema,
 } from "./templateArgs";
-import { adoptTemplate, adoptionReplaces } from "./templateAdoption";
-import { TemplateEditUnsettledError, editTemplate, holds } from "./templateEdit";
-import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./templateMapping";
-import { ownTemplate, ownedBy } from "./templateOwnership";
+import { adoptTemplate, adoptionReplaces } from "./create/adoptTemplate";
+import { TemplateEditUnsettledError, editTemplate, holds } from "./update/editTemplate";
+import { asCheckedIn, canonicalTemplateInputs, clearedFields, clearedValue, inputsFromRecord, toTemplateFields } from "./shared/templateMapping";
+import { ownTemplate, ownedBy } from "./shared/templateOwnership";
 import { withoutSecretsIn } from "./publishedSecrets";
-import { hold, isHeld, letGo, newHolder } from "./templateHolders";
+import { hold, isHeld, letGo, newHolder } from "./shared/templateHolders";
 import { assertSameAccount } from "../sameAccount";
 
 type Props = Record<string, any>;

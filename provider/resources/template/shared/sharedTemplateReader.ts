@@ -1,5 +1,5 @@
-import { TemplateRecord } from "../../schemas/template";
-import { BatchedReads, byId, sharedPerClient } from "../batchedReads";
+import { TemplateRecord } from "../../../schemas/template";
+import { BatchedReads, byId, sharedPerClient } from "../../batchedReads";
 
 /** Ids asked for in one template search, to keep its query string short. */
 const MAX_IDS_PER_SEARCH = 100;

@@ -1,12 +1,12 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { changedProperties } from "../../dynamic/diffInputs";
-import { containsUnknown } from "../../dynamic/unknowns";
-import { TemplateRecord } from "../../schemas/template";
-import { TEMPLATE_CONTENT, TemplateInputs } from "./templateArgs";
-import { editTemplate } from "./templateEdit";
-import { inputsFromRecord, toTemplateFields } from "./templateMapping";
-import { templateById } from "./templateOwnership";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { changedProperties } from "../../../dynamic/diffInputs";
+import { containsUnknown } from "../../../dynamic/unknowns";
+import { TemplateRecord } from "../../../schemas/template";
+import { TEMPLATE_CONTENT, TemplateInputs } from "../templateArgs";
+import { editTemplate } from "../update/editTemplate";
+import { inputsFromRecord, toTemplateFields } from "../shared/templateMapping";
+import { templateById } from "../shared/templateOwnership";
 
 /**
  * Taking over a template the account already has (the `adopt` property), instead of creating one.

@@ -1,8 +1,8 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { TemplateRecord } from "../../schemas/template";
-import { lookAgainIfMissing } from "../lookAgain";
-import { assertSameAccount } from "../sameAccount";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { TemplateRecord } from "../../../schemas/template";
+import { lookAgainIfMissing } from "../../lookAgain";
+import { assertSameAccount } from "../../sameAccount";
 import { sharedTemplateReader } from "./sharedTemplateReader";
 
 /**

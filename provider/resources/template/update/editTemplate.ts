@@ -1,10 +1,10 @@
-import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
-import { VastClient } from "../../client/vastClient";
-import { mayHaveActed } from "../../client/retryPolicy";
-import { ProviderContext } from "../../dynamic/context";
-import { sameValue } from "../../dynamic/diffInputs";
-import { TemplateFields, TemplateRecord } from "../../schemas/template";
-import { ownTemplate } from "./templateOwnership";
+import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../../client/errors";
+import { VastClient } from "../../../client/vastClient";
+import { mayHaveActed } from "../../../client/retryPolicy";
+import { ProviderContext } from "../../../dynamic/context";
+import { sameValue } from "../../../dynamic/diffInputs";
+import { TemplateFields, TemplateRecord } from "../../../schemas/template";
+import { ownTemplate } from "../shared/templateOwnership";
 
 /** Whether a record holds the content we sent (the registry password is never read back). */
 export function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {

@@ -1,7 +1,7 @@
-import { canonicalInputs } from "../canonicalInputs";
-import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../env/envFlags";
-import { TemplateFields, TemplateRecord } from "../../schemas/template";
-import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
+import { canonicalInputs } from "../../canonicalInputs";
+import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../../env/envFlags";
+import { TemplateFields, TemplateRecord } from "../../../schemas/template";
+import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "../templateArgs";
 
 /**
  * The one home of template request building and read-back: canonical inputs to the service's
