@@ -1,4 +1,5 @@
 import { canonicalInputs } from "../../canonicalInputs";
+import { sameValue } from "../../../dynamic/diffInputs";
 import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../../env/envFlags";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "../templateArgs";
@@ -78,6 +79,12 @@ export function clearedFields(removed: readonly TemplateProperty[]): Partial<Tem
         if (property in CLEARED) body[TEMPLATE_FIELDS[property as keyof typeof TEMPLATE_FIELDS]] = CLEARED[property];
     }
     return body as Partial<TemplateFields>;
+}
+
+/** Whether a record holds the content we sent (the registry password is never read back). */
+export function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
+    const raw = record as Record<string, unknown>;
+    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
 }
 
 /** The service never returns the registry password; other fields it may leave out keep their value. */

@@ -2,15 +2,9 @@ import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastR
 import { VastClient } from "../../../client/vastClient";
 import { mayHaveActed } from "../../../client/retryPolicy";
 import { ProviderContext } from "../../../dynamic/context";
-import { sameValue } from "../../../dynamic/diffInputs";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
+import { holds } from "../shared/templateMapping";
 import { ownTemplate } from "../shared/templateOwnership";
-
-/** Whether a record holds the content we sent (the registry password is never read back). */
-export function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
-    const raw = record as Record<string, unknown>;
-    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
-}
 
 /**
  * The one home of an edit: `fields` sent to the template whose hash is `hashId`. An edit names the

@@ -1,0 +1,32 @@
+/** An edit whose response was lost and could not be settled: recorded as unsure, and read back by the next update. */
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { initFailure, providerOf } from "../../../dynamic/initFailure";
+import { TemplateInputs, TemplateOutputs } from "../templateArgs";
+import { inputsFromRecord } from "../shared/templateMapping";
+import { inputsOf } from "../shared/templateOutputs";
+import { ownTemplate } from "../shared/templateOwnership";
+import { TemplateEditUnsettledError } from "./editTemplate";
+
+/**
+ * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as
+ * a refresh would record it, so that the update edits only where the template differs from the
+ * program, and keeps the hash it has when nothing does.
+ */
+export async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient, templateId: number, olds: TemplateOutputs): Promise<TemplateOutputs> {
+    const { editUnconfirmed: _unsure, ...known } = olds;
+    const record = await ownTemplate(ctx, vast, templateId, olds.creatorId);
+    if (!record) throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+    return { ...known, ...inputsFromRecord(record, inputsOf(known)), hashId: record.hash_id };
+}
+
+/**
+ * What an update throws for a failed edit. Kept as it was, the state would show no change for a
+ * program put back as before while the template may hold this edit (and a hash state does not
+ * have): an unsettled edit is recorded as unsure, so the next up looks first (the engine records
+ * these outputs with the failure). Any other error is thrown as it is.
+ */
+export function editFailure(e: unknown, id: string, known: TemplateOutputs, news: TemplateInputs): unknown {
+    if (!(e instanceof TemplateEditUnsettledError)) return e;
+    return initFailure(e.message, id, { ...known, editUnconfirmed: true }, providerOf(news));
+}
