@@ -30,7 +30,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
 
     /**
      * A key cannot be edited: every changed input replaces it, the new key made before the old is
-     * revoked. So does a key whose secret state lacks (its create's answer was lost).
+     * revoked. So does a key whose secret state lacks (its create's response was lost).
      */
     async diff(_id: string, olds: ApiKeyOutputs, news: ApiKeyInputs) {
         const changed: string[] = changedProperties(olds, news, API_KEY_PROPERTIES);

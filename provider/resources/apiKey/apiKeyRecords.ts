@@ -20,7 +20,7 @@ const sharedKeyReader = sharedListing((vast) => vast.account.listApiKeys());
 
 /**
  * The key as the account lists it, or undefined only when it is revoked: left out of three
- * listings a moment apart (lookAgain.ts), with the key of the account that made it (`accountId`,
+ * listings a moment apart (lookAgain.ts retries), with the key of the account that made it (`accountId`,
  * sameAccount.ts). A key left out of state still works, and the next `up` makes another.
  */
 export async function listedUnlessRevoked(ctx: ProviderContext, keyId: number, accountId: number | undefined): Promise<ApiKeyRecord | undefined> {

@@ -13,7 +13,7 @@ import { ApiKeyInputs } from "./apiKeyArgs";
 import { withAccount } from "./apiKeyRecords";
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
-export const madeHere = new Set<number>();
+export const createdHere = new Set<number>();
 
 /** One create as sent: what it asked for, when, the highest key id listed just before, and the account asked about meanwhile. */
 export interface SentCreate {
@@ -37,14 +37,8 @@ function samePermissions(listed: unknown, asked: Permissions): boolean | undefin
 }
 
 /**
- * After a create whose answer was lost: the key it may have made, named as asked, not made by
- * another resource of this process, and newer than every key the account had just before the
- * create (`before`, the highest id then: the live listing shows neither creation times nor
- * permissions, its API reference's example says; where it does show permissions, they must
- * match). lostCreate.ts looks again while the service is still working on it, and while its
- * answers fail. One such key is adopted; several (keys made meanwhile by hand or by another
- * program): none is taken, a person chooses, since adopting a hand-made key would have the next
- * `up` revoke it.
+ * After a create whose response was lost: the key it may have made, named as asked and newer than
+ * every key listed before (`before`); several: none is taken (docs/design/key-lost-create.md).
  */
 async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string, permissions: Permissions, sentAt: number, before: number): Promise<ApiKeyRecord | undefined> {
     const found = await findLostCreate(ctx, {
@@ -53,7 +47,7 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string,
         look: async () => {
             // What the listing does not show (permissions) cannot rule a key out.
             const candidates = (await vast.account.listApiKeys()).filter(
-                (k) => k.name === name && k.id > before && !madeHere.has(k.id) && samePermissions(k.permissions, permissions) !== false,
+                (k) => k.name === name && k.id > before && !createdHere.has(k.id) && samePermissions(k.permissions, permissions) !== false,
             );
             return candidates.length > 0 ? candidates : undefined;
         },
@@ -69,11 +63,8 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string,
 }
 
 /**
- * A lost response: the key it made goes into state (a live key no one holds would be left on the
- * account otherwise), through the failure the engine records with these outputs; its secret was in
- * the lost response only, so the next `pulumi up` replaces it (a new key, then this one revoked).
- * The listing cannot tell it from a key of the same name another stack made in the same moments:
- * the message says so.
+ * A lost response: the key it made goes into state through the failure the engine records with
+ * these outputs; its secret is lost, so the next `up` replaces it (docs/design/key-lost-create.md).
  */
 async function lostCreateFailure(ctx: ProviderContext, vast: VastClient, e: VastOutcomeUnknownError, sent: SentCreate): Promise<Error> {
     const { name, permissions, sentAt, before } = sent;
@@ -87,7 +78,7 @@ async function lostCreateFailure(ctx: ProviderContext, vast: VastClient, e: Vast
             { cause: e },
         );
     }
-    madeHere.add(lost.id);
+    createdHere.add(lost.id);
     const message =
         `vastai: the answer to the create of API key "${name}" was lost; the key it made (${lost.id}) is kept in state, ` +
         "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one. " +
@@ -100,9 +91,8 @@ async function lostCreateFailure(ctx: ProviderContext, vast: VastClient, e: Vast
 export async function createFailure(ctx: ProviderContext, vast: VastClient, e: unknown, sent: SentCreate): Promise<unknown> {
     if (e instanceof VastOutcomeUnknownError) return lostCreateFailure(ctx, vast, e, sent);
     if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
-        // The generic answer names the route's permission or the key; here a likelier cause is
-        // the grant (the service answers 401 also to a key "not authorized to create a key
-        // with the specified permissions", its API reference says).
+        // The generic message names the route's permission or the key; here a likelier cause is
+        // the grant (docs/design/key-lost-create.md).
         return new Error(
             `${e.message}. A key can only grant categories the key that creates it holds: ` +
                 `check that the stack's key (vastai:apiKey) has ${Object.keys(sent.permissions.api).join(", ")}`,

@@ -7,26 +7,24 @@ import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate } from "../lostCreate";
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
-export const madeHere = new Set<number>();
+export const createdHere = new Set<number>();
 
 /**
- * After a create whose answer was lost: the key with our text that the account did not have just
- * before the create (`before`, its key ids then). The account holds a key text once (the service
- * refuses a duplicate), so that key is the one the create made. No creation time is compared: the
- * service's clock and this machine's may disagree by minutes.
+ * After a create whose response was lost: the key with our text that the account did not list
+ * just before the create (`before`); the account holds a key text once (docs/design/key-lost-create.md).
  */
 async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: string, sentAt: number, before: ReadonlySet<number>): Promise<SshKeyRecord | undefined> {
     return findLostCreate(ctx, {
         what: `SSH key ${keyTarget(publicKey)}`,
         lookFor: `an SSH key ${keyTarget(publicKey)} that the account did not list just before the create (sent ${new Date(sentAt).toISOString()})`,
-        look: async () => (await vast.sshKeys.list()).find((k) => k.public_key.trim() === publicKey && !before.has(k.id) && !madeHere.has(k.id)),
+        look: async () => (await vast.sshKeys.list()).find((k) => k.public_key.trim() === publicKey && !before.has(k.id) && !createdHere.has(k.id)),
     });
 }
 
 /** A key that cannot be added because the account has its text already: which one, and what to do (an import cannot reach a dynamic resource). */
 export function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
     // Removing it would take it from the SshKey that holds it; two resources cannot hold one text.
-    if (madeHere.has(existing.id)) {
+    if (createdHere.has(existing.id)) {
         return new Error(
             `vastai: add SSH key ${keyTarget(publicKey)} failed: another SshKey of this program holds this key text already (SSH key ${existing.id}), ` +
                 "and the account holds a key text once: keep one SshKey for it (one that replaces another of the same text, a renamed resource, needs `aliases` with the old name, or `deleteBeforeReplace: true`)",
@@ -50,7 +48,7 @@ function madeButNotReadBack(e: unknown): boolean {
 
 /** After a failed add: the key it made when its response was lost or unreadable; otherwise throws what to do. */
 export async function recoverFailedAdd(ctx: ProviderContext, vast: VastClient, e: unknown, publicKey: string, sentAt: number, before: ReadonlySet<number>): Promise<SshKeyRecord> {
-    // Made, but its answer lost or unreadable: the key it made is looked for, and adopted.
+    // Made, but its response lost or unreadable: the key it made is looked for, and adopted.
     const lost = e instanceof VastOutcomeUnknownError || madeButNotReadBack(e) ? await findLostKey(ctx, vast, publicKey, sentAt, before) : undefined;
     if (lost) {
         ctx.log.progress(`the answer to adding SSH key ${keyTarget(publicKey)} was lost or could not be read back; found it on the account as key ${lost.id}`);

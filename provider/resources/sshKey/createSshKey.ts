@@ -5,16 +5,16 @@ import { SshKeyRecord } from "../../schemas/sshKey";
 import { oneCreateAtATime } from "../lostCreate";
 import { SshKeyInputs, SshKeyOutputs } from "./sshKeyArgs";
 import { inputsOf, outputsOf } from "./sshKeyRecords";
-import { alreadyOnAccount, madeHere, recoverFailedAdd } from "./createRecovery";
+import { alreadyOnAccount, createdHere, recoverFailedAdd } from "./createRecovery";
 
 export async function createSshKey(ctx: ProviderContext, inputs: SshKeyInputs): Promise<{ id: string; outs: SshKeyOutputs }> {
     const { publicKey } = inputsOf(inputs);
     // One text at a time: a lost create must not take the key a create of the same text is
-    // still waiting for the answer to; after it, the next one's listing shows that key.
+    // still waiting for the response to; after it, the next one's listing shows that key.
     return oneCreateAtATime(`SSH key ${publicKey}`, async () => {
         const vast = ctx.client();
-        // One listing before the create: a key its lost answer made is one not listed here. If it
-        // cannot be read, nothing is sent (a lost answer then could not be settled), and nothing is made.
+        // One listing before the create: a key its lost response made is one not listed here
+        // (docs/design/key-lost-create.md). If it cannot be read, nothing is sent.
         const listed = await vast.sshKeys.list();
         const existing = listed.find((k) => k.public_key.trim() === publicKey);
         if (existing) throw alreadyOnAccount(publicKey, existing);
@@ -26,7 +26,7 @@ export async function createSshKey(ctx: ProviderContext, inputs: SshKeyInputs): 
         } catch (e) {
             created = await recoverFailedAdd(ctx, vast, e, publicKey, sentAt, before);
         }
-        madeHere.add(created.id);
+        createdHere.add(created.id);
         ctx.log.progress(`SSH key ${created.id} ${keyTarget(publicKey)} added to the account`);
         return { id: String(created.id), outs: outputsOf(publicKey, created.id, created.user_id ?? undefined) };
     });

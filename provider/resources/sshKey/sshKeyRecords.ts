@@ -20,7 +20,7 @@ const sharedKeyReader = sharedListing((vast) => vast.sshKeys.list());
 
 /**
  * The key as the account lists it, or undefined only when it is removed: left out of three
- * listings a moment apart (lookAgain.ts), with the key of the account that holds it (`accountId`,
+ * listings a moment apart (lookAgain.ts retries), with the key of the account that holds it (`accountId`,
  * sameAccount.ts). A key left out of state stays on the account, added to every new instance.
  */
 export async function listedUnlessRemoved(ctx: ProviderContext, sshKeyId: number, accountId: number | undefined): Promise<SshKeyRecord | undefined> {

@@ -1,4 +1,4 @@
-/** Sending one template create, and telling a new template from an existing one the service answers with. */
+/** Sending one template create, and telling a new template from an existing one the service responds with. */
 import { VastRequestRejectedError } from "../../../client/errors";
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
@@ -7,10 +7,9 @@ import { isHeld } from "../shared/templateHolders";
 import { createdSince } from "./findLostTemplate";
 
 /**
- * Sends the create. The service answers identical content with the account's existing template
- * instead of a new one. That template is not this resource's to manage (deleting the resource would
- * delete it), unless it is the one our own lost create made (sent at `lostSentAt`), or one this
- * account deleted.
+ * Sends the create. The service responds to identical content with the account's existing
+ * template, which is not this resource's to manage unless our own lost create (sent at
+ * `lostSentAt`) made it or this account had deleted it (docs/design/template-create.md).
  */
 export async function sendCreate(ctx: ProviderContext, vast: VastClient, fields: TemplateFields, lostSentAt: number | undefined): Promise<TemplateRecord> {
     const { template, existing, linkedNow } = await vast.templates.create(fields);

@@ -2,7 +2,7 @@
 import { confirmedRemoval } from "../../../client/api/removal";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateOutputs } from "../templateArgs";
-import { hold, letGo } from "../shared/templateHolders";
+import { hold, release } from "../shared/templateHolders";
 import { ownTemplate } from "../shared/templateOwnership";
 import { deleteFailure } from "./deleteRefusals";
 
@@ -10,7 +10,7 @@ export async function deleteTemplate(ctx: ProviderContext, id: string, props: Te
     const vast = ctx.client();
     const templateId = Number(props.templateId ?? id);
     // Deleted (unlinked) or not, this resource holds it no more: a create of the same content may take it back.
-    if (letGo(templateId, props.holder)) {
+    if (release(templateId, props.holder)) {
         ctx.log.warn(`template ${templateId} is not deleted on Vast.ai: another resource of this stack holds it; this one only leaves the stack`);
         return;
     }

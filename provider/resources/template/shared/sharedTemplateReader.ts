@@ -1,3 +1,4 @@
+/** Template reads by numeric id, batched: many reads in one process share one search. */
 import { TemplateRecord } from "../../../schemas/template";
 import { BatchedReads, byId, sharedPerClient } from "../../batchedReads";
 

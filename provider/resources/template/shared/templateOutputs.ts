@@ -12,7 +12,7 @@ export const inputsOf = (props: Record<string, any>): Record<string, any> => pic
 export const creatorOf = (record: TemplateRecord): number | undefined => record.creator_id ?? undefined;
 
 /**
- * Outputs from the inputs and what the service answered; `creatorId` when known (kept from state
+ * Outputs from the inputs and the service's response; `creatorId` when known (kept from state
  * otherwise); the resource's `holder` (templateHolders.ts), a new one for a resource without.
  */
 export function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id: string }, templateId: number, creatorId: number | undefined, holder: string | undefined): TemplateOutputs {
@@ -21,8 +21,8 @@ export function outputsOf(inputs: TemplateInputs, record: { id?: number; hash_id
     return outs;
 }
 
-/** Holds the template a create made or took over for a new resource; its outputs. A lost create never takes a held template for its own (`isHeld`). */
-export function heldByNew(log: ProviderContext["log"], inputs: TemplateInputs, record: { id: number; hash_id: string }, creatorId: number | undefined): TemplateOutputs {
+/** The outputs of a create, whose template the new resource holds from now on (a lost create never takes a held one, `isHeld`). */
+export function createdOutputs(log: ProviderContext["log"], inputs: TemplateInputs, record: { id: number; hash_id: string }, creatorId: number | undefined): TemplateOutputs {
     const outs = outputsOf(inputs, record, record.id, creatorId, undefined);
     warnIfHeldByOthers(log, record.id, hold(record.id, outs.holder));
     return outs;

@@ -7,18 +7,8 @@ import { asCheckedIn, clearedFields, clearedValue, toTemplateFields } from "../s
 type Props = Record<string, any>;
 
 /**
- * What state says the program manages, without what earlier versions stored that was no setting
- * of the program's:
- * - the registry login fields as empty strings when unused: read as absent, so an upgrade shows
- *   no change; unless the program sets that empty string itself (the contract tells callers to
- *   send "" when unused): then it is the program's, and the same on both sides;
- * - `null` (`jupyterDir`, `volumeInfo`), which the program now means as not set (see
- *   `canonicalTemplateInputs`) and the service stores as not set: read as absent, so an upgrade
- *   neither edits the template nor replaces the instances on it;
- * - a script or readme with CRLF line ends or a BOM, as template files checked out on Windows
- *   gave it before they were read as committed (`asCheckedIn`): the same as the program's text in
- *   that form, so an upgrade does not edit every such template (a new hash replaces the instances
- *   on it). The next edit of the template sends the program's text.
+ * What state says the program manages, without the blanks, nulls and CRLF texts earlier versions
+ * stored, so that an upgrade edits nothing (docs/design/template-edits.md).
  */
 export function withoutLegacyBlanks(olds: object, news: object): Props {
     const managed: Props = Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null));
@@ -32,12 +22,8 @@ export function withoutLegacyBlanks(olds: object, news: object): Props {
 }
 
 /**
- * The content properties an edit sends: those whose value differs from what state says the
- * program manages, but for one the program stops setting that has no cleared value (a registry
- * login field), which is left as the service has it: a change of that alone sends nothing, and an
- * edit of unchanged content would still give a new hash, replacing every Instance on the template.
- * The diff reports changes by this too, so a preview never plans an edit (every Instance on the
- * template shown as replaced) that the update then does not make.
+ * The content properties an edit sends: those changed, but for one the program stops setting that
+ * has no cleared value (a registry login field). The diff uses it too (docs/design/template-edits.md).
  */
 export function editedProperties(managed: Props, desired: TemplateInputs): TemplateContentProperty[] {
     const changed = changedProperties(managed, desired, TEMPLATE_CONTENT);

@@ -13,7 +13,7 @@ import { TemplateEditUnsettledError } from "./editTemplate";
  * a refresh would record it, so that the update edits only where the template differs from the
  * program, and keeps the hash it has when nothing does.
  */
-export async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient, templateId: number, olds: TemplateOutputs): Promise<TemplateOutputs> {
+export async function refreshedState(ctx: ProviderContext, vast: VastClient, templateId: number, olds: TemplateOutputs): Promise<TemplateOutputs> {
     const { editUnconfirmed: _unsure, ...known } = olds;
     const record = await ownTemplate(ctx, vast, templateId, olds.creatorId);
     if (!record) throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
@@ -21,10 +21,8 @@ export async function asTheTemplateIsNow(ctx: ProviderContext, vast: VastClient,
 }
 
 /**
- * What an update throws for a failed edit. Kept as it was, the state would show no change for a
- * program put back as before while the template may hold this edit (and a hash state does not
- * have): an unsettled edit is recorded as unsure, so the next up looks first (the engine records
- * these outputs with the failure). Any other error is thrown as it is.
+ * What an update throws for a failed edit: an unsettled one with state marked `editUnconfirmed`,
+ * so the next up reads the template first (docs/design/template-edits.md); any other as it is.
  */
 export function editFailure(e: unknown, id: string, known: TemplateOutputs, news: TemplateInputs): unknown {
     if (!(e instanceof TemplateEditUnsettledError)) return e;

@@ -5,13 +5,13 @@ import { canonicalTemplateInputs } from "../shared/templateMapping";
 import { outputsOf } from "../shared/templateOutputs";
 import { editTemplate } from "./editTemplate";
 import { editFields, editedProperties, withoutLegacyBlanks } from "./editPlan";
-import { asTheTemplateIsNow, editFailure } from "./unconfirmedEdit";
+import { refreshedState, editFailure } from "./unconfirmedEdit";
 
 export async function updateTemplate(ctx: ProviderContext, id: string, olds: TemplateOutputs, news: TemplateInputs): Promise<{ outs: TemplateOutputs }> {
     const vast = ctx.client();
     const templateId = Number(olds.templateId ?? id);
     const desired = canonicalTemplateInputs(news);
-    const known = olds.editUnconfirmed ? await asTheTemplateIsNow(ctx, vast, templateId, olds) : olds;
+    const known = olds.editUnconfirmed ? await refreshedState(ctx, vast, templateId, olds) : olds;
     // Only the shim in state is new (see shimChanged), or nothing to send: no edit, which would change the hash.
     const managed = withoutLegacyBlanks(known, desired);
     if (editedProperties(managed, desired).length === 0) {
