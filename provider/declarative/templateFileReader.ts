@@ -6,7 +6,7 @@ import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { envShapeExpected } from "../env/envInputSchema";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
-import { asCheckedIn } from "../resources/template/templateMapping";
+import { asCheckedIn } from "../resources/template/shared/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 import { safeParse } from "../schemas/parse";
 

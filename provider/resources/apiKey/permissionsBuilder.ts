@@ -1,3 +1,4 @@
+/** The builder a program uses for an API key's permissions (`apiKeyPermissions("user_read")`). */
 import { PermissionName, Permissions } from "../../schemas/permissions";
 
 /**

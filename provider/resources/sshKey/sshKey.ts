@@ -1,3 +1,4 @@
+/** The SshKey resource a program declares (its provider is sshKeyProvider.ts). */
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";

@@ -1,3 +1,4 @@
+/** Keeps a value the program marked secret out of a public template: the input that tells `check`, and the refusal. */
 import * as pulumi from "@pulumi/pulumi";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { declarationsOf } from "../../dynamic/properties";

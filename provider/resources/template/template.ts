@@ -1,3 +1,4 @@
+/** The Template resource a program declares (its provider is templateProvider.ts). */
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";

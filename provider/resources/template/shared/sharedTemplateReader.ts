@@ -1,5 +1,6 @@
-import { TemplateRecord } from "../../schemas/template";
-import { BatchedReads, byId, sharedPerClient } from "../batchedReads";
+/** Template reads by numeric id, batched: many reads in one process share one search. */
+import { TemplateRecord } from "../../../schemas/template";
+import { BatchedReads, byId, sharedPerClient } from "../../batchedReads";
 
 /** Ids asked for in one template search, to keep its query string short. */
 const MAX_IDS_PER_SEARCH = 100;

@@ -1,23 +1,16 @@
-import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../client/errors";
-import { VastClient } from "../../client/vastClient";
-import { mayHaveActed } from "../../client/retryPolicy";
-import { ProviderContext } from "../../dynamic/context";
-import { sameValue } from "../../dynamic/diffInputs";
-import { TemplateFields, TemplateRecord } from "../../schemas/template";
-import { ownTemplate } from "./templateOwnership";
-
-/** Whether a record holds the content we sent (the registry password is never read back). */
-export function holds(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
-    const raw = record as Record<string, unknown>;
-    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
-}
+/** Sending one template edit, settling a stale hash or a lost response. */
+import { VastInvalidArgsError, VastNotFoundError, VastOutcomeUnknownError, VastRequestRejectedError } from "../../../client/errors";
+import { VastClient } from "../../../client/vastClient";
+import { mayHaveActed } from "../../../client/retryPolicy";
+import { ProviderContext } from "../../../dynamic/context";
+import { TemplateFields, TemplateRecord } from "../../../schemas/template";
+import { hasContent } from "../shared/templateMapping";
+import { ownTemplate } from "../shared/templateOwnership";
 
 /**
- * The one home of an edit: `fields` sent to the template whose hash is `hashId`. An edit names the
- * template by its current hash, which changes with every edit. When that hash is stale (edited
- * elsewhere since) or the answer is lost, the template is looked at by its stable numeric id: if
- * it already holds the content the lost edit carried, that is the answer; otherwise the edit is
- * sent once more, with the current hash.
+ * The one home of an edit: `fields` sent to the template whose hash is `hashId`. A stale hash or a
+ * lost response is settled by reading the template by its numeric id, and the edit is sent once
+ * more with the current hash if the template lacks it (docs/design/template-edits.md).
  */
 export async function editTemplate(
     ctx: ProviderContext,
@@ -51,7 +44,7 @@ export async function editTemplate(
         if (!current) {
             throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
         }
-        if (current.hash_id !== hashId && holds(current, fields)) return current;
+        if (current.hash_id !== hashId && hasContent(current, fields)) return current;
         try {
             return await editWith(current.hash_id);
         } catch (resent) {

@@ -1,12 +1,9 @@
-import { canonicalInputs } from "../canonicalInputs";
-import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../schemas/envFlags";
-import { TemplateFields, TemplateRecord } from "../../schemas/template";
-import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "./templateArgs";
-
-/**
- * The one home of template request building and read-back: canonical inputs to the service's
- * fields, and a service record back to inputs.
- */
+/** The one home of template request building and read-back: canonical inputs to the request's fields, and a service record back to inputs. */
+import { canonicalInputs } from "../../canonicalInputs";
+import { sameValue } from "../../../dynamic/diffInputs";
+import { EnvFlagError, formatEnvFlags, parseEnvFlags } from "../../../schemas/envFlags";
+import { TemplateFields, TemplateRecord } from "../../../schemas/template";
+import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TEMPLATE_FIELDS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateProperty } from "../templateArgs";
 
 /**
  * A program's arguments as `check` hands them on: defaults and the canonical env map; values
@@ -78,6 +75,12 @@ export function clearedFields(removed: readonly TemplateProperty[]): Partial<Tem
         if (property in CLEARED) body[TEMPLATE_FIELDS[property as keyof typeof TEMPLATE_FIELDS]] = CLEARED[property];
     }
     return body as Partial<TemplateFields>;
+}
+
+/** Whether a record holds the content we sent (the registry password is never read back). */
+export function hasContent(record: TemplateRecord, fields: Partial<TemplateFields>): boolean {
+    const raw = record as Record<string, unknown>;
+    return Object.entries(fields).every(([field, value]) => field === "docker_login_pass" || sameValue(raw[field], value));
 }
 
 /** The service never returns the registry password; other fields it may leave out keep their value. */

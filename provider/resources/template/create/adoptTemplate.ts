@@ -1,21 +1,17 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { changedProperties } from "../../dynamic/diffInputs";
-import { containsUnknown } from "../../dynamic/unknowns";
-import { TemplateRecord } from "../../schemas/template";
-import { TEMPLATE_CONTENT, TemplateInputs } from "./templateArgs";
-import { editTemplate } from "./templateEdit";
-import { inputsFromRecord, toTemplateFields } from "./templateMapping";
-import { templateById } from "./templateOwnership";
-
 /**
- * Taking over a template the account already has (the `adopt` property), instead of creating one.
- * Pulumi's own `import` cannot do it for a dynamic provider (see the README's "Import"), so the
- * resource's create does: it reads the template by id, refuses one that is not the account's,
- * edits it only where it differs from the program, and never sends a create. A create step that
- * fails after the edit leaves nothing behind to duplicate: the next `up` adopts the same template
- * again, and finds nothing left to edit.
+ * Taking over a template the account already has (the `adopt` property) instead of creating one:
+ * read by id, edited only where it differs, never a create (docs/design/template-create.md).
  */
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { changedProperties } from "../../../dynamic/diffInputs";
+import { containsUnknown } from "../../../dynamic/unknowns";
+import { TemplateRecord } from "../../../schemas/template";
+import { TEMPLATE_CONTENT, TemplateInputs } from "../templateArgs";
+import { editTemplate } from "../update/editTemplate";
+import { inputsFromRecord, toTemplateFields } from "../shared/templateMapping";
+import { templateById } from "../shared/templateOwnership";
+
 
 type Props = Record<string, unknown>;
 

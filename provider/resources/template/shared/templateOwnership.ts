@@ -1,16 +1,15 @@
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { TemplateRecord } from "../../schemas/template";
-import { retryIfMissing } from "../retryIfMissing";
-import { assertSameAccount } from "../sameAccount";
+/** Whether a template is the account's own, and reading one by numeric id. */
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { TemplateRecord } from "../../../schemas/template";
+import { retryIfMissing } from "../../retryIfMissing";
+import { assertSameAccount } from "../../sameAccount";
 import { sharedTemplateReader } from "./sharedTemplateReader";
 
 /**
- * The one home of "is this template the account's own". A search by id also answers with other
- * users' public templates, and deleting or editing one of those must never be attempted.
+ * Whether `record` was made by `userId` (a search by id also returns other users' public templates,
+ * never to be edited or deleted); a record that does not say is taken as the account's.
  */
-
-/** Whether `record` was made by `userId`; a record that does not say is taken as the account's (the search was already scoped to it). */
 export function ownedBy(record: TemplateRecord, userId: number): boolean {
     return record.creator_id === undefined || record.creator_id === null || record.creator_id === userId;
 }
@@ -26,8 +25,8 @@ export async function templateById(
     templateId: number,
     owner?: number,
 ): Promise<{ own: TemplateRecord } | { othersPublic: TemplateRecord } | { none: true }> {
-    // Absence is the only sign the service gives of a deleted template: looked at again before it
-    // counts. A look again asks the service afresh (only a first read is answered from a read-ahead).
+    // Absence is the only sign the service gives of a deleted template: read again before it
+    // counts. A retry asks the service afresh (only a first read is served from a read-ahead).
     const look = () => sharedTemplateReader(vast).get(templateId, owner);
     const record = await retryIfMissing(ctx.clock, await look(), look);
     if (!record) {

@@ -1,0 +1,16 @@
+/** An ApiKey delete: revoke the key, confirmed by the account's listing; one already revoked is fine. */
+import { confirmedRemoval } from "../../client/api/removal";
+import { ProviderContext } from "../../dynamic/context";
+import { ApiKeyOutputs } from "./apiKeyArgs";
+import { listedUnlessRevoked } from "./apiKeyRecords";
+
+export async function deleteApiKey(ctx: ProviderContext, id: string, props: ApiKeyOutputs): Promise<void> {
+    const keyId = Number(props.keyId ?? id);
+    const vast = ctx.client();
+    const { alreadyGone } = await confirmedRemoval(
+        { operation: "delete API key", target: String(keyId) },
+        () => vast.account.deleteApiKey(keyId),
+        async () => (await listedUnlessRevoked(ctx, keyId, props.accountId)) !== undefined,
+    );
+    ctx.log.progress(alreadyGone ? `API key ${keyId} was already revoked` : `API key ${keyId} revoked`);
+}
