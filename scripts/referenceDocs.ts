@@ -349,7 +349,7 @@ function requiredAndOptional(entries: ReadonlyArray<Entry & { required: boolean 
 /** The facts of a schema field: its type and unit with its bounds, and its default. */
 function schemaFacts(schema: unknown, pathName: string, units: Readonly<Record<string, string>>, types: Readonly<Record<string, string>>) {
     const u = unwrap(schema);
-    const typeAndBounds = [types[pathName] ?? typeWords(u.inner) + (u.nullable ? " or null" : ""), units[pathName], ...boundWords(u.inner)].filter(Boolean).join(", ");
+    const typeAndBounds = [types[pathName] ?? typeWords(u.inner) + (u.nullable ? ", or null" : ""), units[pathName], ...boundWords(u.inner)].filter(Boolean).join(", ");
     const facts = [typeAndBounds];
     if (u.hasDefault) facts.push(`default ${code(u.defaultValue)}`);
     return { facts, required: !u.optional && !u.hasDefault, inner: u.inner };
@@ -461,7 +461,7 @@ function functionArguments(read: ReadFile, page: FunctionPage): string {
 function functionResult(read: ReadFile, page: FunctionPage): string {
     // A field the service may leave out or send as null is, to a reader, one that may be absent.
     return fieldEntries(read, page.result)
-        .map((e) => entryLine({ ...e, facts: e.required ? e.facts : [...e.facts.map((f) => f.replace(/ or null$/, "")), "may be absent"] }))
+        .map((e) => entryLine({ ...e, facts: e.required ? e.facts : [...e.facts.map((f) => f.replace(/, or null$/, "")), "may be absent"] }))
         .join("\n");
 }
 
