@@ -88,7 +88,7 @@ export const instanceArgsSchema = z
          * env takes them. Merged over the template's env, this map winning.
          */
         env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace", mayHoldCredentials: true }),
-        /** Run at start. Longer than 4048 characters, it is sent compressed (docs/resources/instance.md says how); state keeps the script as given. */
+        /** Run at start. Longer than 4048 characters, it is sent compressed and restored on the instance; state keeps the script as given. */
         onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace", mayHoldCredentials: true }),
         /** Arguments for the image's entrypoint, one list item each (with runtype `args`); `argsStr` gives them as one string. */
         args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace", mayHoldCredentials: true }),
