@@ -11,6 +11,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, INSTANCE_RUNTYPES, instanceArgsSchema } from
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../provider/resources/sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../provider/resources/template/templateArgs";
 import { FILTER_OPERATORS, FieldKind } from "../provider/schemas/filters";
+import { PERMISSION_NAMES } from "../provider/schemas/permissions";
 import { OFFER_FILTER_FIELDS, offerRecordSchema } from "../provider/schemas/offer";
 import { templateRecordSchema } from "../provider/schemas/template";
 import { TEMPLATE_FILTER_FIELDS } from "../provider/schemas/templateFilters";
@@ -47,6 +48,8 @@ interface ResourcePage {
     readonly types?: Readonly<Record<string, string>>;
     /** More doc sources for an object argument's fields, by the argument's name. */
     readonly nestedDocs?: Readonly<Record<string, DocSource>>;
+    /** Lists of allowed values the template quotes (`<!-- list: name -->`), by name. */
+    readonly lists?: Readonly<Record<string, readonly string[]>>;
 }
 
 interface FieldList {
@@ -124,6 +127,7 @@ export const PAGES: readonly Page[] = [
         outputs: "ApiKeyOutputs",
         computed: API_KEY_COMPUTED_OUTPUTS,
         types: { permissions: "`PermissionsBuilder`, or object `{ api: { <category>: {} } }`" },
+        lists: { permissions: PERMISSION_NAMES },
     },
     {
         kind: "resource",
@@ -497,6 +501,8 @@ export function renderPage(page: Page, read: ReadFile = readRepoFile): string {
     const fill = (marker: string): string => {
         const example = /^example: (\S+)$/.exec(marker);
         if (example) return "```ts\n" + read(`${SNIPPETS}/${example[1]}`).replace(/\n*$/, "\n") + "```";
+        const list = /^list: (\w+)$/.exec(marker);
+        if (list && page.kind === "resource" && page.lists?.[list[1]]) return page.lists[list[1]].map(code).join(", ") + ".";
         if (page.kind === "resource" && marker === "arguments") return resourceArguments(read, page);
         if (page.kind === "resource" && marker === "outputs") return resourceOutputs(read, page);
         if (page.kind === "function" && marker === "description") return functionDescription(read, page);
