@@ -8,40 +8,21 @@
 // schemas. tsc prints a schema's inferred type without those comments, so an editor showed none.
 const fs = require("fs");
 const path = require("path");
-const ts = require("typescript");
 
 const root = path.resolve(__dirname, "..");
 const resources = path.join(root, "provider", "resources");
+// The doc-comment reader the reference pages use too (scripts/docComments.ts), built with provider/.
+const { membersOf, parse, schemaNames } = require(path.join(root, "dist", "scripts", "docComments.js"));
 
 /** The schemas whose shapes' comments are put back: a resource's args, a returned record. */
 const SCHEMA_NAME = /(ArgsSchema|RecordSchema)$/;
 
-/** Property name → its doc comment (as written), for the object literal that is each such schema's shape. */
+/** Property name → its doc comment (as written), for the shapes of the file's such schemas. */
 function docsOf(sourceFile) {
-    const text = sourceFile.getFullText();
     const docs = new Map();
-    const visitShape = (object) => {
-        for (const property of object.properties) {
-            if (!ts.isPropertyAssignment(property)) continue;
-            const comment = ts.getLeadingCommentRanges(text, property.getFullStart())?.filter((r) => text.startsWith("/**", r.pos)).pop();
-            if (comment) docs.set(property.name.getText(sourceFile), text.slice(comment.pos, comment.end));
-        }
-    };
-    const visit = (node) => {
-        if (ts.isVariableDeclaration(node) && SCHEMA_NAME.test(node.name.getText(sourceFile)) && node.initializer) {
-            // The shape: the first object literal given to `strictObject(...)`, `object(...)` or `looseObject(...)`.
-            const find = (n) => {
-                if (ts.isCallExpression(n) && /\b(strictObject|object|looseObject)$/.test(n.expression.getText(sourceFile)) && n.arguments[0] && ts.isObjectLiteralExpression(n.arguments[0])) {
-                    visitShape(n.arguments[0]);
-                    return true;
-                }
-                return ts.forEachChild(n, find);
-            };
-            find(node.initializer);
-        }
-        ts.forEachChild(node, visit);
-    };
-    visit(sourceFile);
+    for (const name of schemaNames(sourceFile, SCHEMA_NAME)) {
+        for (const member of membersOf(sourceFile, name).values()) if (member.raw) docs.set(member.name, member.raw);
+    }
     return docs;
 }
 
@@ -65,7 +46,7 @@ function withDocs(dts, docs) {
 function document(source) {
     const dts = path.join(root, "dist", path.relative(root, source).replace(/\.ts$/, ".d.ts"));
     if (!fs.existsSync(dts)) return 0;
-    const docs = docsOf(ts.createSourceFile(source, fs.readFileSync(source, "utf8"), ts.ScriptTarget.Latest, true));
+    const docs = docsOf(parse(source, fs.readFileSync(source, "utf8")));
     fs.writeFileSync(dts, withDocs(fs.readFileSync(dts, "utf8"), docs));
     return docs.size;
 }

@@ -150,6 +150,7 @@ export interface TemplatesFromFilesOptions {
     secrets?: Record<string, { dockerLoginPass: pulumi.Input<string> }>;
     /** Prefix for resource names, when several directories are used in one stack. */
     namePrefix?: string;
+    /** Resource options given to every Template (a provider, `protect`, ...). */
     opts?: pulumi.CustomResourceOptions;
 }
 

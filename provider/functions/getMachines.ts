@@ -20,7 +20,7 @@ export interface GetMachinesArgs {
 const positiveId = expected("a positive integer (an account id)");
 
 /** Strict: a typo (`userID`) or a bare number listed the key's own machines without a word. */
-const getMachinesArgsSchema = z.strictObject(
+export const getMachinesArgsSchema = z.strictObject(
     { userId: z.number({ error: positiveId }).int({ error: positiveId }).positive({ error: positiveId }).optional() },
     { error: (issue) => (issue.code === "invalid_type" ? expected("an object like { userId }")(issue) : undefined) },
 );

@@ -39,9 +39,9 @@ export interface Machine {
     listedStorageCostPerMonth?: number;
     /** Host-facing volume cost per month, when listed. */
     listedVolumeCostPerMonth?: number;
-    /** Host-facing upload bandwidth cost, when listed; the contract states no unit. */
+    /** Host-facing upload bandwidth cost, when listed; the service states no unit. */
     listedInetUpCost?: number;
-    /** Host-facing download bandwidth cost, when listed; the contract states no unit. */
+    /** Host-facing download bandwidth cost, when listed; the service states no unit. */
     listedInetDownCost?: number;
     /** Minimum interruptible bid price per hour. */
     minBidPricePerHour?: number;
@@ -77,7 +77,7 @@ export interface Machine {
     hostingType?: number;
     /** `hosting_type == 1`. */
     datacenter?: boolean;
-    /** The record as the service sent it, fields beyond the contract's included. */
+    /** The record as the service sent it, fields beyond these included. */
     raw: MachineRecord;
 }
 

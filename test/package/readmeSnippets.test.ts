@@ -10,12 +10,22 @@ import { REPO_ROOT } from "../../testkit/repoRoot";
  */
 const SNIPPETS = path.join(REPO_ROOT, "examples", "snippets");
 
-function readmeBlocks(): Array<{ line: number; text: string }> {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-    return [...readme.matchAll(/^```(?:ts|typescript)\b[^\n]*\n([\s\S]*?)^```/gm)].map((m) => ({
-        line: readme.slice(0, m.index).split("\n").length,
+function tsBlocks(file: string): Array<{ line: number; text: string }> {
+    const markdown = fs.readFileSync(file, "utf8");
+    return [...markdown.matchAll(/^```(?:ts|typescript)\b[^\n]*\n([\s\S]*?)^```/gm)].map((m) => ({
+        line: markdown.slice(0, m.index).split("\n").length,
         text: m[1],
     }));
+}
+
+const readmeBlocks = () => tsBlocks(path.join(REPO_ROOT, "README.md"));
+
+/** The blocks of every Markdown page under docs/. */
+function docsBlocks(dir = path.join(REPO_ROOT, "docs")): Array<{ line: number; text: string }> {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory() ? docsBlocks(full) : entry.name.endsWith(".md") ? tsBlocks(full) : [];
+    });
 }
 
 function snippetFiles(): Map<string, string> {
@@ -40,8 +50,9 @@ describe("README snippets", () => {
         expect(strays).toEqual([]);
     });
 
-    it("every file of examples/snippets/ is quoted in README.md", () => {
-        const quoted = readmeBlocks().map((block) => block.text);
+    // The reference pages quote snippets too (scripts/referenceDocs.ts quotes each file whole).
+    it("every file of examples/snippets/ is quoted in README.md or a page of docs/", () => {
+        const quoted = [...readmeBlocks(), ...docsBlocks()].map((block) => block.text);
         const unquoted = [...snippetFiles()].filter(([, text]) => !quoted.includes(text)).map(([name]) => name);
         expect(unquoted).toEqual([]);
     });

@@ -57,9 +57,15 @@ export const instanceArgsSchema = z
          * the search is passed over for the next match (up to 10 such offers). The query chooses at
          * create: editing it later changes nothing on a running instance.
          */
-        offer: prop(offerSearchSchema.extend({ maxPricePerHour: z.number().positive("must be a positive price in $/hour").optional() }).optional(), {
-            onChange: "update",
-        }),
+        offer: prop(
+            offerSearchSchema
+                .extend({
+                    /** Nothing is rented above this price ($/hour, everything included): it goes into the search as a `dph_total` condition. */
+                    maxPricePerHour: z.number().positive("must be a positive price in $/hour").optional(),
+                })
+                .optional(),
+            { onChange: "update" },
+        ),
         /**
          * The id of an instance already on the account (rented in the web console or with the vendor
          * CLI), to take into the stack instead of renting one: in place of `offerId` or `offer`, not
@@ -82,7 +88,7 @@ export const instanceArgsSchema = z
          * env takes them. Merged over the template's env, this map winning.
          */
         env: prop(envInputSchema({ createLimits: true }).optional(), { wire: "env", onChange: "replace", mayHoldCredentials: true }),
-        /** Run at start. Longer than 4048 characters, it is sent compressed (see the README); state keeps the script as given. */
+        /** Run at start. Longer than 4048 characters, it is sent compressed and restored on the instance; state keeps the script as given. */
         onstart: prop(z.string().optional(), { wire: "onstart", onChange: "replace", mayHoldCredentials: true }),
         /** Arguments for the image's entrypoint, one list item each (with runtype `args`); `argsStr` gives them as one string. */
         args: prop(z.array(z.string()).optional(), { wire: "args", onChange: "replace", mayHoldCredentials: true }),
@@ -206,20 +212,27 @@ export type InstanceInputs = Omit<CanonicalInputs<typeof instanceArgsSchema>, "d
 export interface InstanceOutputs extends InstanceInputs {
     /** `new_contract`; the Pulumi id too. */
     instanceId: number;
+    /** The status the service reports: `running`, `loading`, `stopped`, `exited`, ... */
     actualStatus?: string;
+    /** The status the service is taking the instance to: `running` or `stopped`. */
     intendedStatus?: string;
+    /** The service's last status message, such as a pull or start error. */
     statusMsg?: string;
+    /** Host to SSH to, with `sshPort`. */
     sshHost?: string;
+    /** Port to SSH to on `sshHost`. */
     sshPort?: number;
     /** Trimmed: the service pads it. */
     publicIpaddr?: string;
     /** Container port (`"8888/tcp"`) → public host port. */
     ports?: Record<string, number>;
+    /** The machine the instance runs on. */
     machineId?: number;
     /** The offer the instance was rented on: `offerId`, or the one `offer`'s search chose. */
     rentedOfferId?: number;
-    /** The rented machine's GPU model and count, when the offer search told them. */
+    /** The rented machine's GPU model, when the offer search told it. */
     gpuName?: string;
+    /** The number of GPUs rented, when the offer search told it. */
     numGpus?: number;
     /** $/hour, everything included. */
     dphTotal?: number;

@@ -49,7 +49,7 @@ export const templateArgsSchema = z.strictObject({
     useJupyterLab: prop(z.boolean().optional(), { wire: "use_jupyter_lab", onChange: "update" }),
     /**
      * Private registry. Login fields the program does not set are never sent on an edit, so a
-     * password set in the console survives (a create sends them as empty strings, as the contract asks).
+     * password set in the console survives (a create sends them as empty strings, as the service asks).
      */
     dockerLoginRepo: prop(z.string().optional(), { wire: "docker_login_repo", onChange: "update" }),
     /** Registry user name. */
