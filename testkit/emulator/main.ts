@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     console.log(`Vast.ai emulator listening on ${emu.url}`);
     console.log(`demo user ${emu.demoUser.id}, full-access key: ${emu.demoKey}`);
     console.log(`open offers: ${offers}`);
-    console.log(`try: VAST_URL=${emu.url} vastai --api-key <key> show instances  (README "Use the emulator with other tools"; Ctrl-C to stop)`);
+    console.log(`try: VAST_URL=${emu.url} vastai --api-key <key> show instances  (docs/guides/emulator.md; Ctrl-C to stop)`);
     const stop = () => void emu.stop().then(() => process.exit(0));
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
