@@ -25,6 +25,8 @@ describe("npm run emulator -- --help", () => {
         expect(() => parseEmulatorArgs(["--port"])).toThrow("--port needs a number, got nothing");
         expect(() => parseEmulatorArgs(["--port", "80.5"])).toThrow("--port needs a port number");
         expect(() => parseEmulatorArgs(["--rate", "0"])).toThrow("unknown option --rate");
+        expect(() => parseEmulatorArgs(["stray"])).toThrow("unknown option stray");
+        expect(parseEmulatorArgs(["--port", "1", "-h"])).toBe("help");
 
         const run = spawnSync(process.execPath, [main, "--port", "abc"], { encoding: "utf8", timeout: 30_000 });
         expect(run.status).toBe(2);

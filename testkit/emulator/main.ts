@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { Emulator } from "./server";
 
 /**
@@ -19,18 +20,22 @@ options:
 /**
  * The options, read strictly: `--port 8787` or `--port=8787`. An unknown option or a value that is
  * not a number is refused: ignored, `--rate-scale=0` left live rate limits on without a word.
+ * `parseArgs` splits them (not strict: its errors are worded for programmers); the checks are here.
  */
 export function parseEmulatorArgs(args: readonly string[]): { port: number; rateScale: number } | "help" {
     const options = { port: 0, rateScale: 1 };
-    for (let i = 0; i < args.length; i++) {
-        const [name, inline] = args[i].split(/=(.*)/s, 2);
-        if (name === "--help" || name === "-h") return "help";
-        if (name !== "--port" && name !== "--rate-scale") throw new Error(`unknown option ${args[i]}`);
-        const value = inline ?? args[++i];
+    const declared = { port: { type: "string" }, "rate-scale": { type: "string" }, help: { type: "boolean", short: "h" } } as const;
+    const { tokens } = parseArgs({ args: [...args], options: declared, strict: false, allowPositionals: true, tokens: true });
+    for (const token of tokens) {
+        if (token.kind !== "option") throw new Error(`unknown option ${token.kind === "positional" ? token.value : "--"}`);
+        const name = token.rawName;
+        if (token.name === "help") return "help";
+        if (token.name !== "port" && token.name !== "rate-scale") throw new Error(`unknown option ${name}`);
+        const value = token.value;
         const n = Number(value);
         if (value === undefined || value.trim() === "" || !Number.isFinite(n) || n < 0) throw new Error(`${name} needs a number, got ${value === undefined ? "nothing" : `"${value}"`}`);
-        if (name === "--port" && !(Number.isInteger(n) && n < 65536)) throw new Error(`--port needs a port number (0 to 65535), got "${value}"`);
-        if (name === "--port") options.port = n;
+        if (token.name === "port" && !(Number.isInteger(n) && n < 65536)) throw new Error(`--port needs a port number (0 to 65535), got "${value}"`);
+        if (token.name === "port") options.port = n;
         else options.rateScale = n;
     }
     return options;
