@@ -65,12 +65,6 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     },
 ];
 
-/** Circles known today and removed by work in progress; each says by what. Empty once it lands. */
-const KNOWN_CIRCLES: Record<string, string[][]> = {
-    // Removed by the instance restructure (issue 35): the journal takes PLACEMENT_ENV from the placement, which takes CreateRecord back.
-    provider: [["resources/instance/createJournal.ts", "resources/instance/instancePlacement.ts"]],
-};
-
 const graphs: Record<string, ImportGraph> = {
     provider: importGraph(path.join(REPO, "provider")),
     testkit: importGraph(path.join(REPO, "testkit")),
@@ -112,14 +106,8 @@ describe("the provider's layering", () => {
 });
 
 describe.each(Object.keys(graphs))("%s/: no import circle between files", (root) => {
-    it("every circle is a known one", () => {
-        const known = new Set((KNOWN_CIRCLES[root] ?? []).map((c) => c.join(" ")));
-        expect(importCircles(graphs[root]).map((c) => c.join(" ")).filter((c) => !known.has(c))).toEqual([]);
-    });
-
-    it("every known circle is still there (remove it from KNOWN_CIRCLES once it is gone)", () => {
-        const found = new Set(importCircles(graphs[root]).map((c) => c.join(" ")));
-        expect((KNOWN_CIRCLES[root] ?? []).map((c) => c.join(" ")).filter((c) => !found.has(c))).toEqual([]);
+    it("has none", () => {
+        expect(importCircles(graphs[root]).map((c) => c.join(" "))).toEqual([]);
     });
 });
 
