@@ -420,14 +420,14 @@ function resourceOutputs(read: ReadFile, page: ResourcePage): string {
     return `Every argument is an output too, as given with its defaults filled in. Besides them:\n\n${lines.join("\n")}`;
 }
 
-/** A function's doc comment as Markdown: its prose as paragraphs, its indented example as a code block. */
+/** A function's doc comment as Markdown: its prose as paragraphs, its indented example as a plain code block (a fragment: only whole snippet files are fenced as ts, and compiled). */
 function functionText(doc: string): string {
     const blocks: string[] = [];
     let prose: string[] = [];
     let example: string[] = [];
     const flush = () => {
         if (prose.length) blocks.push(forUsers(prose.join(" ").replace(/\s+/g, " ").trim()));
-        if (example.length) blocks.push("```ts\n" + example.join("\n") + "\n```");
+        if (example.length) blocks.push("```\n" + example.join("\n") + "\n```");
         prose = [];
         example = [];
     };
