@@ -5,8 +5,7 @@ import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../s
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { TemplateRecord } from "../../schemas/template";
 import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
-import { otherCommandChars, planOnstart } from "./create/onstartBootstrap";
-import { ChosenOffer } from "./create/offerChoice";
+import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 
 /**
  * The one home of instance request building and read-back: canonical inputs (and the template
@@ -69,7 +68,7 @@ export function templateEnv(template: TemplateRecord | undefined): EnvMap {
  * env is the template's map merged with the program's, the program winning, sent whole so the
  * request says exactly what the instance gets; a template's `volume_info` is never copied. The
  * label goes with the create when it fits the create's limit (a longer one is set by an edit once
- * the instance exists); the placement adds its token to the env (see create/placementToken.ts).
+ * the instance exists); the placement adds its token to the env (see placement.ts).
  */
 export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord | undefined): CreatePlan {
     const effectiveEnv = normalizeEnvMap({ ...templateEnv(template), ...(inputs.env ?? {}) });
@@ -184,12 +183,6 @@ export function inputsFromRecord(record: InstanceRecord, previous: Partial<Insta
 /** Defaults and the canonical env map; values unknown during preview are left as they are. */
 export function normalizeInputs(args: Record<string, unknown>): InstanceInputs {
     return canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS) as unknown as InstanceInputs;
-}
-
-/** What the offer an instance was rented on says of it, as outputs. */
-export function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
-    if (!chosen) return {};
-    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
 }
 
 /**

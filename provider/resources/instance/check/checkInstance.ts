@@ -18,7 +18,7 @@ import {
     runtypeWithTemplate,
 } from "../instanceArgs";
 import { normalizeInputs, templateEnv } from "../instanceMapping";
-import { otherCommandChars, planOnstart } from "../create/onstartBootstrap";
+import { otherCommandChars, planOnstart } from "../onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../create/templateLookup";
 
 // An instance's check: the program's inputs validated, defaults filled in, before any plan.

@@ -7,8 +7,8 @@ import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../delete/offerRelea
 import { InstanceInputs } from "../instanceArgs";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError, Started, onExisting } from "../wait/untilRunning";
-import { ChosenOffer, OfferChoice } from "./offerChoice";
-import { PLACEMENT_ENV, instancesPlacedBy } from "./placementToken";
+import { OfferChoice } from "./offerChoice";
+import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy } from "../placement";
 
 // The attempts of one instance create: what each did, whether a failed rent lets the next offer be
 // tried, and what is destroyed before the next attempt when an instance will not run.

@@ -10,7 +10,7 @@ import { InPlaceUpdate, adoptInstance } from "./adoption";
 import { CreateAttempts } from "./attempts";
 import { Made, createdOutputs, keptInState, labelAfterCreate, planCreate } from "./createRequest";
 import { OfferChoice, chooseOffers } from "./offerChoice";
-import { PLACEMENT_ENV, withPlacementToken } from "./placementToken";
+import { PLACEMENT_ENV, withPlacementToken } from "../placement";
 import { recoverLostRent, sendRent } from "./rentInstance";
 
 // An instance create, its steps in order. Why each step is there: docs/design/instance-create.md.

@@ -4,10 +4,10 @@ import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
 import { TemplateRecord } from "../../../schemas/template";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { CreatePlan, accessOf, definedOnly, instanceOutputs, rentedOn, reportedByService, toCreateRequest } from "../instanceMapping";
+import { CreatePlan, accessOf, definedOnly, instanceOutputs, reportedByService, toCreateRequest } from "../instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError } from "../wait/untilRunning";
-import { ChosenOffer } from "./offerChoice";
+import { ChosenOffer } from "../placement";
 import { findTemplate } from "./templateLookup";
 
 // What a create sends (the request, from the program's inputs and its template), what it could
@@ -82,4 +82,10 @@ export function keptInState(
 ): unknown {
     if (!(e instanceof InstanceNotReadyError)) return e;
     return initFailure(e.message, e.instanceId, createdOutputs(ctx, desired, plan, chosen, e), providerOf(inputs));
+}
+
+/** What the offer an instance was rented on says of it, as outputs. */
+function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
+    if (!chosen) return {};
+    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
 }

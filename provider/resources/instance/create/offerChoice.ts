@@ -4,16 +4,8 @@ import { VastClient } from "../../../client/vastClient";
 import { OfferRecord } from "../../../schemas/offer";
 import { InstanceInputs } from "../instanceArgs";
 import { offerNotOnMarket } from "../delete/offerRelease";
+import { ChosenOffer } from "../placement";
 
-/** The offer an attempt rents, and what the search said of its machine. */
-export interface ChosenOffer {
-    offerId: number;
-    /** The offer's instance exists already: an interrupted create's, taken over (createResume.ts), not rented again. */
-    takenOver?: number;
-    machineId?: number;
-    gpuName?: string;
-    numGpus?: number;
-}
 
 /**
  * Where each attempt of a create rents: the program's `offerId` every time, or the next match of

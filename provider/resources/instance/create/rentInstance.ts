@@ -1,52 +1,12 @@
 import { VastOutcomeUnknownError } from "../../../client/errors";
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
-import { findLostCreate } from "../../lostCreate";
-import { destroyConfirmed } from "../delete/instanceRemoval";
 import { rentWhenFree } from "../delete/offerRelease";
 import { InstanceCreateRequest } from "../../../schemas/instance";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceInputs } from "../instanceArgs";
-import { ChosenOffer } from "./offerChoice";
-import { PLACEMENT_ENV, instancesPlacedBy } from "./placementToken";
-
-/** What a lost (or interrupted) create of one placement is looked for by. */
-export interface Placement {
-    offerId: number;
-    label: string | undefined;
-    token: string;
-}
-
-/**
- * The instance a placement's create made, found by its token (see lostCreate.ts), or undefined
- * once enough answered looks found none. Should two turn up, the extras are destroyed: the token
- * is this placement's alone, so they are certainly duplicates. `untilFound`: something was most
- * likely made, so answered looks that find nothing do not end the search, the deadline does.
- */
-export async function findPlaced(ctx: ProviderContext, vast: VastClient, placement: Placement, deadlineAt: number, untilFound: boolean): Promise<number | undefined> {
-    const { offerId, label, token } = placement;
-    const found = await findLostCreate(ctx, {
-        what: `instance on offer ${offerId}`,
-        lookFor: `an instance with ${PLACEMENT_ENV}=${token} in its env`,
-        look: async () => {
-            const ids = await instancesPlacedBy(vast, label, token);
-            return ids.length > 0 ? ids : undefined;
-        },
-        deadlineAt,
-        untilFound,
-        // The create's journal entry on disk is kept (createJournal.ts): the next `up` looks again.
-        whenUndecided:
-            `Run \`pulumi up\` again on this machine: it looks for an instance with ${PLACEMENT_ENV}=${token} in its env once more, and ` +
-            "with the program unchanged, takes it over if it is there rather than rent another. Elsewhere, look for it in the Vast.ai console and remove it there first",
-    });
-    const [id, ...extras] = found ?? [];
-    for (const extra of extras) {
-        ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
-        // Best effort: failing here must not lose the instance that was found.
-        await destroyConfirmed(ctx, vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
-    }
-    return id;
-}
+import { ChosenOffer } from "../placement";
+import { PLACEMENT_ENV, findPlaced } from "../placement";
 
 /** The create's response, or that it was lost: the instance may or may not exist. */
 export type SentRent = { instanceId: number } | { instanceId?: undefined; lost: VastOutcomeUnknownError; lookUntil: number };

@@ -1,0 +1,96 @@
+import { randomBytes } from "crypto";
+import { VastClient } from "../../client/vastClient";
+import { ProviderContext } from "../../dynamic/context";
+import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
+import { findLostCreate } from "../lostCreate";
+import { destroyConfirmed } from "./delete/instanceRemoval";
+
+// Where a create places an instance: the offer chosen, and the placement token, a value unique to
+// the create carried in the instance's env, by which a create whose response was lost is found
+// (docs/design/instance-create.md, "Lost responses").
+
+/** The offer an attempt rents, and what the search said of its machine. */
+export interface ChosenOffer {
+    offerId: number;
+    /** The offer's instance exists already: an interrupted create's, taken over (createResume.ts), not rented again. */
+    takenOver?: number;
+    machineId?: number;
+    gpuName?: string;
+    numGpus?: number;
+}
+
+/** The env variable that carries a create's token; every instance this provider made has it. */
+export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";
+
+/** A token no other create carries: `<offer>-<random>`. */
+export function placementToken(offerId: number): string {
+    return `${offerId}-${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * `request` carrying a placement token in its env: a new one, or `kept` (the token an interrupted
+ * create gave the instance taken over).
+ */
+export function withPlacementToken(request: InstanceCreateRequest, offerId: number, kept: string | undefined): InstanceCreateRequest {
+    return { ...request, env: { ...request.env, [PLACEMENT_ENV]: kept ?? placementToken(offerId) } };
+}
+
+/** The token an instance record carries, when the record shows its env. */
+function tokenOf(record: InstanceRecord): string | undefined {
+    return record.extra_env?.find(([key]) => key === PLACEMENT_ENV)?.[1];
+}
+
+/**
+ * The instances a create with this label and token made, oldest first. Matched here, not only by
+ * the list's filter: a list that ignored its filter must not make others' instances ours. A record
+ * that does not show its env is read on its own.
+ */
+export async function instancesPlacedBy(vast: VastClient, label: string | undefined, token: string): Promise<number[]> {
+    const wanted = label || undefined; // no label and an empty one read back alike
+    const listed = await vast.instances.listAll(wanted !== undefined ? { label: { eq: wanted } } : {});
+    const sameLabel = listed.filter((i) => (i.label || undefined) === wanted);
+    const placed: number[] = [];
+    for (const listed of sameLabel) {
+        const record = listed.extra_env ? listed : await vast.instances.show(listed.id);
+        if (record && tokenOf(record) === token) placed.push(listed.id);
+    }
+    return placed.sort((a, b) => a - b);
+}
+
+/** What a lost (or interrupted) create of one placement is looked for by. */
+export interface Placement {
+    offerId: number;
+    label: string | undefined;
+    token: string;
+}
+
+/**
+ * The instance a placement's create made, found by its token (see lostCreate.ts), or undefined
+ * once enough answered looks found none. Should two turn up, the extras are destroyed: the token
+ * is this placement's alone, so they are certainly duplicates. `untilFound`: something was most
+ * likely made, so answered looks that find nothing do not end the search, the deadline does.
+ */
+export async function findPlaced(ctx: ProviderContext, vast: VastClient, placement: Placement, deadlineAt: number, untilFound: boolean): Promise<number | undefined> {
+    const { offerId, label, token } = placement;
+    const found = await findLostCreate(ctx, {
+        what: `instance on offer ${offerId}`,
+        lookFor: `an instance with ${PLACEMENT_ENV}=${token} in its env`,
+        look: async () => {
+            const ids = await instancesPlacedBy(vast, label, token);
+            return ids.length > 0 ? ids : undefined;
+        },
+        deadlineAt,
+        untilFound,
+        // The create's journal entry on disk is kept (createJournal.ts): the next `up` looks again.
+        whenUndecided:
+            `Run \`pulumi up\` again on this machine: it looks for an instance with ${PLACEMENT_ENV}=${token} in its env once more, and ` +
+            "with the program unchanged, takes it over if it is there rather than rent another. Elsewhere, look for it in the Vast.ai console and remove it there first",
+    });
+    const [id, ...extras] = found ?? [];
+    for (const extra of extras) {
+        ctx.log.warn(`instance ${extra} duplicates instance ${id} (same placement token); destroying it`);
+        // Best effort: failing here must not lose the instance that was found.
+        await destroyConfirmed(ctx, vast, extra).catch((err: Error) => ctx.log.warn(`could not destroy duplicate instance ${extra}: ${err.message}; destroy it by hand`));
+    }
+    return id;
+}
