@@ -61,12 +61,12 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
         if (!made) throw attempts.exhausted();
         // Asked even when created stopped: should the service run it anyway, it does not stay running.
         if (desired.desiredState === "stopped") made.record = await stopAfterCreate(ctx, vast, made.instanceId, desired, made.record);
-        const outs = createdOutputs(ctx, desired, plan, choice.current, made);
+        const outs = createdOutputs(desired, plan, choice.current, made);
         await reminded;
         journal.close();
         return { id: String(made.instanceId), outs };
     } catch (e) {
-        const failure = keptInState(ctx, e, inputs, desired, plan, choice?.current);
+        const failure = keptInState(e, inputs, desired, plan, choice?.current);
         // The entry stays while something this create rented may run outside state.
         if (isInitFailure(failure) || !journal.mayHoldInstance) journal.close();
         throw failure;

@@ -18,16 +18,22 @@ export type PlannedCreate = CreatePlan & {
     template: TemplateRecord | undefined;
     /** Created `stopped` (`target_state`): not waited for to run, but stopped after the create. */
     createdStopped: boolean;
+    /**
+     * Who makes it: the key's mark, not its account, so that the create stays one call. The same
+     * key's "not found" is believed; another key's is doubted until the account is known (sameAccount.ts).
+     */
+    keyMark: string;
 };
 
 /** The create request for `desired`: its template looked up, an onstart too long for the service compressed. */
 export async function planCreate(ctx: ProviderContext, vast: VastClient, desired: InstanceInputs): Promise<PlannedCreate> {
+    const keyMark = ctx.keyMark(); // read before anything is rented, as every other input of the create
     const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
     const plan = toCreateRequest(desired, template);
     if (plan.onstartEncoded) {
         ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
     }
-    return { ...plan, template, createdStopped: plan.request.target_state === "stopped" };
+    return { ...plan, template, keyMark, createdStopped: plan.request.target_state === "stopped" };
 }
 
 /** A label too long for the create (see toCreateRequest) is set by an edit once the instance exists. */
@@ -57,12 +63,9 @@ export interface Made {
 }
 
 /** The outputs of an instance this create made (or took over) on `chosen`, as far as it got. */
-export function createdOutputs(ctx: Pick<ProviderContext, "keyMark">, desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, made: Made): InstanceOutputs {
+export function createdOutputs(desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, made: Made): InstanceOutputs {
     const access = definedOnly({ access: accessOf(desired.runtype, plan.template) });
-    // Who made it: the key's mark, not its account, so that the create stays one call. The same
-    // key's "not found" is believed; another key's is doubted until the account is known (sameAccount.ts).
-    const createdBy = { keyMark: ctx.keyMark() };
-    const reported = { ...rentedOn(chosen), ...access, ...createdBy, ...(made.record ? definedOnly(reportedByService(made.record)) : {}) };
+    const reported = { ...rentedOn(chosen), ...access, keyMark: plan.keyMark, ...(made.record ? definedOnly(reportedByService(made.record)) : {}) };
     // The label the instance really has, so the next update sets the program's.
     const state = made.label === undefined ? desired : { ...desired, label: made.label };
     return instanceOutputs(state, made.instanceId, reported, plan.effectiveEnv);
@@ -73,7 +76,6 @@ export function createdOutputs(ctx: Pick<ProviderContext, "keyMark">, desired: I
  * through an init failure (`inputs` as create got them, `__provider` included); any other as it is.
  */
 export function keptInState(
-    ctx: Pick<ProviderContext, "keyMark">,
     e: unknown,
     inputs: InstanceInputs,
     desired: InstanceInputs,
@@ -81,7 +83,7 @@ export function keptInState(
     chosen: ChosenOffer | undefined,
 ): unknown {
     if (!(e instanceof InstanceNotReadyError)) return e;
-    return initFailure(e.message, e.instanceId, createdOutputs(ctx, desired, plan, chosen, e), providerOf(inputs));
+    return initFailure(e.message, e.instanceId, createdOutputs(desired, plan, chosen, e), providerOf(inputs));
 }
 
 /** What the offer an instance was rented on says of it, as outputs. */
