@@ -42,6 +42,17 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         ],
     },
     {
+        // The instance's stages: each story (create, read, update, delete, check) uses what lies below it, never another story.
+        root: "provider",
+        within: "resources/instance",
+        layers: [["instanceArgs"], ["shared", "wait"], ["journal"], ["create", "read", "update", "delete", "check"], ["instanceProvider", "instance"]],
+    },
+    {
+        root: "provider",
+        within: "resources/template",
+        layers: [["templateArgs"], ["publishedSecrets", "shared"], ["create", "update", "delete"], ["templateProvider", "template"]],
+    },
+    {
         root: "testkit",
         layers: [["repoRoot", "tls", "proxy"], ["emulator", "host"], ["engine"], ["support"]],
     },

@@ -8,7 +8,7 @@ import { changedProperties } from "../../../dynamic/diffInputs";
 import { containsUnknown } from "../../../dynamic/unknowns";
 import { TemplateRecord } from "../../../schemas/template";
 import { TEMPLATE_CONTENT, TemplateInputs } from "../templateArgs";
-import { editTemplate } from "../update/editTemplate";
+import { editTemplate } from "../shared/editTemplate";
 import { inputsFromRecord, toTemplateFields } from "../shared/templateMapping";
 import { templateById } from "../shared/templateOwnership";
 

@@ -6,7 +6,7 @@ import { TemplateInputs, TemplateOutputs } from "../templateArgs";
 import { inputsFromRecord } from "../shared/templateMapping";
 import { inputsOf } from "../shared/templateOutputs";
 import { ownTemplate } from "../shared/templateOwnership";
-import { TemplateEditUnsettledError } from "./editTemplate";
+import { TemplateEditUnsettledError } from "../shared/editTemplate";
 
 /**
  * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as

@@ -3,7 +3,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { TemplateInputs, TemplateOutputs } from "../templateArgs";
 import { canonicalTemplateInputs } from "../shared/templateMapping";
 import { outputsOf } from "../shared/templateOutputs";
-import { editTemplate } from "./editTemplate";
+import { editTemplate } from "../shared/editTemplate";
 import { editFields, editedProperties, withoutLegacyBlanks } from "./editPlan";
 import { refreshedState, editFailure } from "./unconfirmedEdit";
 

@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
 import { gzipSync } from "zlib";
-import { INSTANCE_LIMITS } from "../../schemas/limits";
+import { INSTANCE_LIMITS } from "../../../schemas/limits";
 
 /**
  * The service takes at most 4048 characters of `onstart`, and 4096 for `args` + `args_str` +

@@ -1,10 +1,10 @@
-import { pickInputs } from "../../dynamic/checkArgs";
-import { canonicalInputs } from "../canonicalInputs";
-import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../schemas/envFlags";
-import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../schemas/instance";
-import { INSTANCE_LIMITS } from "../../schemas/limits";
-import { TemplateRecord } from "../../schemas/template";
-import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "./instanceArgs";
+import { pickInputs } from "../../../dynamic/checkArgs";
+import { canonicalInputs } from "../../canonicalInputs";
+import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../../schemas/envFlags";
+import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../../schemas/instance";
+import { INSTANCE_LIMITS } from "../../../schemas/limits";
+import { TemplateRecord } from "../../../schemas/template";
+import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "../instanceArgs";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 
 /**

@@ -2,7 +2,7 @@ import { confirmedRemoval } from "../../../client/api/removal";
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { CreatedBy } from "../../sameAccount";
-import { instanceUnlessGone } from "../read/instanceLookup";
+import { instanceUnlessGone } from "./instanceLookup";
 import { rememberReleased } from "./offerRelease";
 
 /**

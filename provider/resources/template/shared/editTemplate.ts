@@ -4,8 +4,8 @@ import { VastClient } from "../../../client/vastClient";
 import { mayHaveActed } from "../../../client/retryPolicy";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
-import { hasContent } from "../shared/templateMapping";
-import { ownTemplate } from "../shared/templateOwnership";
+import { hasContent } from "./templateMapping";
+import { ownTemplate } from "./templateOwnership";
 
 /**
  * The one home of an edit: `fields` sent to the template whose hash is `hashId`. A stale hash or a

@@ -1,9 +1,9 @@
 import { randomBytes } from "crypto";
-import { VastClient } from "../../client/vastClient";
-import { ProviderContext } from "../../dynamic/context";
-import { InstanceCreateRequest, InstanceRecord } from "../../schemas/instance";
-import { findLostCreate } from "../lostCreate";
-import { destroyConfirmed } from "./delete/instanceRemoval";
+import { VastClient } from "../../../client/vastClient";
+import { ProviderContext } from "../../../dynamic/context";
+import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
+import { findLostCreate } from "../../lostCreate";
+import { destroyConfirmed } from "./instanceRemoval";
 
 // Where a create places an instance: the offer chosen, and the placement token, a value unique to
 // the create carried in the instance's env, by which a create whose response was lost is found
