@@ -5,7 +5,7 @@ import { newClient } from "../config/newClient";
 import { ExistingFile, existingTemplateFiles } from "../declarative/existingTemplateFiles";
 import { ExportPlan, ExportedTemplate, exportTemplates } from "../declarative/templateExport";
 import { TemplateFileError } from "../declarative/templateFileReader";
-import { accountTemplates } from "../resources/template/shared/templateOwnership";
+import { accountTemplates } from "../resources/template/common/templateOwnership";
 
 /**
  * `pulumi-vastai export-templates`: the account's own templates as files `templatesFromFiles`

@@ -1,6 +1,6 @@
 import * as path from "path";
 import { adoptionEdits } from "../resources/template/create/adoptTemplate";
-import { canonicalTemplateInputs, inputsFromRecord } from "../resources/template/shared/templateMapping";
+import { canonicalTemplateInputs, inputsFromRecord } from "../resources/template/common/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { readTemplateText } from "./templateFileReader";
 

@@ -1,7 +1,7 @@
 import { Document } from "yaml";
 import { sameValue } from "../dynamic/diffInputs";
 import { TEMPLATE_CONTENT, TEMPLATE_DEFAULTS, TemplateContentProperty } from "../resources/template/templateArgs";
-import { asCheckedIn, clearedValue, inputsFromRecord } from "../resources/template/shared/templateMapping";
+import { asCheckedIn, clearedValue, inputsFromRecord } from "../resources/template/common/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { describePlainCredential, looksLikeCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { ExistingFile } from "./existingTemplateFiles";

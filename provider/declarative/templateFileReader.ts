@@ -6,7 +6,7 @@ import { CheckFailure, checkFailuresFrom } from "../dynamic/checkFailures";
 import { PlainCredential, plainCredentials as plainCredentialsIn } from "../env/credentials";
 import { envShapeExpected } from "../env/envInputSchema";
 import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resources/template/templateArgs";
-import { asCheckedIn } from "../resources/template/shared/templateMapping";
+import { asCheckedIn } from "../resources/template/common/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 import { safeParse } from "../schemas/parse";
 
@@ -191,7 +191,7 @@ function readSiblingTexts(file: string, args: Record<string, unknown>, readSibli
         }
         // The text goes to the service: a file in git names files of the repository, relatively, so
         // a review sees where they are; an absolute path could send any file of the machine that
-        // runs `up` (`/proc/self/environ`, its CI secrets). `../shared/setup.sh` is a relative path;
+        // runs `up` (`/proc/self/environ`, its CI secrets). `../scripts/setup.sh` is a relative path;
         // where one leads, `..` and links followed, is held to the project by readSiblingFile.
         if (path.isAbsolute(ref) || path.win32.isAbsolute(ref)) {
             problems.push(at([property, "file"], `${ref} is an absolute path: name the file relative to ${path.basename(file)}'s folder, as ./path or ../path`));

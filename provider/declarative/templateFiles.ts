@@ -6,7 +6,7 @@ import { suggestion } from "../schemas/nearestName";
 import { PlainCredential, describePlainCredential } from "../env/credentials";
 import { Template } from "../resources/template/template";
 import { REGISTRY_LOGIN_ON_CREATE, TemplateArgs } from "../resources/template/templateArgs";
-import { canonicalTemplateInputs, toTemplateFields } from "../resources/template/shared/templateMapping";
+import { canonicalTemplateInputs, toTemplateFields } from "../resources/template/common/templateMapping";
 import { TemplateFile, TemplateFileError, TemplateFileProblem, readTemplateFile } from "./templateFileReader";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);

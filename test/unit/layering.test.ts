@@ -45,12 +45,12 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         // The instance's stages: each story (create, read, update, delete, check) uses what lies below it, never another story.
         root: "provider",
         within: "resources/instance",
-        layers: [["instanceArgs"], ["shared", "wait"], ["journal"], ["create", "read", "update", "delete", "check"], ["instanceProvider", "instance"]],
+        layers: [["instanceArgs"], ["common", "wait"], ["journal"], ["create", "read", "update", "delete", "check"], ["instanceProvider", "instance"]],
     },
     {
         root: "provider",
         within: "resources/template",
-        layers: [["templateArgs"], ["publishedSecrets", "shared"], ["create", "update", "delete"], ["templateProvider", "template"]],
+        layers: [["templateArgs"], ["publishedSecrets", "common"], ["create", "update", "delete"], ["templateProvider", "template"]],
     },
     {
         root: "testkit",

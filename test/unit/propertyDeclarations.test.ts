@@ -27,7 +27,7 @@ import {
     InstanceInputs,
     instanceArgsSchema,
 } from "../../provider/resources/instance/instanceArgs";
-import { toCreateRequest } from "../../provider/resources/instance/shared/instanceMapping";
+import { toCreateRequest } from "../../provider/resources/instance/common/instanceMapping";
 import { API_KEY_COMPUTED, API_KEY_PROPERTIES, apiKeyArgsSchema } from "../../provider/resources/apiKey/apiKeyArgs";
 
 /**

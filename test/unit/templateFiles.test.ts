@@ -137,15 +137,15 @@ describe("templates from files", () => {
         const project = dirWith({});
         const templates = path.join(project, "templates");
         fs.mkdirSync(templates);
-        fs.mkdirSync(path.join(project, "shared"));
-        fs.writeFileSync(path.join(project, "shared", "setup.sh"), "echo shared\r\n");
-        fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../shared/setup.sh\n");
+        fs.mkdirSync(path.join(project, "scripts"));
+        fs.writeFileSync(path.join(project, "scripts", "setup.sh"), "echo shared\r\n");
+        fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nreadme: { file: /proc/self/environ }\nonstart:\n  file: ../scripts/setup.sh\n");
         const cwd = jest.spyOn(process, "cwd").mockReturnValue(project);
         try {
             expect(problemsOf(templates)).toEqual([
                 expect.objectContaining({ line: 3, column: 17, property: "readme.file", reason: "/proc/self/environ is an absolute path: name the file relative to t.yaml's folder, as ./path or ../path" }),
             ]);
-            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart:\n  file: ../shared/setup.sh\n");
+            fs.writeFileSync(path.join(templates, "t.yaml"), "name: t\nimage: busybox\nonstart:\n  file: ../scripts/setup.sh\n");
             expect(readTemplateFiles(templates)[0].args.onstart).toBe("echo shared\n");
         } finally {
             cwd.mockRestore();

@@ -1,4 +1,4 @@
-import { hold, isHeld, release, newHolder } from "../../provider/resources/template/shared/templateHolders";
+import { hold, isHeld, release, newHolder } from "../../provider/resources/template/common/templateHolders";
 
 describe("templateHolders: which resources of a process hold a template", () => {
     it("a template two resources hold is let go by the last one only", () => {

@@ -16,10 +16,10 @@ import { createTemplate } from "./create/createTemplate";
 import { updateTemplate } from "./update/updateTemplate";
 import { editedProperties, withoutLegacyBlanks } from "./update/editPlan";
 import { deleteTemplate } from "./delete/deleteTemplate";
-import { hold } from "./shared/templateHolders";
-import { canonicalTemplateInputs, inputsFromRecord } from "./shared/templateMapping";
-import { creatorOf, inputsOf, outputsOf, warnIfHeldByOthers } from "./shared/templateOutputs";
-import { ownTemplate } from "./shared/templateOwnership";
+import { hold } from "./common/templateHolders";
+import { canonicalTemplateInputs, inputsFromRecord } from "./common/templateMapping";
+import { creatorOf, inputsOf, outputsOf, warnIfHeldByOthers } from "./common/templateOutputs";
+import { ownTemplate } from "./common/templateOwnership";
 
 type Props = Record<string, any>;
 
@@ -59,7 +59,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const replaces = [...changed.filter((p) => TEMPLATE_REPLACED_BY.includes(p)), ...adoptionReplaces(olds, news)];
         // After an edit that could not be settled, the update looks at the template (see `editUnconfirmed`).
         const unsure = olds.editUnconfirmed === true;
-        // Kept (not replaced): this resource holds its template in this `up` (shared/templateHolders.ts).
+        // Kept (not replaced): this resource holds its template in this `up` (common/templateHolders.ts).
         if (replaces.length === 0) warnIfHeldByOthers(ctx.log, Number(olds.templateId ?? id), hold(Number(olds.templateId ?? id), olds.holder));
         return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news) || unsure, replaces, deleteBeforeReplace: false };
     },

@@ -17,9 +17,9 @@ import {
     replacingChanges,
     runtypeWithTemplate,
 } from "../instanceArgs";
-import { normalizeInputs, templateEnv } from "../shared/instanceMapping";
-import { otherCommandChars, planOnstart } from "../shared/onstartBootstrap";
-import { lookupTemplate, templateNotVisible } from "../shared/templateLookup";
+import { normalizeInputs, templateEnv } from "../common/instanceMapping";
+import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
+import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
 
 // An instance's check: the program's inputs validated, defaults filled in, before any plan.
 

@@ -4,7 +4,7 @@ import { changedProperties, shimChanged } from "../../../dynamic/diffInputs";
 import { isUnknown } from "../../../dynamic/unknowns";
 import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, highBidOnSameOffer, replacementAdoptsItself, replacingChanges } from "../instanceArgs";
 import { forgetHeld } from "../journal/createJournal";
-import { sharedInstanceReader } from "../shared/sharedInstanceReader";
+import { sharedInstanceReader } from "../common/sharedInstanceReader";
 import { endedWarning, recordedStatus } from "../wait/readiness";
 
 // An instance's diff: what changes, whether in place or by a replacement, and in which order.

@@ -4,7 +4,7 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { forgetHeld } from "../journal/createJournal";
 import { keyAccount, createdBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../shared/instanceMapping";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../common/instanceMapping";
 
 // Adoption (`adopt`): an instance the account already has taken into the stack instead of renting
 // one, as Pulumi's own `import` cannot for a dynamic provider. Nothing is rented, so a failed

@@ -2,13 +2,13 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceCreateRequest } from "../../../schemas/instance";
 import { LostCreateUndecidedError } from "../../lostCreate";
-import { destroyConfirmed } from "../shared/instanceRemoval";
-import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../shared/offerRelease";
+import { destroyConfirmed } from "../common/instanceRemoval";
+import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError, Started, onExisting } from "../wait/untilRunning";
 import { OfferChoice } from "./offerChoice";
-import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy } from "../shared/placement";
+import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy } from "../common/placement";
 
 // The attempts of one instance create: what each did, whether a failed rent lets the next offer be
 // tried, and what is destroyed before the next attempt when an instance will not run.

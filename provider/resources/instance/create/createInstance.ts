@@ -1,7 +1,7 @@
 import { ProviderContext } from "../../../dynamic/context";
 import { isInitFailure } from "../../../dynamic/initFailure";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { normalizeInputs } from "../shared/instanceMapping";
+import { normalizeInputs } from "../common/instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
 import { remindInterrupted, resumeInterrupted, seesJournaledInstance } from "../journal/createResume";
 import { stopAfterCreate } from "../wait/instanceState";
@@ -10,7 +10,7 @@ import { InPlaceUpdate, adoptInstance } from "./adoption";
 import { CreateAttempts } from "./attempts";
 import { Made, createdOutputs, keptInState, labelAfterCreate, planCreate } from "./createRequest";
 import { OfferChoice, chooseOffers } from "./offerChoice";
-import { PLACEMENT_ENV, withPlacementToken } from "../shared/placement";
+import { PLACEMENT_ENV, withPlacementToken } from "../common/placement";
 import { recoverLostRent, sendRent } from "./rentInstance";
 
 // An instance create, its steps in order. Why each step is there: docs/design/instance-create.md.

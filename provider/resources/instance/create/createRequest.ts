@@ -4,11 +4,11 @@ import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance";
 import { TemplateRecord } from "../../../schemas/template";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { CreatePlan, accessOf, definedOnly, instanceOutputs, reportedByService, toCreateRequest } from "../shared/instanceMapping";
+import { CreatePlan, accessOf, definedOnly, instanceOutputs, reportedByService, toCreateRequest } from "../common/instanceMapping";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError } from "../wait/untilRunning";
-import { ChosenOffer } from "../shared/placement";
-import { findTemplate } from "../shared/templateLookup";
+import { ChosenOffer } from "../common/placement";
+import { findTemplate } from "../common/templateLookup";
 
 // What a create sends (the request, from the program's inputs and its template), what it could
 // not send (a label too long for it), and the outputs it hands the engine.

@@ -3,8 +3,8 @@ import { OfferSearch, offerQuery } from "../../../client/api/offers";
 import { VastClient } from "../../../client/vastClient";
 import { OfferRecord } from "../../../schemas/offer";
 import { InstanceInputs } from "../instanceArgs";
-import { offerNotOnMarket } from "../shared/offerRelease";
-import { ChosenOffer } from "../shared/placement";
+import { offerNotOnMarket } from "../common/offerRelease";
+import { ChosenOffer } from "../common/placement";
 
 
 /**

@@ -1,12 +1,12 @@
 import { VastOutcomeUnknownError } from "../../../client/errors";
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
-import { rentWhenFree } from "../shared/offerRelease";
+import { rentWhenFree } from "../common/offerRelease";
 import { InstanceCreateRequest } from "../../../schemas/instance";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceInputs } from "../instanceArgs";
-import { ChosenOffer } from "../shared/placement";
-import { PLACEMENT_ENV, findPlaced } from "../shared/placement";
+import { ChosenOffer } from "../common/placement";
+import { PLACEMENT_ENV, findPlaced } from "../common/placement";
 
 /** The create's response, or that it was lost: the instance may or may not exist. */
 export type SentRent = { instanceId: number } | { instanceId?: undefined; lost: VastOutcomeUnknownError; lookUntil: number };

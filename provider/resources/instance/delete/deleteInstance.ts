@@ -2,7 +2,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { InstanceOutputs } from "../instanceArgs";
 import { forgetHeld } from "../journal/createJournal";
 import { remindInterrupted } from "../journal/createResume";
-import { destroyConfirmed } from "../shared/instanceRemoval";
+import { destroyConfirmed } from "../common/instanceRemoval";
 
 // An instance delete: destroyed, and confirmed gone before it leaves state.
 

@@ -4,7 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../../dynamic/context";
 import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
-import { ChosenOffer, PLACEMENT_ENV } from "../shared/placement";
+import { ChosenOffer, PLACEMENT_ENV } from "../common/placement";
 
 // The create journal: an entry on disk for each instance create under way, so that a `pulumi up`
 // stopped before its create returned leaves no paid instance that no stack knows of. Why and how:

@@ -1,8 +1,8 @@
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { CreateRecord, JournalEntry, forget, interruptedEntries, sameAccount, unreadableEntries } from "./createJournal";
-import { instanceUnlessGone } from "../shared/instanceLookup";
-import { ChosenOffer, PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "../shared/placement";
+import { instanceUnlessGone } from "../common/instanceLookup";
+import { ChosenOffer, PLACEMENT_ENV, findPlaced, instancesPlacedBy } from "../common/placement";
 
 // Interrupted creates left in the journal: the next create with the same inputs takes the instance
 // over; every other operation names it until then (docs/design/instance-create.md, "Take-over").

@@ -3,12 +3,12 @@ import { ProviderContext } from "../../../dynamic/context";
 import { goneResult, readResult } from "../../../dynamic/readResult";
 import { createdBy, keyAccount } from "../../sameAccount";
 import { InstanceOutputs } from "../instanceArgs";
-import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, normalizeInputs, rentalIn, reportedByService } from "../shared/instanceMapping";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, normalizeInputs, rentalIn, reportedByService } from "../common/instanceMapping";
 import { forgetHeld } from "../journal/createJournal";
 import { remindInterrupted } from "../journal/createResume";
 import { endedWarning, frozenWarning } from "../wait/readiness";
-import { instanceUnlessGone } from "../shared/instanceLookup";
-import { sharedInstanceReader } from "../shared/sharedInstanceReader";
+import { instanceUnlessGone } from "../common/instanceLookup";
+import { sharedInstanceReader } from "../common/sharedInstanceReader";
 
 // An instance read (a refresh), its steps in order: find it, or confirm it is gone; record who made it.
 

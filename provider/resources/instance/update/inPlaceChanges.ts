@@ -5,7 +5,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { definedOnly, instanceOutputs, rentalIn, reportedByService, reportedIn } from "../shared/instanceMapping";
+import { definedOnly, instanceOutputs, rentalIn, reportedByService, reportedIn } from "../common/instanceMapping";
 import { InstanceNotReadyError } from "../wait/untilRunning";
 
 // The label and the bid, changed in place, and what state records of them when an update fails.

@@ -1,7 +1,7 @@
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { normalizeInputs } from "../shared/instanceMapping";
+import { normalizeInputs } from "../common/instanceMapping";
 import { reachDesiredState } from "./desiredState";
 import { sendBid, sendLabel, updateFailure, updatedOutputs, updateProgress } from "./inPlaceChanges";
 

@@ -8,9 +8,9 @@ import { changedProperties } from "../../../dynamic/diffInputs";
 import { containsUnknown } from "../../../dynamic/unknowns";
 import { TemplateRecord } from "../../../schemas/template";
 import { TEMPLATE_CONTENT, TemplateInputs } from "../templateArgs";
-import { editTemplate } from "../shared/editTemplate";
-import { inputsFromRecord, toTemplateFields } from "../shared/templateMapping";
-import { templateById } from "../shared/templateOwnership";
+import { editTemplate } from "../common/editTemplate";
+import { inputsFromRecord, toTemplateFields } from "../common/templateMapping";
+import { templateById } from "../common/templateOwnership";
 
 
 type Props = Record<string, unknown>;

@@ -3,9 +3,9 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
 import { findLostCreate } from "../../lostCreate";
-import { isHeld } from "../shared/templateHolders";
-import { hasContent } from "../shared/templateMapping";
-import { ownedBy } from "../shared/templateOwnership";
+import { isHeld } from "../common/templateHolders";
+import { hasContent } from "../common/templateMapping";
+import { ownedBy } from "../common/templateOwnership";
 
 /** How far before the request, on the service's clock, a template's creation time may read (docs/design/template-create.md). */
 const SERVICE_CLOCK_MARGIN_MS = 5_000;

@@ -3,7 +3,7 @@ import { VastRequestRejectedError } from "../../../client/errors";
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
-import { isHeld } from "../shared/templateHolders";
+import { isHeld } from "../common/templateHolders";
 import { createdSince } from "./findLostTemplate";
 
 /**

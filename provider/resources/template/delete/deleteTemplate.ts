@@ -2,8 +2,8 @@
 import { confirmedRemoval } from "../../../client/api/removal";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateOutputs } from "../templateArgs";
-import { hold, release } from "../shared/templateHolders";
-import { ownTemplate } from "../shared/templateOwnership";
+import { hold, release } from "../common/templateHolders";
+import { ownTemplate } from "../common/templateOwnership";
 import { deleteFailure } from "./deleteRefusals";
 
 export async function deleteTemplate(ctx: ProviderContext, id: string, props: TemplateOutputs): Promise<void> {

@@ -2,7 +2,7 @@
 import { changedProperties } from "../../../dynamic/diffInputs";
 import { TemplateFields } from "../../../schemas/template";
 import { REGISTRY_LOGIN_ON_CREATE, TEMPLATE_CONTENT, TemplateContentProperty, TemplateInputs } from "../templateArgs";
-import { asCheckedIn, clearedFields, clearedValue, toTemplateFields } from "../shared/templateMapping";
+import { asCheckedIn, clearedFields, clearedValue, toTemplateFields } from "../common/templateMapping";
 
 type Props = Record<string, any>;
 

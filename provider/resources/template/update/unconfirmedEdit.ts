@@ -3,10 +3,10 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { TemplateInputs, TemplateOutputs } from "../templateArgs";
-import { inputsFromRecord } from "../shared/templateMapping";
-import { inputsOf } from "../shared/templateOutputs";
-import { ownTemplate } from "../shared/templateOwnership";
-import { TemplateEditUnsettledError } from "../shared/editTemplate";
+import { inputsFromRecord } from "../common/templateMapping";
+import { inputsOf } from "../common/templateOutputs";
+import { ownTemplate } from "../common/templateOwnership";
+import { TemplateEditUnsettledError } from "../common/editTemplate";
 
 /**
  * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as

@@ -1,9 +1,9 @@
 /** A Template update, its steps in order: read back an unsure edit, plan the edit, send it, map the response to outputs. */
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateInputs, TemplateOutputs } from "../templateArgs";
-import { canonicalTemplateInputs } from "../shared/templateMapping";
-import { outputsOf } from "../shared/templateOutputs";
-import { editTemplate } from "../shared/editTemplate";
+import { canonicalTemplateInputs } from "../common/templateMapping";
+import { outputsOf } from "../common/templateOutputs";
+import { editTemplate } from "../common/editTemplate";
 import { editFields, editedProperties, withoutLegacyBlanks } from "./editPlan";
 import { refreshedState, editFailure } from "./unconfirmedEdit";
 
