@@ -6,12 +6,49 @@ import { destroyConfirmed } from "../common/instanceRemoval";
 import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
 import { CreateRecord } from "../journal/createJournal";
-import { InstanceNotReadyError, Started, onExisting } from "../wait/untilRunning";
+import { InstanceNotReadyError, Started, onExisting, untilStarted } from "../wait/untilRunning";
+import { Made, PlannedCreate, labelAfterCreate } from "./createRequest";
 import { OfferChoice } from "./offerChoice";
-import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy } from "../common/placement";
+import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy, withPlacementToken } from "../common/placement";
+import { Rent, rentInstance } from "./rentInstance";
 
-// The attempts of one instance create: what each did, whether a failed rent lets the next offer be
-// tried, and what is destroyed before the next attempt when an instance will not run.
+// The attempts of one instance create: rent, wait until running, and when the instance will not
+// run, destroy it and try another machine.
+
+/**
+ * Rents on the offers `choice` gives until an instance runs (or, not waited for, exists), up to
+ * `maxCreateAttempts`. Each attempt's rent is written to the create's `journal` entry before it is
+ * sent; an instance that will not run is destroyed before the next attempt.
+ */
+export async function rentUntilRunning(
+    ctx: ProviderContext,
+    vast: VastClient,
+    desired: InstanceInputs,
+    plan: PlannedCreate,
+    choice: OfferChoice,
+    journal: CreateRecord,
+): Promise<Made> {
+    const attempts = new CreateAttempts(ctx, vast, desired, choice, journal);
+    for (let attempt = 1; attempt <= attempts.max; attempt++) {
+        const chosen = await attempts.nextOffer(attempt);
+        const request = withPlacementToken(plan.request, chosen.offerId, chosen.takenOver !== undefined ? journal.token : undefined);
+        let instanceId = chosen.takenOver;
+        if (instanceId === undefined) {
+            const rented = await attempts.rent(chosen, request, attempt);
+            if (rented === "taken") attempt--; // nothing started: not an attempt
+            if (typeof rented !== "number") continue;
+            instanceId = rented;
+        }
+        const what = attempts.started(instanceId, chosen, attempt);
+        await labelAfterCreate(vast, instanceId, desired, plan.request, journal, what);
+        if (desired.waitForRunning || plan.createdStopped) journal.keep(); // the id, before a wait of minutes
+        // Not waited for when the program says so; one created stopped is waited for by the stop after the create.
+        const started = desired.waitForRunning && !plan.createdStopped ? await untilStarted(ctx, vast, instanceId, desired, what) : undefined;
+        if (started === undefined || started.kind === "running") return { instanceId, record: started?.record };
+        await attempts.notRunning(started, instanceId, chosen, request, what, attempt);
+    }
+    throw attempts.exhausted();
+}
 
 /**
  * Before a create rents again in place of an instance that looked gone while starting, the
@@ -58,7 +95,7 @@ export const MAX_TAKEN_OFFERS = 10;
 
 
 /** The attempts of one create, up to `maxCreateAttempts`; offers taken since the search are not among them. */
-export class CreateAttempts {
+class CreateAttempts {
     /** What each attempt did, for the create's failure: nothing before it was left running. */
     private readonly done: string[] = [];
     private takenOffers = 0;
@@ -92,10 +129,32 @@ export class CreateAttempts {
     }
 
     /**
+     * Rents `chosen`: the journal entry is given the offer and token before the send, then the
+     * instance made, or cleared when the rent made none. A rent that made none is `taken` or
+     * `refused` (see `rentFailed`); one whose outcome stays open keeps the entry, and ends the create.
+     */
+    async rent(chosen: ChosenOffer, request: InstanceCreateRequest, attempt: number): Promise<number | "taken" | "refused"> {
+        const { ctx, vast, inputs, journal } = this;
+        journal.placing(chosen, request.env![PLACEMENT_ENV], request.label);
+        let rented: Rent;
+        try {
+            rented = await rentInstance(ctx, vast, chosen, request, inputs);
+        } catch (e) {
+            return this.rentFailed(e, chosen, attempt);
+        }
+        if (rented.instanceId === undefined) {
+            journal.cleared();
+            return this.rentFailed(rented.notMade, chosen, attempt);
+        }
+        journal.placed(rented.instanceId);
+        return rented.instanceId;
+    }
+
+    /**
      * A rent that failed: `taken` (the offer was rented since the search; not an attempt) or
      * `refused` (an attempt) when the next offer is to be tried; otherwise it throws the create's failure.
      */
-    rentFailed(e: unknown, chosen: ChosenOffer, attempt: number): "taken" | "refused" {
+    private rentFailed(e: unknown, chosen: ChosenOffer, attempt: number): "taken" | "refused" {
         const { offerId } = chosen;
         // A create that may have made an instance is named by its own error, not hidden behind this one.
         if (this.lookedGone?.offerId === offerId && !(e instanceof LostCreateUndecidedError)) {
