@@ -24,6 +24,8 @@ export function isFailure(response: HttpResponse): boolean {
 
 /** No tunnel through the egress proxy was opened (tunnel.ts): the request never left this machine. */
 export const PROXY_TUNNEL_FAILED = "ERR_PROXY_TUNNEL";
+/** The proxy refused the tunnel for want of credentials (407): not sent, and no retry brings them. */
+export const PROXY_AUTH_REQUIRED = "ERR_PROXY_AUTH";
 
 /**
  * Connection-level failures where the request is known not to have reached the service: no
@@ -32,7 +34,7 @@ export const PROXY_TUNNEL_FAILED = "ERR_PROXY_TUNNEL";
  * may come later, after sending.
  */
 const NOT_SENT_CODES = new Set([
-    "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", PROXY_TUNNEL_FAILED,
+    "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", PROXY_TUNNEL_FAILED, PROXY_AUTH_REQUIRED,
     "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "CERT_REVOKED", "CERT_UNTRUSTED", "CERT_SIGNATURE_FAILURE", "DEPTH_ZERO_SELF_SIGNED_CERT",
     "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);

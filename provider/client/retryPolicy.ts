@@ -6,6 +6,7 @@ import {
     VastServerError,
     VastUnexpectedResponseError,
 } from "./errors";
+import { PROXY_AUTH_REQUIRED } from "./errorClassification";
 
 /**
  * The one retry policy: what happens after each kind of failure, for each kind of call.
@@ -17,7 +18,7 @@ import {
  * | reset or timeout after sending            | retry                                | outcome unknown         |
  * | any 5xx, 408                              | retry                                | outcome unknown         |
  * | 2xx whose body is not the expected JSON   | retry                                | outcome unknown         |
- * | anything else (other 4xx, auth)           | fail                                 | fail                    |
+ * | anything else (other 4xx, auth, proxy 407)| fail                                 | fail                    |
  *
  * Why: a 429, an unmade connection and a refused certificate mean the service did not act, so anything may be sent again.
  * Otherwise the service may have acted. A repeatable call (a read; a delete, whose repeat finds
@@ -74,6 +75,8 @@ const POLICY: Record<FailureKind, Record<CallKind, Action>> = {
 
 export function failureKind(error: VastError): FailureKind {
     if (error instanceof VastRateLimitError) return "rate-limited";
+    // The proxy wants credentials HTTPS_PROXY does not give: sending again cannot help.
+    if (error instanceof VastNetworkError && error.errorCode === PROXY_AUTH_REQUIRED) return "final";
     if (error instanceof VastNetworkError) return error.sent ? "maybe-acted" : "not-sent";
     // Any 5xx, and a 408, may come after the service acted (a front end timing out on the origin).
     if (error instanceof VastServerError || error.status === 408) return "maybe-acted";

@@ -3,7 +3,7 @@ import * as https from "https";
 import * as net from "net";
 import type { Duplex } from "stream";
 import * as tls from "tls";
-import { PROXY_TUNNEL_FAILED } from "./errorClassification";
+import { PROXY_AUTH_REQUIRED, PROXY_TUNNEL_FAILED } from "./errorClassification";
 import { isOkStatus } from "./errors";
 import { EgressProxy, proxyAddress } from "./proxy";
 
@@ -15,7 +15,8 @@ import { EgressProxy, proxyAddress } from "./proxy";
  *
  * Until the tunnel is up no byte of the request has left: every failure up to then (the proxy
  * unreachable, closing, or answering CONNECT with anything but 2xx) has the code
- * `PROXY_TUNNEL_FAILED`, read as not sent (errorClassification.ts). Its message names the proxy by host and
+ * `PROXY_TUNNEL_FAILED`, read as not sent (errorClassification.ts); a 407 has `PROXY_AUTH_REQUIRED`,
+ * not sent and final, since no retry brings the credentials. Its message names the proxy by host and
  * port, never by the credentials its URL may carry.
  */
 export class TunnelAgent extends https.Agent {
@@ -34,8 +35,8 @@ export class TunnelAgent extends https.Agent {
         const host = options.host ?? "localhost";
         const target = `${net.isIPv6(host) ? `[${host}]` : host}:${options.port ?? 443}`;
         const proxy = this.#proxy;
-        const tunnelFailed = (why: string, cause?: unknown) =>
-            Object.assign(new Error(`no tunnel to ${target} through the proxy ${proxyAddress(proxy)} (HTTPS_PROXY): ${why}`, { cause }), { code: PROXY_TUNNEL_FAILED });
+        const tunnelFailed = (why: string, cause?: unknown, code = PROXY_TUNNEL_FAILED) =>
+            Object.assign(new Error(`no tunnel to ${target} through the proxy ${proxyAddress(proxy)} (HTTPS_PROXY): ${why}`, { cause }), { code });
         let settled = false;
         let limit: NodeJS.Timeout | undefined;
         const settle = (error: Error | null, socket?: Duplex) => {
@@ -59,8 +60,12 @@ export class TunnelAgent extends https.Agent {
                 socket.destroy();
                 // Node's name for the status, not the proxy's words, which could quote what it was sent.
                 const named = `${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd();
-                const wants = status === 407 ? ": it wants credentials; give them in HTTPS_PROXY as http://user:password@host:port" : "";
-                return settle(tunnelFailed(`it answered CONNECT with ${named}${wants}`));
+                if (status === 407) {
+                    const given = proxy.authorization ? "the user and password HTTPS_PROXY gives are refused" : "HTTPS_PROXY gives no user and password";
+                    const how = "give the proxy's in HTTPS_PROXY as http://user:password@host:port, each URL-encoded";
+                    return settle(tunnelFailed(`it answered CONNECT with ${named}: ${given}; ${how}`, undefined, PROXY_AUTH_REQUIRED));
+                }
+                return settle(tunnelFailed(`it answered CONNECT with ${named}`));
             }
             // A proxy sends nothing of the tunnel before the client's first TLS bytes; kept if one does.
             if (head.length > 0) socket.unshift(head);

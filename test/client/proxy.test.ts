@@ -79,18 +79,29 @@ describe("the client behind an egress proxy", () => {
         expect(Buffer.concat(proxy.tunnelled).toString("latin1")).not.toContain("p@ss");
     });
 
-    it("a CONNECT answered 407: not sent (a template create is tried again), and the message says how to give credentials without quoting them", async () => {
+    it("a CONNECT answered 407 is final at once: one CONNECT, and the message names HTTPS_PROXY's credentials without quoting them", async () => {
         await proxy.stop();
         proxy = await ConnectProxy.start({ credentials: { user: "jo", password: "right" } });
         const url = proxy.url.replace("http://", "http://jo:hunter22@");
         const log: string[] = [];
         const error = await failureOf(behindProxy({ proxy: { url }, log: (line) => log.push(line) }).templates.create({ name: "t", image: "busybox", docker_login_repo: "", docker_login_user: "", docker_login_pass: "" }));
 
-        expect(error).toMatchObject({ sent: false, errorCode: "ERR_PROXY_TUNNEL" });
+        expect(error).toMatchObject({ sent: false, errorCode: "ERR_PROXY_AUTH" });
         expect(error.message).toContain(`through the proxy 127.0.0.1:${new URL(proxy.url).port} (HTTPS_PROXY)`);
-        expect(error.message).toMatch(/answered CONNECT with 407 Proxy Authentication Required: it wants credentials; give them in HTTPS_PROXY as http:\/\/user:password@host:port/);
+        expect(error.message).toMatch(/answered CONNECT with 407 Proxy Authentication Required: the user and password HTTPS_PROXY gives are refused; give the proxy's in HTTPS_PROXY as http:\/\/user:password@host:port/);
         expect(`${error.message}\n${log.join("\n")}`).not.toMatch(/hunter22|jo:/);
-        expect(proxy.connects.length).toBeGreaterThan(1);
+        expect(proxy.connects).toHaveLength(1);
+        expect(emu.requests).toEqual([]);
+    });
+
+    it("a CONNECT answered 407 with no credentials given: final at once, saying HTTPS_PROXY gives none; an instance create is neither sent nor looked for", async () => {
+        await proxy.stop();
+        proxy = await ConnectProxy.start({ credentials: { user: "jo", password: "right" } });
+        const offer = emu.addOffer();
+        const error = await failureOf(behindProxy().instances.create(offer.id, { image: "busybox" }));
+        expect(error).toMatchObject({ sent: false, errorCode: "ERR_PROXY_AUTH" });
+        expect(error.message).toContain("HTTPS_PROXY gives no user and password");
+        expect(proxy.connects).toHaveLength(1);
         expect(emu.requests).toEqual([]);
     });
 

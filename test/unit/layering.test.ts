@@ -33,8 +33,8 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         layers: [
             ["endpoints", "hosts", "httpAdapter", "pacer", "redaction", "zodIssues"],
             ["errors"],
-            ["errorClassification", "retryPolicy", "proxy"],
-            ["tunnel"],
+            ["errorClassification", "proxy"],
+            ["retryPolicy", "tunnel"],
             ["connections"],
             ["transport"],
             ["api"],
