@@ -7,7 +7,7 @@ import { VastClient } from "../client/vastClient";
 import { newClient, timeScale as scaleFor } from "../config/newClient";
 import { CONFIG_KEYS, DEFAULT_BASE_URL, ENV_VARS, ProviderConfig, StackConfig, resolveConfig } from "../config/providerConfig";
 import { ProviderContext } from "../dynamic/context";
-import { KEY_REFUSALS_TRUSTED } from "../resources/lostCreate";
+import { KEY_REFUSALS_TRUSTED } from "../resources/retriedLook";
 import { progress, warn } from "./log";
 
 /**

@@ -439,6 +439,35 @@ describe("money safety, promise by promise", () => {
         await engine.refresh();
         expect(engine.state.size).toBe(0);
     });
+
+    // Before: the delete's answer lost, its re-send answered not found, and one confirming read
+    // refused: the destroy failed, and state kept what was gone.
+    it("15. a delete that took effect is confirmed through refused reads: instance, template and keys leave state", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        const publicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTestsOnlyConfirmedGone00000000000 me@confirmed";
+        await engine.up(() => [
+            new Instance("confirmed-gone", { offerId: offer.id, image: "busybox" }),
+            new Template("confirmed-gone-t", { name: "confirmed-gone", image: "busybox" }),
+            new SshKey("confirmed-gone-ssh", { publicKey }),
+            new ApiKey("confirmed-gone-key", { name: "confirmed-gone", permissions: apiKeyPermissions("user_read") }),
+        ]);
+        const refused = [{ kind: "successFalse" as const }, { kind: "status" as const, status: 403 }];
+        const cases: [string, string | RegExp, string | RegExp][] = [
+            ["instance", oneInstance, oneInstance],
+            ["template", "/api/v0/template/", "/api/v0/template/"],
+            ["SSH key", /^\/api\/v0\/ssh\/\d+\/?$/, "/api/v0/ssh/"],
+            ["API key", /^\/api\/v0\/auth\/apikeys\/\d+\/?$/, "/api/v0/auth/apikeys/"],
+        ];
+        for (const [, deletePath, readPath] of cases) {
+            emu.faults.add({ method: "DELETE", path: deletePath, fault: { kind: "lostResponse" } });
+            for (const fault of refused) emu.faults.add({ method: "GET", path: readPath, fault });
+        }
+        await engine.destroy();
+        expect(engine.state.size).toBe(0);
+        expect(emu.liveInstances()).toEqual([]);
+        expect(emu.requests.filter((r) => r.method === "GET" && r.status === 403)).toHaveLength(cases.length);
+    });
 });
 
 describe("an instance destroyed elsewhere while it starts", () => {

@@ -1,5 +1,5 @@
 /** An ApiKey delete: revoke the key, confirmed by the account's listing; one already revoked is fine. */
-import { confirmedRemoval } from "../../client/api/removal";
+import { confirmedDelete } from "../confirmedDelete";
 import { ProviderContext } from "../../dynamic/context";
 import { ApiKeyOutputs } from "./apiKeyArgs";
 import { listedUnlessRevoked } from "./apiKeyRecords";
@@ -7,7 +7,8 @@ import { listedUnlessRevoked } from "./apiKeyRecords";
 export async function deleteApiKey(ctx: ProviderContext, id: string, props: ApiKeyOutputs): Promise<void> {
     const keyId = Number(props.keyId ?? id);
     const vast = ctx.client();
-    const { alreadyGone } = await confirmedRemoval(
+    const { alreadyGone } = await confirmedDelete(
+        ctx,
         { operation: "delete API key", target: String(keyId) },
         () => vast.account.deleteApiKey(keyId),
         async () => (await listedUnlessRevoked(ctx, keyId, props.accountId)) !== undefined,

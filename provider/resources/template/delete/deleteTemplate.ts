@@ -1,5 +1,5 @@
 /** A Template delete, its steps in order: let the template go, delete it unless another resource holds it, explain a refusal. */
-import { confirmedRemoval } from "../../../client/api/removal";
+import { confirmedDelete } from "../../confirmedDelete";
 import { ProviderContext } from "../../../dynamic/context";
 import { TemplateOutputs } from "../templateArgs";
 import { hold, release } from "../common/templateHolders";
@@ -15,7 +15,8 @@ export async function deleteTemplate(ctx: ProviderContext, id: string, props: Te
         return;
     }
     try {
-        await confirmedRemoval(
+        await confirmedDelete(
+            ctx,
             { operation: "delete template", target: String(templateId) },
             () => vast.templates.delete(templateId),
             async () => (await ownTemplate(ctx, vast, templateId, props.creatorId)) !== undefined,
