@@ -307,9 +307,9 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         expect(engine.get("paid").id).toBe(id);
         expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
 
-        // Twice, with the read that checks it failing too: still kept.
+        // Twice, with the read that checks it failing too, until its deadline: still kept.
         emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 404, body: noSuchAsk } });
-        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10 });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 500 }, times: 10_000 });
         await expect(engine.destroy()).rejects.toThrow(/not found, but reading it to make sure failed/);
         expect(engine.get("paid").id).toBe(id);
         emu.faults.clear();
@@ -336,7 +336,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         emu.faults.clear();
 
         emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: noSuchAsk });
-        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: noSuchAsk, times: 20 });
+        emu.faults.add({ method: "GET", path: `/api/v0/instances/${id}/`, fault: noSuchAsk, times: 10_000 });
         await expect(engine.destroy()).rejects.toThrow(/not found, but reading it to make sure failed/);
         expect(engine.get("kept").id).toBe(id);
         expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
