@@ -1,6 +1,7 @@
 import { Instance } from "../../provider";
 import { MAX_TAKEN_OFFERS } from "../../provider/resources/instance/create/attempts";
 import { Fault } from "../../testkit/emulator/faults";
+import { clientFor } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
@@ -63,6 +64,31 @@ describe("Instance rented by offer search", () => {
         expect(engine.get("fallback").outputs).toMatchObject({ rentedOfferId: good.id, machineId: good.machineId });
         expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${taken.id} was taken since the search; trying the next match`));
         expect(stack.host.output.join("\n")).toMatch(new RegExp(`offer ${refused.id} could not be rented`));
+    });
+
+    // Before: the lookup after the refused re-send ran to its deadline, and the create failed
+    // undecided, leaving a journal entry that warned at every later command of an instance that
+    // never existed.
+    it("a lost rent whose re-send finds the offer taken by another create's instance is settled as not made, and the next match rented", async () => {
+        const { emu, engine } = stack;
+        const [contested, next] = market("QT-SETTLED", [{ price: 0.1 }, { price: 0.2 }]);
+        const contestedPath = `/api/v0/asks/${contested.id}/`;
+        // The first rent's response is a 500 that made nothing; its first look is slow enough for another create to take the offer.
+        emu.faults.add({ method: "PUT", path: contestedPath, fault: { kind: "status", status: 500 } });
+        emu.faults.add({ method: "GET", path: "/api/v1/instances/", fault: { kind: "slow", delayMs: 300 } });
+        const up = engine.up(() => new Instance("settled", { offer: byPrice("QT-SETTLED"), image: "busybox" }));
+        while (emu.requestsTo("PUT", contestedPath).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        const other = await clientFor(emu).instances.create(contested.id, { image: "busybox", env: { PULUMI_VASTAI_PLACEMENT: `${contested.id}-0another0create` } });
+        await up;
+
+        expect(engine.get("settled").outputs).toMatchObject({ rentedOfferId: next.id });
+        expect(emu.liveInstances().filter((i) => i.offerId === contested.id).map((i) => i.id)).toEqual([other.instanceId]);
+        expect(stack.host.output.join("\n")).toContain(`offer ${contested.id} is held by instance ${other.instanceId}, another create's: this create made none there`);
+        // Nothing left to warn of: the next command names no interrupted create.
+        const quiet = await engine.up(() => new Instance("settled", { offer: byPrice("QT-SETTLED"), image: "busybox" }));
+        expect(quiet.replace).toEqual([]);
+        expect(stack.host.output.join("\n")).not.toMatch(/interrupted|cut short|could not settle/);
+        await clientFor(emu).instances.destroy(other.instanceId);
     });
 
     // Before: each taken offer counted as one of maxCreateAttempts, so stacks renting by the same

@@ -57,6 +57,18 @@ export async function instancesPlacedBy(vast: VastClient, label: string | undefi
     return placed.sort((a, b) => a - b);
 }
 
+/**
+ * An instance of another create holding `offerId`: one whose token names the offer but is not
+ * `token`. An offer holds one instance, so it proves that `token`'s create made none there.
+ */
+async function heldByAnother(vast: VastClient, offerId: number, token: string): Promise<number | undefined> {
+    for (const listed of await vast.instances.listAll({})) {
+        const other = tokenOf(listed.extra_env ? listed : ((await vast.instances.show(listed.id)) ?? listed));
+        if (other !== undefined && other !== token && other.startsWith(`${offerId}-`)) return listed.id;
+    }
+    return undefined;
+}
+
 /** What a lost (or interrupted) create of one placement is looked for by. */
 export interface Placement {
     offerId: number;
@@ -68,7 +80,8 @@ export interface Placement {
  * The instance a placement's create made, found by its token (see lostCreate.ts), or undefined
  * once enough answered looks found none. Should two turn up, the extras are destroyed: the token
  * is this placement's alone, so they are certainly duplicates. `untilFound`: something was most
- * likely made, so answered looks that find nothing do not end the search, the deadline does.
+ * likely made, so answered looks that find nothing do not end the search: the deadline does, or
+ * another create's instance holding the offer (`heldByAnother`).
  */
 export async function findPlaced(ctx: ProviderContext, vast: VastClient, placement: Placement, deadlineAt: number, untilFound: boolean): Promise<number | undefined> {
     const { offerId, label, token } = placement;
@@ -77,7 +90,11 @@ export async function findPlaced(ctx: ProviderContext, vast: VastClient, placeme
         lookFor: `an instance with ${PLACEMENT_ENV}=${token} in its env`,
         look: async () => {
             const ids = await instancesPlacedBy(vast, label, token);
-            return ids.length > 0 ? ids : undefined;
+            if (ids.length > 0) return ids;
+            const holder = untilFound ? await heldByAnother(vast, offerId, token) : undefined;
+            if (holder === undefined) return undefined;
+            ctx.log.progress(`offer ${offerId} is held by instance ${holder}, another create's: this create made none there`);
+            return [];
         },
         deadlineAt,
         untilFound,

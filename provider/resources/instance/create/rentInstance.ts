@@ -32,7 +32,7 @@ export async function rentInstance(ctx: ProviderContext, vast: VastClient, offer
  * After a lost response: the instance the create made, found by its placement token
  * (`findPlaced`); only when there is none is the create sent once more, and after a second
  * failure looked for again until `deadlineAt` (never a third send). Not made only once answered
- * looks found nothing.
+ * looks found nothing, or, after the re-send, another create's instance holds the offer.
  */
 async function recoverLostRent(ctx: ProviderContext, vast: VastClient, offer: ChosenOffer, request: InstanceCreateRequest, deadlineAt: number): Promise<Rent> {
     const { offerId } = offer;
@@ -57,8 +57,8 @@ async function recoverLostRent(ctx: ProviderContext, vast: VastClient, offer: Ch
         // goes on until the deadline rather than conclude "nothing" from a slow listing.
         const id = await findPlaced(ctx, vast, placement, deadlineAt, true);
         if (id !== undefined) return { instanceId: id };
-        // Looked for, and answered looks found none.
-        return { notMade: new Error(`${(e as Error).message}; no instance with ${PLACEMENT_ENV}=${token} in its env was found afterwards, and the create was not sent a third time`) };
+        // Another create's instance holds the offer: the re-send's refusal is the whole story.
+        return { notMade: e };
     }
 }
 
