@@ -240,17 +240,26 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
     // the provider's camelCase volumeInfo reaching the service in the contract's names and types.
     it("volumeInfo goes in the create as the contract's volume_info, which the service takes", async () => {
         const { engine, emu } = stack;
-        for (const [name, volumeInfo, wire] of [
-            ["vol-link", { createNew: false, volumeId: 5, mountPath: "/data" }, { create_new: false, volume_id: 5, mount_path: "/data" }],
-            ["vol-new", { createNew: true, volumeId: 77, size: 20, mountPath: "/scratch" }, { create_new: true, volume_id: 77, size: 20, mount_path: "/scratch" }],
-        ] as const) {
-            const offer = emu.addOffer();
-            await engine.up(() => new Instance(name, { offerId: offer.id, image: "busybox", volumeInfo }));
-            const [put] = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`);
-            expect(put).toMatchObject({ status: 200, body: { volume_info: wire } });
-            expect(emu.model.instances.get(engine.get(name).outputs.instanceId as number)!.effective.volume_info).toEqual(wire);
-        }
+        const offer = emu.addOffer();
+        const wire = { create_new: false, volume_id: 5, mount_path: "/data" };
+        await engine.up(() => new Instance("vol-link", { offerId: offer.id, image: "busybox", volumeInfo: { createNew: false, volumeId: 5, mountPath: "/data" } }));
+        const [put] = emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`);
+        expect(put).toMatchObject({ status: 200, body: { volume_info: wire } });
+        expect(emu.model.instances.get(engine.get("vol-link").outputs.instanceId as number)!.effective.volume_info).toEqual(wire);
         await engine.destroy();
+    });
+
+    // Before: the service made a paid volume at the create, which no state held: destroying the
+    // instance left it billed every month.
+    it("a volume made by the create (volumeInfo.createNew) is refused at check, before anything is rented", async () => {
+        const { engine, emu } = stack;
+        const offer = emu.addOffer();
+        const volumeInfo = { createNew: true, volumeId: 77, size: 20, mountPath: "/scratch" };
+        await expect(engine.up(() => new Instance("vol-new", { offerId: offer.id, image: "busybox", volumeInfo }))).rejects.toThrow(
+            /volumeInfo\.createNew: true makes a paid volume when the instance is created that no Pulumi state holds.*attach it with \{ createNew: false, volumeId/s,
+        );
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`)).toEqual([]);
+        expect(engine.state.size).toBe(0);
     });
 
     // The README ("Changes"): imageLogin and the readiness settings are only recorded.

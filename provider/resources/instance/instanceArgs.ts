@@ -137,7 +137,11 @@ export const instanceArgsSchema = z
         ),
         /** Private registry login, `-u user -p token registry`; kept secret in state. */
         imageLogin: prop(z.string().optional(), { wire: "image_login", onChange: "update", secret: true }),
-        /** A volume to attach: `createNew`, `volumeId`, `size` (GB), `mountPath`. A template's volume is never applied. */
+        /**
+         * An existing volume to attach: `{ createNew: false, volumeId, mountPath }`. `createNew: true` (a volume made
+         * by the create) is refused: no state would hold it, and it would stay billed after the instance is destroyed.
+         * A template's volume is never applied.
+         */
         volumeInfo: prop(volumeInfoArgsSchema.optional(), { wire: "volume_info", onChange: "replace" }),
         /** Wait until the instance runs (default true); false returns once the service accepted it, at create and at a start. */
         waitForRunning: prop(z.boolean().default(true), { onChange: "update" }),
@@ -372,6 +376,25 @@ export const INSTANCE_DEFAULTS = defaultsOf(instanceArgsSchema);
 
 /** Names that mean "the template's numeric id", which instance creation refuses (docs/service-contract.md §7). */
 export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
+
+/**
+ * A volume made by the instance's create (`createNew: true`) is a paid volume no state holds: it
+ * outlives the instance, billed every month. Refused where a create follows; attach a volume made
+ * on its own instead.
+ */
+export function volumeMadeOutsideState(args: { volumeInfo?: unknown }): CheckFailure[] {
+    const info = args.volumeInfo as { createNew?: unknown } | undefined;
+    if (info === undefined || isUnknown(info) || info.createNew !== true) return [];
+    return [
+        {
+            property: "volumeInfo.createNew",
+            reason:
+                "true makes a paid volume when the instance is created that no Pulumi state holds: destroying the instance leaves it, " +
+                "billed every month. Make the volume on its own (the Vast.ai console or CLI), then attach it with " +
+                "{ createNew: false, volumeId: <the volume's id>, mountPath }",
+        },
+    ];
+}
 
 /**
  * A new bid above what a bid change takes replaces the instance (replacingChanges). Pinned to one

@@ -16,6 +16,7 @@ import {
     replacementAdoptsItself,
     replacingChanges,
     runtypeWithTemplate,
+    volumeMadeOutsideState,
 } from "../instanceArgs";
 import { normalizeInputs, templateEnv } from "../common/instanceMapping";
 import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
@@ -54,6 +55,7 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     // instance's, which the account may no longer see (edited or deleted since).
     const creates = (Object.keys(olds).length === 0 || replaces.length > 0) && inputs.adopt === undefined;
     failures.push(...highBidOnSameOffer(inputs, olds, replaces), ...replacementAdoptsItself(olds, inputs, replaces));
+    if (creates) failures.push(...volumeMadeOutsideState(inputs));
     if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
     return { inputs };
