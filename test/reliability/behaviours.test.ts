@@ -468,6 +468,21 @@ describe("money safety, promise by promise", () => {
         expect(emu.liveInstances()).toEqual([]);
         expect(emu.requests.filter((r) => r.method === "GET" && r.status === 403)).toHaveLength(cases.length);
     });
+
+    // No test guarded it before: the look destroys every instance after the oldest with the token.
+    it("16. a lost create whose look finds two instances with its placement token keeps the oldest in state and destroys the other", async () => {
+        const { emu, engine, host } = stack;
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: asks, fault: { kind: "lostResponse", twice: true } });
+        await engine.up(() => new Instance("twinned", { offerId: offer.id, image: "busybox" }));
+        const made = [...emu.model.instances.values()].filter((i) => i.request.env && JSON.stringify(i.request.env).includes(`"${offer.id}-`));
+        expect(made).toHaveLength(2);
+        const [oldest, twin] = made.sort((a, b) => a.id - b.id);
+        expect(engine.get("twinned").id).toBe(String(oldest.id));
+        expect(twin.destroyed).toBe(true);
+        expect(oldest.destroyed).toBe(false);
+        expect(host.output.join("\n")).toContain(`instance ${twin.id} duplicates instance ${oldest.id} (same placement token); destroying it`);
+    });
 });
 
 describe("an instance destroyed elsewhere while it starts", () => {

@@ -17,8 +17,12 @@ export type Fault =
     | { kind: "truncated" }
     /** Respond HTTP 200 `{success: false}` without handling the request. */
     | { kind: "successFalse"; error?: string; msg?: string }
-    /** Handle the request (a create takes effect), then lose the response: reset, or this status (with this JSON body, or a gateway's page). */
-    | { kind: "lostResponse"; status?: number; body?: unknown }
+    /**
+     * Handle the request (a create takes effect), then lose the response: reset, or this status (with
+     * this JSON body, or a gateway's page). `twice`: an instance create is carried out twice, as by a
+     * front end that re-sent it upstream: a second instance, the same request, on another offer of the machine.
+     */
+    | { kind: "lostResponse"; status?: number; body?: unknown; twice?: boolean }
     /** Handle the request (a create takes effect at once), then send its real response `delayMs` later: what another create's look meets meanwhile. */
     | { kind: "lateResponse"; delayMs: number }
     /** Handle the request first if `acted`; then never answer, until the client gives up or `holdMs` (default 30 s) passes. */

@@ -267,10 +267,21 @@ export class Emulator implements EmulatorState {
 
         // Faults where it acted, and its response is lost or spoiled.
         if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
+        if (fault?.kind === "lostResponse" && fault.twice) this.twinCreated(response);
         if (fault?.kind === "lostResponse" && !fault.status) return this.hangUp(req, entry);
         if (fault?.kind === "lateResponse") await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
         await this.travel();
         this.send(res, entry, responseAfter(fault, response));
+    }
+
+    /** The instance a create's `response` made, made once more (see the `lostResponse` fault's `twice`). */
+    private twinCreated(response: EmuResponse): void {
+        const made = this.model.instances.get((response.body as { new_contract?: number })?.new_contract ?? NaN);
+        if (!made) return;
+        const offer = this.model.addOffer({ machineId: made.machineId });
+        offer.freeAt = Infinity;
+        const twin = { ...structuredClone(made), id: this.model.newInstanceId(), offerId: offer.id, createdAt: made.createdAt + 1 };
+        this.model.instances.set(twin.id, twin);
     }
 
     /** Half of `latencyMs`: a request on its way in, or a response on its way out. */
