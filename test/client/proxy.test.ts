@@ -1,5 +1,5 @@
 import * as net from "net";
-import { VastConfigError, VastNetworkError } from "../../provider/client/errors";
+import { VastConfigError, VastNetworkError, VastOutcomeUnknownError } from "../../provider/client/errors";
 import { VastClient, VastClientOptions } from "../../provider/client/vastClient";
 import { Emulator } from "../../testkit/emulator/server";
 import { ConnectProxy } from "../../testkit/proxy/connectProxy";
@@ -196,6 +196,19 @@ describe("the client behind an egress proxy", () => {
                 else process.env[name] = value;
             }
         }
+    });
+
+    // Before: the test kit's proxy wrote a 502 into the open TLS tunnel, which the client read as a
+    // protocol error and blamed on the base URL.
+    it("a reset after the create went out, passed on by the proxy: outcome unknown, sent once, nothing blamed on the base URL", async () => {
+        const offer = emu.addOffer();
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${offer.id}/`, fault: { kind: "lostResponse" } });
+        const error = await behindProxy().instances.create(offer.id, { image: "busybox" }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(VastOutcomeUnknownError);
+        expect((error as Error).message).toContain("ECONNRESET");
+        expect((error as Error).message).not.toMatch(/base URL/);
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${offer.id}/`)).toHaveLength(1);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
     });
 
     it("an invalid proxy URL is a config error when the client is made", () => {

@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { SshKey } from "../../provider";
+import { Instance, SshKey } from "../../provider";
 import { Emulator } from "../../testkit/emulator/server";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { ProviderHost } from "../../testkit/host/providerHost";
@@ -56,5 +56,21 @@ describe("the provider behind an egress proxy, through Pulumi's dynamic-provider
         expect(proxy.connects.length).toBeGreaterThan(0);
         expect(proxy.connects.every((c) => c.target === `vast.test:${port}`)).toBe(true);
         expect(host.output.join("\n")).not.toContain("s3cret-proxy-pass");
+    });
+
+    it("a connection reset through the proxy after the rent went out is an unknown outcome: looked for, not sent again, one instance in state", async () => {
+        const offer = emu.addOffer();
+        const rent = `/api/v0/asks/${offer.id}/`;
+        emu.faults.add({ method: "PUT", path: rent, fault: { kind: "lostResponse" } });
+        const engine = new MiniEngine(host);
+        await engine.up(() => new Instance("through-proxy", { offerId: offer.id, image: "busybox", waitForRunning: false }));
+
+        const live = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(live).toHaveLength(1);
+        expect(engine.get("through-proxy").id).toBe(String(live[0].id));
+        expect(emu.requestsTo("PUT", rent)).toHaveLength(1);
+        expect(host.output.join("\n")).toMatch(/the answer to create instance on offer \d+ was lost; looking for an instance/);
+        await engine.destroy();
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
 });

@@ -289,10 +289,16 @@ export class Emulator implements EmulatorState {
         if (this.options.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs / 2));
     }
 
-    /** Close the connection without answering. */
+    /** Reset the connection (TCP RST) without answering. */
     private hangUp(req: http.IncomingMessage, entry: LoggedRequest): void {
         entry.status = 0;
-        req.socket.destroy();
+        // Over https the request's socket is TLS, over the TCP socket Node keeps as `_parent`.
+        const tcp = ((req.socket as Socket & { _parent?: Socket })._parent ?? req.socket) as Socket;
+        try {
+            tcp.resetAndDestroy();
+        } catch {
+            req.socket.destroy();
+        }
     }
 
     /**

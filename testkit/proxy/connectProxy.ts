@@ -15,7 +15,8 @@ export interface ConnectProxyOptions {
 /**
  * A tiny egress proxy on 127.0.0.1 for the client's tests: it answers CONNECT only, records each
  * (target and headers) and every byte the client sent through its tunnels, can demand Basic
- * credentials and can refuse every tunnel with a status. It stands in for the proxy's DNS too:
+ * credentials and can refuse every tunnel with a status; a reset of the service's connection is
+ * passed on as a reset. It stands in for the proxy's DNS too:
  * every tunnel goes to this machine, at the port the CONNECT names, whatever the host.
  */
 export class ConnectProxy {
@@ -62,7 +63,9 @@ export class ConnectProxy {
                 upstream.write(head);
                 client.pipe(upstream).pipe(client);
             });
-            upstream.once("error", () => client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"));
+            // A 502 only while no tunnel is open; inside one, a response of the proxy's own would
+            // land in the middle of the client's TLS: the reset is passed on, as a proxy does.
+            upstream.once("error", () => (upstream.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n") : client.resetAndDestroy()));
             client.once("error", () => upstream.destroy());
             client.once("close", () => upstream.destroy());
             upstream.once("close", () => client.destroy());
