@@ -91,6 +91,50 @@ describe("Instance rented by offer search", () => {
         await clientFor(emu).instances.destroy(other.instanceId);
     });
 
+    // Before: every later `up` took the exited instance for a job that ended on its own, warned
+    // "has ended" and left it there, its disk billed.
+    it("a fallback cut short by a refused destroy is finished by the next up: destroyed, and the next machine rented, not the failed one", async () => {
+        const { emu, engine } = stack;
+        const [exits, good] = market("QT-UNFINISHED", [{ price: 0.1, status: "exited" }, { price: 0.2 }]);
+        const program = () => new Instance("unfinished", { offer: byPrice("QT-UNFINISHED"), image: "busybox" });
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/instances\/\d+\/?$/, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "destroy refused" } } });
+        await expect(engine.up(program)).rejects.toThrow(/would not run .*destroying it before the next attempt failed.*the next `pulumi up` finishes the create/s);
+        const [exited] = emu.liveInstances().filter((i) => i.offerId === exits.id);
+        expect(engine.get("unfinished")).toMatchObject({ id: String(exited.id), outputs: { actualStatus: "exited", unfinishedCreate: { failedMachineIds: [exits.machineId] } } });
+
+        // The next `up` in a process of its own; the failed machine now lists the cheapest offer, which is not rented.
+        const sameMachine = emu.addOffer({ status: "running" }, 0.05, exits.machineId, { gpu_name: "QT-UNFINISHED", verified: true, rentable: true, external: false });
+        await stack.freshHost();
+        const finished = await engine.up(program);
+        expect(finished.replace).toEqual([{ name: "unfinished", because: ["unfinishedCreate"] }]);
+        expect(emu.model.instances.get(exited.id)!.destroyed).toBe(true);
+        const live = emu.liveInstances().filter((i) => [exits.id, good.id, sameMachine.id].includes(i.offerId));
+        expect(live.map((i) => i.offerId)).toEqual([good.id]);
+        expect(engine.get("unfinished").outputs).toMatchObject({ rentedOfferId: good.id, actualStatus: "running" });
+        expect(engine.get("unfinished").outputs).not.toHaveProperty("unfinishedCreate");
+        expect(stack.host.output.join("\n")).toMatch(new RegExp(`instance ${exited.id} never reached running \\(exited\\) before its create was cut short`));
+        expect(stack.host.output.join("\n")).not.toMatch(new RegExp(`instance ${exited.id} has ended`));
+    });
+
+    // Before: the fallback went on through the list of the search made before the wait, and
+    // failed once ten offers it chose had been taken since, though the market had others.
+    it("a fallback after a wait searches again: offers taken during the wait are not tried, a new one is rented", async () => {
+        const { emu, engine } = stack;
+        const [exits, ...soonTaken] = market("QT-STALE", [{ price: 0.1, status: "exited" }, ...Array.from({ length: MAX_TAKEN_OFFERS }, (_, i) => ({ price: 0.11 + i / 100 }))]);
+        // The first attempt's destroy is slow enough for the market to move meanwhile.
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/instances\/\d+\/?$/, fault: { kind: "slow", delayMs: 300 } });
+        const up = engine.up(() => new Instance("stale", { offer: byPrice("QT-STALE"), image: "busybox" }));
+        while (emu.requestsTo("DELETE", /^\/api\/v0\/instances\/\d+\/?$/).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const offer of soonTaken) offer.freeAt = Infinity;
+        const [fresh] = market("QT-STALE", [{ price: 0.5 }]);
+        await up;
+
+        expect(engine.get("stale").outputs).toMatchObject({ rentedOfferId: fresh.id });
+        expect(soonTaken.flatMap((o) => emu.requestsTo("PUT", `/api/v0/asks/${o.id}/`))).toEqual([]);
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${exits.id}/`)).toHaveLength(1);
+        for (const offer of soonTaken) offer.freeAt = 0;
+    });
+
     // Before: each taken offer counted as one of maxCreateAttempts, so stacks renting by the same
     // search at once, the best matches taken by each other, failed after three taken offers.
     it("taken offers are not attempts: the next match is tried past maxCreateAttempts, up to 10 taken in one create", async () => {
@@ -162,7 +206,7 @@ describe("Instance rented by offer search", () => {
         emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/instances\/\d+\/?$/, times: 20, fault: { kind: "notFoundPage", shape: "detail" } });
         const error = await engine.up(() => new Instance("no-destroy", { offer: byPrice("QT-NODESTROY"), image: "busybox" })).catch((e) => e);
         emu.faults.clear();
-        expect(error.message).toMatch(/was created, then it would not run \(.*exited.*\), and destroying it before the next attempt failed: .*It is kept in state: `pulumi destroy` removes it/s);
+        expect(error.message).toMatch(/was created, then it would not run \(.*exited.*\), and destroying it before the next attempt failed: .*It is kept in state: the next `pulumi up` finishes the create \(destroys it and rents on another machine\), `pulumi destroy` removes it/s);
         const [made] = [...emu.model.instances.values()].filter((i) => i.offerId === exits.id);
         expect(engine.get("no-destroy")).toMatchObject({ id: String(made.id), outputs: { actualStatus: "exited" } });
         expect([...emu.model.instances.values()].filter((i) => i.offerId === runs.id)).toEqual([]);

@@ -259,6 +259,13 @@ export interface InstanceOutputs extends InstanceInputs {
      */
     labelUnconfirmed?: boolean;
     /**
+     * A create cut short with this instance not running: it would not run (exited, unknown or
+     * offline while starting) and its destroy failed before the next attempt. The next `up` finishes
+     * the create: it destroys this instance and rents again, avoiding `failedMachineIds`, the
+     * machines where the create's instances would not run. Absent once the instance runs.
+     */
+    unfinishedCreate?: { failedMachineIds: number[] };
+    /**
      * The instance's account, recorded when a key other than the one that rented it reads it (a
      * key that sees it is its account's; the create and the same key's refreshes ask nothing, so
      * renting stays one call). Another account's key sees no instance at all, so a refresh or
@@ -366,6 +373,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     access: {},
     bidUnconfirmed: {},
     labelUnconfirmed: {},
+    unfinishedCreate: {},
     accountId: {},
     keyMark: {},
 } as const satisfies ComputedOutputs<InstanceOutputs, InstanceInputs>;

@@ -3,6 +3,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { InstanceCreateRequest } from "../../../schemas/instance";
 import { LostCreateUndecidedError } from "../../lostCreate";
 import { destroyConfirmed } from "../common/instanceRemoval";
+import { rememberFailedMachines } from "../common/failedMachines";
 import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
 import { CreateRecord } from "../journal/createJournal";
@@ -99,6 +100,8 @@ class CreateAttempts {
     /** What each attempt did, for the create's failure: nothing before it was left running. */
     private readonly done: string[] = [];
     private takenOffers = 0;
+    /** The machines where this create's instances would not run. */
+    private readonly failedMachineIds: number[] = [];
     /** The last attempt's instance when it looked gone: its offer still taken says it may still run. */
     private lookedGone: { instanceId: number; offerId: number } | undefined;
 
@@ -211,14 +214,21 @@ class CreateAttempts {
             journal.cleared();
             if (!alreadyGone) ctx.log.warn(`${what} looked gone while starting, but its destroy found it; destroyed before renting another`);
         }
+        this.choice.listStale();
         this.done.push(`attempt ${attempt}: ${what} ${started.reason}`);
         this.lookedGone = started.kind === "gone" ? { instanceId, offerId } : undefined;
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
-            const doing = { what: `it would not run (${started.reason}), and destroying it${attempt < this.max ? " before the next attempt" : ""}`, record: started.record };
+            this.failedMachineIds.push(...[started.record.machine_id ?? chosen.machineId].filter((id): id is number => id != null));
+            if (inputs.offer !== undefined) rememberFailedMachines(vast.baseUrl, inputs.offer, this.failedMachineIds);
+            // A destroy that fails leaves the create unfinished: state says so, and the next `up` finishes it.
+            const doing = {
+                what: `it would not run (${started.reason}), and destroying it${attempt < this.max ? " before the next attempt" : ""}`,
+                record: started.record,
+                failedMachineIds: this.failedMachineIds,
+            };
             await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId), doing);
             journal.cleared();
-            this.choice.machineFailed(chosen);
         }
     }
 

@@ -55,17 +55,22 @@ export async function labelAfterCreate(
     }
 }
 
-/** The instance a create made, as the engine gets it: its id and last record, or the label it has when not yet the program's. */
+/**
+ * The instance a create made, as the engine gets it: its id and last record, the label it has when
+ * not yet the program's, and the machines that failed it when the create was cut short.
+ */
 export interface Made {
     instanceId: number;
     record?: InstanceRecord;
     label?: string;
+    failedMachineIds?: number[];
 }
 
 /** The outputs of an instance this create made (or took over) on `chosen`, as far as it got. */
 export function createdOutputs(desired: InstanceInputs, plan: PlannedCreate, chosen: ChosenOffer | undefined, made: Made): InstanceOutputs {
     const access = definedOnly({ access: accessOf(desired.runtype, plan.template) });
-    const reported = { ...rentedOn(chosen), ...access, keyMark: plan.keyMark, ...(made.record ? definedOnly(reportedByService(made.record)) : {}) };
+    const unfinished = made.failedMachineIds ? { unfinishedCreate: { failedMachineIds: made.failedMachineIds } } : {};
+    const reported = { ...rentedOn(chosen), ...access, keyMark: plan.keyMark, ...unfinished, ...(made.record ? definedOnly(reportedByService(made.record)) : {}) };
     // The label the instance really has, so the next update sets the program's.
     const state = made.label === undefined ? desired : { ...desired, label: made.label };
     return instanceOutputs(state, made.instanceId, reported, plan.effectiveEnv);

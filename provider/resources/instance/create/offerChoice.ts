@@ -5,6 +5,7 @@ import { OfferRecord } from "../../../schemas/offer";
 import { InstanceInputs } from "../instanceArgs";
 import { offerNotOnMarket } from "../common/offerRelease";
 import { ChosenOffer } from "../common/placement";
+import { failedMachines } from "../common/failedMachines";
 
 
 /**
@@ -20,8 +21,8 @@ export interface OfferChoice {
      * other than false for an answer that leaves it unknown whether an instance exists.
      */
     rentRefused(chosen: ChosenOffer, error: unknown): "taken" | "refused" | false;
-    /** Its instance will not run: its machine is not tried again. */
-    machineFailed(chosen: ChosenOffer): void;
+    /** A wait for an instance to start has passed (minutes, live): a search's list is stale, and the next offer comes from a new search. */
+    listStale(): void;
     /** The last offer `next` gave. */
     readonly current?: ChosenOffer;
 }
@@ -29,7 +30,7 @@ export interface OfferChoice {
 /** The program named the offer: every attempt rents it, and a refusal ends the create. */
 export function fixedOffer(offerId: number): OfferChoice {
     const chosen = { offerId };
-    return { current: chosen, next: async () => chosen, rentRefused: () => false as const, machineFailed: () => undefined };
+    return { current: chosen, next: async () => chosen, rentRefused: () => false as const, listStale: () => undefined };
 }
 
 /**
@@ -49,7 +50,7 @@ export function takingOver(resumed: ChosenOffer, choice: OfferChoice): OfferChoi
             return (current = resumed);
         },
         rentRefused: (chosen, error) => choice.rentRefused(chosen, error),
-        machineFailed: (chosen) => choice.machineFailed(chosen),
+        listStale: () => choice.listStale(),
     };
 }
 
@@ -78,7 +79,8 @@ function withCeiling(search: OfferSearch, ceiling: number): OfferSearch {
 /**
  * Rents by search: the matches of `offer` in the service's order, none above `maxPricePerHour`,
  * each tried once and none on a machine that already failed. When the matches run out the search
- * is made once more (offers come and go), then the create fails.
+ * is made once more (offers come and go), then the create fails; after a wait for an instance to
+ * start, the next offer comes from a new search (`listStale`).
  */
 export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInputs["offer"]>, bid?: number): OfferChoice {
     const { maxPricePerHour, ...search } = offer;
@@ -92,7 +94,9 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         return first?.dph_total ?? undefined;
     };
     const tried = new Set<number>();
-    const failedMachines = new Set<number>();
+    const failedHere = failedMachines(vast.baseUrl, offer);
+    /** Machines that refused this create's rental: the same request would be refused there again. */
+    const refusedHere = new Set<number>();
     let matches: OfferRecord[] | undefined;
     let searches = 0;
     const choice: OfferChoice & { current?: ChosenOffer } = {
@@ -113,7 +117,7 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
                         }
                     }
                 }
-                const candidate = matches.find((o) => !tried.has(o.id) && (o.machine_id === undefined || o.machine_id === null || !failedMachines.has(o.machine_id)));
+                const candidate = matches.find((o) => !tried.has(o.id) && (o.machine_id === undefined || o.machine_id === null || !failedHere.has(o.machine_id) && !refusedHere.has(o.machine_id)));
                 if (candidate) {
                     tried.add(candidate.id);
                     choice.current = {
@@ -142,11 +146,12 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
             if (!definitelyRefused(error)) return false;
             // Taken (no such offer, or a 410): another offer may be on the same machine. Refused: the machine is avoided too.
             if (offerNotOnMarket(error)) return "taken";
-            if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+            if (chosen.machineId !== undefined) refusedHere.add(chosen.machineId);
             return "refused";
         },
-        machineFailed(chosen) {
-            if (chosen.machineId !== undefined) failedMachines.add(chosen.machineId);
+        listStale() {
+            matches = undefined;
+            searches = 0;
         },
     };
     return choice;

@@ -4,6 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { Log, ProviderContext } from "../../../dynamic/context";
 import { ENGINE, THIS_PROCESS_START, engineGone, processStart, stillRunning, watchEngine } from "./journalProcesses";
+import { canonicalJson } from "../../canonicalInputs";
 import { ChosenOffer, PLACEMENT_ENV } from "../common/placement";
 
 // The create journal: an entry on disk for each instance create under way, so that a `pulumi up`
@@ -55,16 +56,6 @@ export interface JournalEntry {
 
 function journalDir(): string {
     return process.env[JOURNAL_DIR_ENV] || path.join(os.homedir(), ".pulumi-vastai", "creates");
-}
-
-/** The inputs as one string, keys sorted, `__provider` (the serialized code, not an input) left out. */
-function canonicalJson(value: unknown): string {
-    if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-    if (value !== null && typeof value === "object") {
-        const keys = Object.keys(value).filter((k) => k !== "__provider" && (value as Record<string, unknown>)[k] !== undefined).sort();
-        return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-    }
-    return JSON.stringify(value) ?? "null";
 }
 
 function fingerprintOf(salt: string, service: string, inputs: unknown): string {

@@ -3,7 +3,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { goneResult, readResult } from "../../../dynamic/readResult";
 import { createdBy, keyAccount } from "../../sameAccount";
 import { InstanceOutputs } from "../instanceArgs";
-import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, normalizeInputs, rentalIn, reportedByService } from "../common/instanceMapping";
+import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, normalizeInputs, rentalIn, reportedByService, unfinishedUntilRunning } from "../common/instanceMapping";
 import { forgetHeld } from "../journal/createJournal";
 import { remindInterrupted } from "../journal/createResume";
 import { endedWarning, frozenWarning } from "../wait/readiness";
@@ -39,6 +39,7 @@ export async function readInstance(ctx: ProviderContext, id: string, props: Part
         ...rentalIn(props),
         ...definedOnly(reportedByService(record)),
         ...definedOnly({ bidUnconfirmed: props.bidUnconfirmed }),
+        ...unfinishedUntilRunning(props, record),
         // Who made it, as this read tells: the account once known, else this key's mark (it sees the instance).
         accountId: undefined,
         keyMark: undefined,

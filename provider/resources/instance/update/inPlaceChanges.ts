@@ -5,7 +5,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { initFailure, providerOf } from "../../../dynamic/initFailure";
 import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
-import { definedOnly, instanceOutputs, rentalIn, reportedByService, reportedIn } from "../common/instanceMapping";
+import { definedOnly, instanceOutputs, rentalIn, reportedByService, reportedIn, unfinishedUntilRunning } from "../common/instanceMapping";
 import { InstanceNotReadyError } from "../wait/untilRunning";
 
 // The label and the bid, changed in place, and what state records of them when an update fails.
@@ -108,6 +108,6 @@ export function updateFailure(e: unknown, instanceId: number, olds: InstanceOutp
 
 /** The outputs after an update: what the last record says, or what state said when nothing was read. */
 export function updatedOutputs(instanceId: number, olds: InstanceOutputs, desired: InstanceInputs, record: InstanceRecord | undefined): InstanceOutputs {
-    const reported = record ? { ...rentalIn(olds), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
+    const reported = record ? { ...rentalIn(olds), ...unfinishedUntilRunning(olds, record), ...definedOnly(reportedByService(record)) } : { ...rentalIn(olds), ...reportedIn(olds) };
     return instanceOutputs(desired, instanceId, reported, olds.effectiveEnv);
 }

@@ -19,6 +19,8 @@ export class InstanceNotReadyError extends Error {
         readonly record?: InstanceRecord,
         /** The label the instance has, when it is not yet the program's (none, when a long one could not be set). */
         readonly label?: string,
+        /** The create was cut short with this instance not running: the machines where its instances would not run. */
+        readonly failedMachineIds?: number[],
     ) {
         super(message);
         this.name = "InstanceNotReadyError";
@@ -29,14 +31,29 @@ export class InstanceNotReadyError extends Error {
  * Runs `step` on an instance that exists; any failure becomes an InstanceNotReadyError naming it
  * (and, given, what the step was doing and the instance's last record, for state).
  */
-export async function onExisting<T>(instanceId: number, what: string, step: () => Promise<T>, doing?: { what: string; record: InstanceRecord }): Promise<T> {
+export async function onExisting<T>(
+    instanceId: number,
+    what: string,
+    step: () => Promise<T>,
+    doing?: { what: string; record: InstanceRecord; failedMachineIds?: number[] },
+): Promise<T> {
     try {
         return await step();
     } catch (e) {
         if (e instanceof InstanceNotReadyError) throw e;
         const then = doing ? `${doing.what} failed` : "";
-        const kept = doing ? ". It is kept in state: `pulumi destroy` removes it, `pulumi up` tries again" : "";
-        throw new InstanceNotReadyError(`vastai: ${what} was created, then${then ? ` ${then}` : ""}: ${(e as Error).message}${kept}`, instanceId, doing?.record);
+        const kept = !doing
+            ? ""
+            : doing.failedMachineIds
+              ? ". It is kept in state: the next `pulumi up` finishes the create (destroys it and rents on another machine), `pulumi destroy` removes it"
+              : ". It is kept in state: `pulumi destroy` removes it, `pulumi up` tries again";
+        throw new InstanceNotReadyError(
+            `vastai: ${what} was created, then${then ? ` ${then}` : ""}: ${(e as Error).message}${kept}`,
+            instanceId,
+            doing?.record,
+            undefined,
+            doing?.failedMachineIds,
+        );
     }
 }
 
