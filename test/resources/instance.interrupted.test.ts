@@ -339,6 +339,29 @@ describe("instance creates whose instance the engine never got: a killed host, a
         await engine.destroy();
         for (const i of emu.liveInstances()) i.destroyed = true;
     });
+    // Pulumi's own remedy for a create the engine reports pending: the import turns the pending
+    // create into a read of the id given, with the pending create's inputs and no outputs.
+    it("a dropped create comes into state by `pulumi refresh --import-pending-creates <urn> <id>`: a read from the pending create's inputs", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("pending", { offerId: offer.id, image: "busybox" });
+        await upKilled(await run(), program, rentAnswered);
+        const [rented] = emu.liveInstances().filter((i) => i.offerId === offer.id);
+        expect(notes()).toHaveLength(1);
+
+        const [registered] = await registerAsProgram(program);
+        const urn = "urn:pulumi:test::vastai-test::pulumi-nodejs:dynamic:Resource::pending";
+        const next = await run();
+        const pending = await next.host.check(urn, {}, registered.inputs);
+        const read = await next.host.read(String(rented.id), urn, {}, pending.inputs);
+        expect(read.id).toBe(String(rented.id));
+        expect(read.properties).toMatchObject({ instanceId: rented.id, offerId: offer.id, image: "busybox", actualStatus: expect.any(String), __provider: registered.inputs.__provider });
+        expect(read.inputs).toMatchObject({ offerId: offer.id, image: "busybox" });
+        // The journal's note of the interrupted create is forgotten: the stack holds the instance now.
+        expect(notes()).toEqual([]);
+        await next.host.delete(read.id, urn, read.properties);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
     it("a note whose instance a program then adopts is forgotten by the adopting create: a create with the killed up's inputs does not take it over too", async () => {
         const offer = emu.addOffer();
         const killed = () => new Instance("killed", { offerId: offer.id, image: "busybox" });

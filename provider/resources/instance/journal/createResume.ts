@@ -96,9 +96,11 @@ function leftRunning(entry: JournalEntry, instanceId: number | undefined, file: 
         instanceId !== undefined
             ? `instance ${instanceId} on offer ${entry.offerId}`
             : `an instance on offer ${entry.offerId} (if its rent went through: ${PLACEMENT_ENV}=${entry.token} in its env)`;
+    // Pulumi's own remedy, when the engine still lists the create as pending: the URN is in its warning.
+    const importIt = instanceId !== undefined ? `, or \`pulumi refresh --import-pending-creates <urn> ${instanceId}\` (the URN Pulumi's pending-operation warning names)` : "";
     return (
         `${which} was rented by a \`pulumi up\` that stopped (${entry.startedAt}) before its create returned, so no stack's state ` +
-        "holds it, and it may still be billed. `pulumi up` with the program as it was then takes it over; otherwise " +
+        `holds it, and it may still be billed. \`pulumi up\` with the program as it was then takes it over${importIt}; otherwise ` +
         `destroy it in the Vast.ai console. This warning ends once it is taken over or gone (or delete ${file})`
     );
 }
