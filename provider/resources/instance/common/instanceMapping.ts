@@ -185,15 +185,15 @@ export function normalizeInputs(args: Record<string, unknown>): InstanceInputs {
     return canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS) as unknown as InstanceInputs;
 }
 
-/**
- * The rental facts a state holds, which no read of the instance reports again; the access of an
- * instance created before the output existed follows from its runtype.
- */
 /** A create cut short (`unfinishedCreate`) stays so in state until its instance is seen running. */
 export function unfinishedUntilRunning(props: Partial<InstanceOutputs>, record: InstanceRecord | undefined): Partial<InstanceOutputs> {
     return record?.actual_status === "running" ? {} : definedOnly({ unfinishedCreate: props.unfinishedCreate });
 }
 
+/**
+ * The rental facts a state holds, which no read of the instance reports again; the access of an
+ * instance created before the output existed follows from its runtype.
+ */
 export function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const access = props.access ?? accessOf(props.runtype, undefined);
     return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId, keyMark: props.keyMark });
