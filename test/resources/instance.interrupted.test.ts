@@ -362,6 +362,32 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
     });
 
+    // Before: the up that took over the killed create knew nothing of the machine its first
+    // attempt saw fail, and rented there again.
+    it("a machine an attempt saw fail is not rented by the up that takes the killed create over", async () => {
+        const gpu = "FAILED-THEN-KILLED";
+        const listing = { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false };
+        const offerOn = (status: "running" | "exited", price: number, machineId = emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu }).id) =>
+            emu.addOffer({ status }, price, machineId, listing);
+        const exits = offerOn("exited", 0.1);
+        const second = offerOn("running", 0.2);
+        const program = () => new Instance("failed-then-killed", { offer: { filters: { gpu_name: { eq: gpu } }, order: [["dph_total", "asc"]] }, image: "busybox" });
+        // The second attempt's rent makes nothing (a 500 before the service acts), and the host is killed while it looks.
+        const secondRent = `/api/v0/asks/${second.id}/`;
+        emu.faults.add({ method: "PUT", path: secondRent, fault: { kind: "status", status: 500 } });
+        await upKilled(await run(), program, () => emu.requestsTo("PUT", secondRent).length > 0);
+        expect(noted()).toEqual([expect.objectContaining({ offerId: second.id, failedMachineIds: [exits.machineId] })]);
+
+        // The failed machine now lists the cheapest offer: the next up does not rent it.
+        const sameMachine = offerOn("running", 0.05, exits.machineId);
+        const after = await run();
+        await after.up(program);
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${sameMachine.id}/`)).toEqual([]);
+        expect(after.get("failed-then-killed").outputs).toMatchObject({ rentedOfferId: second.id });
+        await after.destroy();
+        expect(emu.liveInstances().filter((i) => [exits.id, second.id, sameMachine.id].includes(i.offerId))).toEqual([]);
+    });
+
     it("a note whose instance a program then adopts is forgotten by the adopting create: a create with the killed up's inputs does not take it over too", async () => {
         const offer = emu.addOffer();
         const killed = () => new Instance("killed", { offerId: offer.id, image: "busybox" });

@@ -138,7 +138,7 @@ class CreateAttempts {
      */
     async rent(chosen: ChosenOffer, request: InstanceCreateRequest, attempt: number): Promise<number | "taken" | "refused"> {
         const { ctx, vast, inputs, journal } = this;
-        journal.placing(chosen, request.env![PLACEMENT_ENV], request.label);
+        journal.placing(chosen, request.env![PLACEMENT_ENV], request.label, this.failedMachineIds);
         let rented: Rent;
         try {
             rented = await rentInstance(ctx, vast, chosen, request, inputs);

@@ -52,6 +52,8 @@ export interface JournalEntry {
     token?: string;
     label?: string;
     instanceId?: number;
+    /** Machines where earlier attempts' instances would not run: the create that takes this one over avoids them. */
+    failedMachineIds?: number[];
 }
 
 function journalDir(): string {
@@ -281,6 +283,10 @@ export class CreateRecord {
     get startedAt(): string {
         return this.entry.startedAt;
     }
+    /** Machines where the interrupted create's attempts would not run. */
+    get failedMachineIds(): number[] {
+        return this.entry.failedMachineIds ?? [];
+    }
 
     get accountId(): number | undefined {
         return this.entry.accountId;
@@ -298,10 +304,11 @@ export class CreateRecord {
     }
 
     /** A rent is about to be sent: from now an instance may exist, findable by its token. Written before the send. */
-    placing(offer: ChosenOffer, token: string, label: string | undefined): void {
+    placing(offer: ChosenOffer, token: string, label: string | undefined, failedMachineIds: number[] = []): void {
         if (engineGone()) process.exit(1); // no rent for no one (see watchEngine)
         const { offerId, machineId, gpuName, numGpus } = offer;
-        this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined };
+        const failed = failedMachineIds.length > 0 ? { failedMachineIds } : {};
+        this.entry = { ...this.entry, offerId, machineId, gpuName, numGpus, token, label, instanceId: undefined, ...failed };
         this.write();
     }
 
