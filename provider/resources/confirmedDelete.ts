@@ -13,7 +13,8 @@ export function confirmedDelete(
     remove: () => Promise<{ alreadyGone: boolean }>,
     exists: () => Promise<boolean>,
 ): Promise<{ alreadyGone: boolean }> {
-    const deadlineAt = lookupDeadline(ctx.clock);
+    // From the first confirming read, not the delete's start: a delete's own retries may have taken minutes.
+    let deadlineAt: number | undefined;
     const doing = `the read confirming ${what.operation} ${what.target}`;
-    return confirmedRemoval(what, remove, () => answeredLook(ctx, exists, deadlineAt, doing, (e) => e));
+    return confirmedRemoval(what, remove, () => answeredLook(ctx, exists, (deadlineAt ??= lookupDeadline(ctx.clock)), doing, (e) => e));
 }

@@ -116,6 +116,33 @@ describe("Instance rented by offer search", () => {
         expect(stack.host.output.join("\n")).not.toMatch(new RegExp(`instance ${exited.id} has ended`));
     });
 
+    // Found by a review: the mark outlived the instance running, so a job that ended on its own
+    // later was taken for a create to finish, destroyed and rented again.
+    it("an unfinished create whose instance runs since loses its mark: when it ends on its own later, it is not replaced", async () => {
+        const { emu, engine } = stack;
+        const [exits] = market("QT-RAN-SINCE", [{ price: 0.1, status: "exited" }, { price: 0.2 }]);
+        const program = () => new Instance("ran-since", { offer: byPrice("QT-RAN-SINCE"), image: "busybox" });
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/instances\/\d+\/?$/, fault: { kind: "status", status: 400, body: { success: false, error: "invalid_args", msg: "destroy refused" } } });
+        await expect(engine.up(program)).rejects.toThrow(/the next `pulumi up` finishes the create/);
+        const [instance] = emu.liveInstances().filter((i) => i.offerId === exits.id);
+        expect(engine.get("ran-since").outputs).toHaveProperty("unfinishedCreate");
+
+        // Its machine came back: it runs. The next up keeps it, and the mark goes.
+        instance.script = { status: "running" };
+        await stack.freshHost();
+        const kept = await engine.up(program);
+        expect(kept.replace).toEqual([]);
+        expect(engine.get("ran-since").outputs).not.toHaveProperty("unfinishedCreate");
+
+        // Later its job ends on its own: warned of, not destroyed and rented again.
+        instance.script = { status: "exited" };
+        await stack.freshHost();
+        const ended = await engine.up(program);
+        expect(ended.replace).toEqual([]);
+        expect(emu.model.instances.get(instance.id)!.destroyed).toBe(false);
+        expect(engine.get("ran-since").id).toBe(String(instance.id));
+    });
+
     // Before: the fallback went on through the list of the search made before the wait, and
     // failed once ten offers it chose had been taken since, though the market had others.
     it("a fallback after a wait searches again: offers taken during the wait are not tried, a new one is rented", async () => {
@@ -133,6 +160,21 @@ describe("Instance rented by offer search", () => {
         expect(soonTaken.flatMap((o) => emu.requestsTo("PUT", `/api/v0/asks/${o.id}/`))).toEqual([]);
         expect(emu.requestsTo("PUT", `/api/v0/asks/${exits.id}/`)).toHaveLength(1);
         for (const offer of soonTaken) offer.freeAt = 0;
+    });
+
+    // Found by a review: any instance with another token on the offer settled the lost rent, even
+    // one listed from before the send (say, the one a replacement just destroyed, listed a while yet).
+    it("an instance on the offer from before the lost send settles nothing: the look goes on to its deadline", async () => {
+        const { emu, engine } = stack;
+        const [held] = market("QT-HELD-BEFORE", [{ price: 0.1 }]);
+        const before = await clientFor(emu).instances.create(held.id, { image: "busybox", env: { PULUMI_VASTAI_PLACEMENT: `${held.id}-0older0create0` } });
+        emu.model.instances.get(before.instanceId)!.createdAt -= 60_000; // made a minute before the send
+        emu.faults.add({ method: "PUT", path: `/api/v0/asks/${held.id}/`, fault: { kind: "status", status: 500 } });
+        const error = await engine.up(() => new Instance("held-before", { offerId: held.id, image: "busybox", readyTimeoutSeconds: 1 })).catch((e) => e);
+        expect(error.message).toMatch(/could not settle it before the deadline/);
+        expect(stack.host.output.join("\n")).not.toContain(`is held by instance ${before.instanceId}`);
+        expect(emu.liveInstances().filter((i) => i.offerId === held.id).map((i) => i.id)).toEqual([before.instanceId]);
+        await clientFor(emu).instances.destroy(before.instanceId);
     });
 
     // Before: each taken offer counted as one of maxCreateAttempts, so stacks renting by the same

@@ -56,7 +56,9 @@ export class ConnectProxy {
                 return;
             }
             const upstream = this.track(connect(Number(target.slice(target.lastIndexOf(":") + 1)), "127.0.0.1"));
+            let tunnelOpen = false;
             upstream.once("connect", () => {
+                tunnelOpen = true;
                 client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
                 client.on("data", (chunk: Buffer) => this.tunnelled.push(chunk));
                 if (head.length > 0) this.tunnelled.push(head);
@@ -65,7 +67,7 @@ export class ConnectProxy {
             });
             // A 502 only while no tunnel is open; inside one, a response of the proxy's own would
             // land in the middle of the client's TLS: the reset is passed on, as a proxy does.
-            upstream.once("error", () => (upstream.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n") : client.resetAndDestroy()));
+            upstream.once("error", () => (tunnelOpen ? client.resetAndDestroy() : client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")));
             client.once("error", () => upstream.destroy());
             client.once("close", () => upstream.destroy());
             upstream.once("close", () => client.destroy());

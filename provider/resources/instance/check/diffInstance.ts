@@ -6,7 +6,7 @@ import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, hi
 import { forgetHeld } from "../journal/createJournal";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
 import { rememberFailedMachines } from "../common/failedMachines";
-import { endedWarning, recordedStatus } from "../wait/readiness";
+import { endedWarning, recordedStatus, startState } from "../wait/readiness";
 
 // An instance's diff: what changes, whether in place or by a replacement, and in which order.
 
@@ -14,7 +14,7 @@ import { endedWarning, recordedStatus } from "../wait/readiness";
 export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<pulumi.dynamic.DiffResult> {
     forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
     const finish = await createToFinish(ctx, Number(olds.instanceId ?? id), olds, news);
-    if (!finish) await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
+    if (finish !== "finish") await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
     // `adopt` matters only when it names another instance (a replace); removed, or set to this one, it changes nothing.
     const changed = changedProperties(olds, news, INSTANCE_PROPERTIES).filter((p) => p !== "adopt" || adoptsAnother(olds, news));
     const replaces = replacingChanges(olds, news, changed);
@@ -30,31 +30,35 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
     const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
     // So is a label edit whose response was lost and could not be read back (see `labelUnconfirmed`).
     const labelToConfirm = olds.labelUnconfirmed === true && news.label !== undefined;
-    if (finish) return { changes: true, replaces: [...replaces, "unfinishedCreate"], deleteBeforeReplace: true };
-    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+    if (finish === "finish") return { changes: true, replaces: [...replaces, "unfinishedCreate"], deleteBeforeReplace: true };
+    // Running since: an update in place clears the mark, or a job that ends later would be taken for a create to finish.
+    const runsNow = finish === "runs";
+    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm || runsNow, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
 }
 
 /**
- * Whether this `up` finishes a create that was cut short (`unfinishedCreate`): the instance, as
- * the service shows it now, still not running. It is then replaced, destroyed first (it never
+ * Whether this `up` finishes a create that was cut short (`unfinishedCreate`): `finish` when the
+ * instance, as the service shows it now, will not run; `runs` when it runs since (the mark is to go). It is then replaced, destroyed first (it never
  * ran), and the new create, in this process, avoids the machines that failed it (failedMachines.ts).
  * A look that fails decides nothing.
  */
-async function createToFinish(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs, news: InstanceInputs): Promise<boolean> {
-    if (olds.unfinishedCreate === undefined) return false;
+async function createToFinish(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs, news: InstanceInputs): Promise<"finish" | "runs" | undefined> {
+    if (olds.unfinishedCreate === undefined) return undefined;
     let record;
     try {
         record = await sharedInstanceReader(ctx.client()).get(instanceId);
     } catch {
-        return false;
+        return undefined;
     }
-    if (!record || record.actual_status === "running") return false;
-    if (news.offer !== undefined) rememberFailedMachines(ctx.client().baseUrl, news.offer, olds.unfinishedCreate.failedMachineIds);
+    if (record?.actual_status === "running") return "runs";
+    // Only one that will not run (exited, unknown, offline, or an error): not one stopped, or still starting.
+    if (!record || record.intended_status === "stopped" || startState(record).kind !== "failed") return undefined;
+    rememberFailedMachines(ctx.client().baseUrl, news, olds.unfinishedCreate.failedMachineIds);
     ctx.log.warn(
         `instance ${instanceId} never reached running (${record.actual_status ?? "no status"}) before its create was cut short: ` +
             `this \`pulumi up\` finishes the create, destroying it and renting again, not on machine ${olds.unfinishedCreate.failedMachineIds.join(", ")}`,
     );
-    return true;
+    return "finish";
 }
 
 /**

@@ -1,24 +1,25 @@
 import { canonicalJson } from "../../canonicalInputs";
 
 // Machines where a create's instance would not run (it ended exited, unknown or offline while
-// starting), as state recorded them when the create was cut short (`unfinishedCreate`): the `up`
-// that finishes it rents by the same search, in this process, and avoids them.
+// starting), remembered in this process for creates of the same inputs (the same search, image
+// and the rest: another image may well run there): the attempts of one create, and the `up` that
+// finishes a create cut short (`unfinishedCreate`, or a journal entry's).
 
 const failed = new Map<string, Set<number>>();
 
-/** `machineIds` failed a create by `search` on `service` (its base URL). */
-export function rememberFailedMachines(service: string, search: unknown, machineIds: Iterable<number>): void {
-    const known = failedFor(service, search);
+/** `machineIds` failed a create of `inputs` (checked, normalized) on `service` (its base URL). */
+export function rememberFailedMachines(service: string, inputs: object, machineIds: Iterable<number>): void {
+    const known = failedFor(service, inputs);
     for (const id of machineIds) known.add(id);
 }
 
-/** The machines that failed creates by `search` on `service` in this process, kept up to date. */
-export function failedMachines(service: string, search: unknown): ReadonlySet<number> {
-    return failedFor(service, search);
+/** The machines that failed creates of `inputs` on `service` in this process, kept up to date. */
+export function failedMachines(service: string, inputs: object): ReadonlySet<number> {
+    return failedFor(service, inputs);
 }
 
-function failedFor(service: string, search: unknown): Set<number> {
-    const key = `${service}\0${canonicalJson(search)}`;
+function failedFor(service: string, inputs: object): Set<number> {
+    const key = `${service}\0${canonicalJson(inputs)}`;
     let known = failed.get(key);
     if (!known) failed.set(key, (known = new Set<number>()));
     return known;

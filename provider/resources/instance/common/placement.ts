@@ -57,14 +57,23 @@ export async function instancesPlacedBy(vast: VastClient, label: string | undefi
     return placed.sort((a, b) => a - b);
 }
 
+/** How much older than the lost send a holder may look, the service's clock against this machine's, at live speed. */
+const CLOCK_SKEW_MS = 60_000;
+
 /**
- * An instance of another create holding `offerId`: one whose token names the offer but is not
- * `token`. An offer holds one instance, so it proves that `token`'s create made none there.
+ * An instance of another create holding `offerId` since the lost send: its token names the offer
+ * but is not `token`, it was made after `sentAt` (an older one, say the instance a replacement
+ * just destroyed, may still be listed a while), and it is not stopped or ended. An offer holds one
+ * instance, so it proves that `token`'s create made none there.
  */
-async function heldByAnother(vast: VastClient, offerId: number, token: string): Promise<number | undefined> {
+async function heldByAnother(ctx: Pick<ProviderContext, "clock">, vast: VastClient, offerId: number, token: string, sentAt: number): Promise<number | undefined> {
+    const since = sentAt - ctx.clock.scaled(CLOCK_SKEW_MS);
     for (const listed of await vast.instances.listAll({})) {
-        const other = tokenOf(listed.extra_env ? listed : ((await vast.instances.show(listed.id)) ?? listed));
-        if (other !== undefined && other !== token && other.startsWith(`${offerId}-`)) return listed.id;
+        const record = listed.extra_env ? listed : ((await vast.instances.show(listed.id)) ?? listed);
+        const other = tokenOf(record);
+        if (other === undefined || other === token || !other.startsWith(`${offerId}-`)) continue;
+        const holding = !["exited", "unknown", "offline", "stopped"].includes(record.actual_status ?? "") && record.intended_status !== "stopped";
+        if (holding && (record.start_date ?? 0) * 1000 >= since) return record.id;
     }
     return undefined;
 }
@@ -79,11 +88,17 @@ export interface Placement {
 /**
  * The instance a placement's create made, found by its token (see lostCreate.ts), or undefined
  * once enough answered looks found none. Should two turn up, the extras are destroyed: the token
- * is this placement's alone, so they are certainly duplicates. `untilFound`: something was most
- * likely made, so answered looks that find nothing do not end the search: the deadline does, or
- * another create's instance holding the offer (`heldByAnother`).
+ * is this placement's alone, so they are certainly duplicates. `untilFound` (with when the lost
+ * send left): something was most likely made, so answered looks that find nothing do not end the
+ * search: the deadline does, or another create's instance holding the offer (`heldByAnother`).
  */
-export async function findPlaced(ctx: ProviderContext, vast: VastClient, placement: Placement, deadlineAt: number, untilFound: boolean): Promise<number | undefined> {
+export async function findPlaced(
+    ctx: ProviderContext,
+    vast: VastClient,
+    placement: Placement,
+    deadlineAt: number,
+    untilFound: false | { sentAt: number },
+): Promise<number | undefined> {
     const { offerId, label, token } = placement;
     const found = await findLostCreate(ctx, {
         what: `instance on offer ${offerId}`,
@@ -91,13 +106,13 @@ export async function findPlaced(ctx: ProviderContext, vast: VastClient, placeme
         look: async () => {
             const ids = await instancesPlacedBy(vast, label, token);
             if (ids.length > 0) return ids;
-            const holder = untilFound ? await heldByAnother(vast, offerId, token) : undefined;
+            const holder = untilFound ? await heldByAnother(ctx, vast, offerId, token, untilFound.sentAt) : undefined;
             if (holder === undefined) return undefined;
             ctx.log.progress(`offer ${offerId} is held by instance ${holder}, another create's: this create made none there`);
             return [];
         },
         deadlineAt,
-        untilFound,
+        untilFound: untilFound !== false,
         // The create's journal entry on disk is kept (createJournal.ts): the next `up` looks again.
         whenUndecided:
             `Run \`pulumi up\` again on this machine: it looks for an instance with ${PLACEMENT_ENV}=${token} in its env once more, and ` +

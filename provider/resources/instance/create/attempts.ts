@@ -100,8 +100,8 @@ class CreateAttempts {
     /** What each attempt did, for the create's failure: nothing before it was left running. */
     private readonly done: string[] = [];
     private takenOffers = 0;
-    /** The machines where this create's instances would not run. */
-    private readonly failedMachineIds: number[] = [];
+    /** The machines where this create's instances would not run, an interrupted create's it takes over first. */
+    private readonly failedMachineIds: number[];
     /** The last attempt's instance when it looked gone: its offer still taken says it may still run. */
     private lookedGone: { instanceId: number; offerId: number } | undefined;
 
@@ -111,7 +111,10 @@ class CreateAttempts {
         private readonly inputs: InstanceInputs,
         private readonly choice: OfferChoice,
         private readonly journal: CreateRecord,
-    ) {}
+    ) {
+        this.failedMachineIds = [...journal.failedMachineIds];
+        rememberFailedMachines(vast.baseUrl, inputs, this.failedMachineIds);
+    }
 
     get max(): number {
         return this.inputs.maxCreateAttempts;
@@ -138,9 +141,9 @@ class CreateAttempts {
      */
     async rent(chosen: ChosenOffer, request: InstanceCreateRequest, attempt: number): Promise<number | "taken" | "refused"> {
         const { ctx, vast, inputs, journal } = this;
-        journal.placing(chosen, request.env![PLACEMENT_ENV], request.label, this.failedMachineIds);
         let rented: Rent;
         try {
+            journal.placing(chosen, request.env![PLACEMENT_ENV], request.label, this.failedMachineIds);
             rented = await rentInstance(ctx, vast, chosen, request, inputs);
         } catch (e) {
             return this.rentFailed(e, chosen, attempt);
@@ -220,7 +223,7 @@ class CreateAttempts {
         if (started.kind === "failed") {
             ctx.log.progress(`${what} will not run: ${started.reason}; destroying it`);
             this.failedMachineIds.push(...[started.record.machine_id ?? chosen.machineId].filter((id): id is number => id != null));
-            if (inputs.offer !== undefined) rememberFailedMachines(vast.baseUrl, inputs.offer, this.failedMachineIds);
+            rememberFailedMachines(vast.baseUrl, inputs, this.failedMachineIds);
             // A destroy that fails leaves the create unfinished: state says so, and the next `up` finishes it.
             const doing = {
                 what: `it would not run (${started.reason}), and destroying it${attempt < this.max ? " before the next attempt" : ""}`,

@@ -9,7 +9,6 @@ import { InPlaceUpdate, adoptInstance } from "./adoption";
 import { rentUntilRunning } from "./attempts";
 import { createdOutputs, keptInState, planCreate } from "./createRequest";
 import { OfferChoice, chooseOffers } from "./offerChoice";
-import { rememberFailedMachines } from "../common/failedMachines";
 
 // An instance create, its steps in order. Why each step is there: docs/design/instance-create.md.
 
@@ -27,8 +26,7 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     let choice: OfferChoice | undefined;
     try {
         const resumed = await resumeInterrupted(ctx, vast, journal);
-        // Machines where the interrupted create's attempts would not run are not rented again.
-        if (desired.offer !== undefined) rememberFailedMachines(vast.baseUrl, desired.offer, journal.failedMachineIds);
+
         const reminded = remindInterrupted(ctx, vast); // other interrupted creates, named beside the rent
         choice = chooseOffers(vast, desired, resumed);
         const made = await rentUntilRunning(ctx, vast, desired, plan, choice, journal); // destroys what will not run, tries elsewhere

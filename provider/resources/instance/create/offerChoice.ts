@@ -82,7 +82,8 @@ function withCeiling(search: OfferSearch, ceiling: number): OfferSearch {
  * is made once more (offers come and go), then the create fails; after a wait for an instance to
  * start, the next offer comes from a new search (`listStale`).
  */
-export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInputs["offer"]>, bid?: number): OfferChoice {
+export function searchedOffer(vast: VastClient, desired: InstanceInputs): OfferChoice {
+    const { offer, price: bid } = desired as InstanceInputs & { offer: NonNullable<InstanceInputs["offer"]> };
     const { maxPricePerHour, ...search } = offer;
     // An interruptible rental pays its bid: no offer whose lowest bid is above it can be had.
     const ceiling = Math.min(maxPricePerHour ?? Infinity, bid ?? Infinity);
@@ -94,7 +95,7 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
         return first?.dph_total ?? undefined;
     };
     const tried = new Set<number>();
-    const failedHere = failedMachines(vast.baseUrl, offer);
+    const failedHere = failedMachines(vast.baseUrl, desired);
     /** Machines that refused this create's rental: the same request would be refused there again. */
     const refusedHere = new Set<number>();
     let matches: OfferRecord[] | undefined;
@@ -162,6 +163,6 @@ export function searchedOffer(vast: VastClient, offer: NonNullable<InstanceInput
  * create's instance taken over (`resumed`) comes first.
  */
 export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined): OfferChoice {
-    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired.offer!, desired.price);
+    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired);
     return resumed ? takingOver(resumed, rentable) : rentable;
 }

@@ -24,8 +24,8 @@ export async function rentInstance(ctx: ProviderContext, vast: VastClient, offer
         return { instanceId: await rentOnce(ctx, vast, offer.offerId, request) };
     } catch (e) {
         if (!(e instanceof VastOutcomeUnknownError)) return { notMade: e };
+        return recoverLostRent(ctx, vast, offer, request, lookUntil, e.sentAt ?? ctx.clock.now());
     }
-    return recoverLostRent(ctx, vast, offer, request, lookUntil);
 }
 
 /**
@@ -34,7 +34,14 @@ export async function rentInstance(ctx: ProviderContext, vast: VastClient, offer
  * failure looked for again until `deadlineAt` (never a third send). Not made only once answered
  * looks found nothing, or, after the re-send, another create's instance holds the offer.
  */
-async function recoverLostRent(ctx: ProviderContext, vast: VastClient, offer: ChosenOffer, request: InstanceCreateRequest, deadlineAt: number): Promise<Rent> {
+async function recoverLostRent(
+    ctx: ProviderContext,
+    vast: VastClient,
+    offer: ChosenOffer,
+    request: InstanceCreateRequest,
+    deadlineAt: number,
+    sentAt: number,
+): Promise<Rent> {
     const { offerId } = offer;
     const token = request.env![PLACEMENT_ENV];
     const placement = { offerId, label: request.label, token };
@@ -55,7 +62,7 @@ async function recoverLostRent(ctx: ProviderContext, vast: VastClient, offer: Ch
         lookedFor();
         // The offer refused a re-send: most likely our first create holds it, so the look
         // goes on until the deadline rather than conclude "nothing" from a slow listing.
-        const id = await findPlaced(ctx, vast, placement, deadlineAt, true);
+        const id = await findPlaced(ctx, vast, placement, deadlineAt, { sentAt });
         if (id !== undefined) return { instanceId: id };
         // Another create's instance holds the offer: the re-send's refusal is the whole story.
         return { notMade: e };

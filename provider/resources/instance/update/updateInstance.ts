@@ -22,8 +22,9 @@ export async function updateInstance(ctx: ProviderContext, id: string, olds: Ins
         if (progress.newBid) await sendBid(ctx, vast, instanceId, olds, desired, progress);
         progress.taken.desiredState = desired.desiredState;
         record = await reachDesiredState(ctx, vast, instanceId, olds, desired);
-        // The new price shows in `dph_total`: read it back when no wait did.
-        if (progress.newBid && !record) record = await vast.instances.show(instanceId);
+        // The new price shows in `dph_total`: read it back when no wait did. So is a create cut
+        // short (`unfinishedCreate`), whose mark goes once the instance is seen running.
+        if ((progress.newBid || olds.unfinishedCreate) && !record) record = await vast.instances.show(instanceId);
     } catch (e) {
         throw updateFailure(e, instanceId, olds, news, desired, progress);
     }
