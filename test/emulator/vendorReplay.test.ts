@@ -75,6 +75,11 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         bindings.hashId = template.hash_id;
     });
 
+    it("create template with --disk_space 20: the number the CLI sends as a string is taken, and kept as a number", async () => {
+        const { json } = await send("vastai create template --name vendor-cli");
+        expect(emu.model.templates.get(json.template.id)!.fields).toMatchObject({ name: "vendor-cli", recommended_disk_space: 20 });
+    });
+
     it("search templates: its own template and others' public ones", async () => {
         const { json } = await send("vastai search templates");
         const names = json.templates.map((t: { name: string }) => t.name);
@@ -96,6 +101,12 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         });
         expect(json.template.hash_id).not.toBe(before);
         bindings.hashId = json.template.hash_id;
+    });
+
+    it("search offers 'num_gpus>=2': the bound the CLI sends as a string compares as a number", async () => {
+        const { json } = await send("vastai search offers 'num_gpus>=2'");
+        expect(json.offers.length).toBeGreaterThan(0);
+        for (const offer of json.offers) expect(offer.num_gpus).toBeGreaterThanOrEqual(2);
     });
 
     it("search offers (POST bundles, with allocated_storage; PUT search/asks): verified 1-GPU RTX 4090 offers, best score first", async () => {
@@ -228,17 +239,15 @@ describe("the vendor clients' instance runtypes, and what stays refused", () => 
         expect(other.json.msg).toMatch(/^runtype must be one of "ssh", "args", "ssh_proxy"/);
     });
 
-    it("types stay strict: a number sent as a string, a switch that is not a boolean", async () => {
+    it("types stay strict but where the live service takes a number as a string: an instance's disk, a switch that is not a boolean", async () => {
         expect((await create({ image: "busybox", disk: "16" })).json.msg).toBe("disk must be a number of GB, at least 8");
         expect((await create({ image: "busybox", disk: 4 })).json.msg).toBe("disk must be a number of GB, at least 8");
         expect((await create({ image: "busybox", force: "yes" })).json.msg).toBe("force must be true or false");
-        // The CLI's `--disk_space` is sent as a string; the live service takes it, the emulator does not (README).
-        const cliTemplate = await replay(
-            emu,
-            { command: "create template", source: "test", method: "POST", path: "/api/v0/template/", body: { name: "t", image: "busybox", recommended_disk_space: "16" } },
-            { apiKey: emu.demoKey },
-        );
-        expect(cliTemplate).toMatchObject({ status: 400, json: { msg: "recommended_disk_space must be number" } });
+        // A template's disk as the CLI's `--disk_space` sends it, a string, is taken (the live service takes it); a word is not.
+        const cliTemplate = (disk: string) =>
+            replay(emu, { command: "create template", source: "test", method: "POST", path: "/api/v0/template/", body: { name: `t-${disk}`, image: "busybox", recommended_disk_space: disk } }, { apiKey: emu.demoKey });
+        expect(await cliTemplate("16")).toMatchObject({ status: 200, json: { template: { recommended_disk_space: 16 } } });
+        expect(await cliTemplate("lots")).toMatchObject({ status: 400, json: { msg: "recommended_disk_space must be number" } });
     });
 
     it("the machine listing wants user_id or owner=me; a key alone in the query (older CLIs) is a key", async () => {

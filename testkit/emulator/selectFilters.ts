@@ -7,7 +7,17 @@ export type FieldType = "int" | "float" | "string" | "bool";
 
 const OPERATORS = new Set(["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"]);
 
-function typeOk(value: unknown, type: FieldType): boolean {
+/**
+ * A number written as a string (`"20"`, `"0.5"`), which the live service takes where a number is
+ * due: the vendor CLI sends its query's values (`num_gpus>=1` as `{"gte": "1"}`) and some
+ * arguments (`--disk_space 20`) that way.
+ */
+export function asNumber(value: unknown): unknown {
+    return typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
+function typeOk(raw: unknown, type: FieldType): boolean {
+    const value = type === "int" || type === "float" ? asNumber(raw) : raw;
     switch (type) {
         case "int":
             return typeof value === "number" && Number.isInteger(value);
@@ -57,7 +67,9 @@ export function matchesFilters(record: Record<string, unknown>, filters: Record<
     );
 }
 
-function compare(actual: unknown, op: string, want: unknown): boolean {
+function compare(actual: unknown, op: string, wanted: unknown): boolean {
+    // Against a number, a number written as a string counts as that number.
+    const want = typeof actual === "number" ? (Array.isArray(wanted) ? wanted.map(asNumber) : asNumber(wanted)) : wanted;
     switch (op) {
         case "eq":
             return actual === want;

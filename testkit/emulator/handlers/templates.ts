@@ -1,6 +1,6 @@
 import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { EmuTemplate, templateHash } from "../model";
-import { FieldType, filtersFromQuery, matchesFilters, validateFilters } from "../selectFilters";
+import { FieldType, asNumber, filtersFromQuery, matchesFilters, validateFilters } from "../selectFilters";
 import { HandlerContext, isObject } from "./context";
 
 /** Template fields the service stores, with the JSON type each must have (contract §2.2). */
@@ -91,9 +91,13 @@ export function extraFiltersProblem(filters: unknown): string | undefined {
     return problem && !problem.startsWith("extra_filters") ? `extra_filters: ${problem}` : problem;
 }
 
-/** Only the fields the service knows are stored; it ignores the rest. */
+/** Only the fields the service knows are stored; it ignores the rest. A number due may come as a string (see `asNumber`). */
 function knownFields(body: Record<string, unknown>): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(body).filter(([k]) => k in TEMPLATE_FIELDS));
+    return Object.fromEntries(
+        Object.entries(body)
+            .filter(([k]) => k in TEMPLATE_FIELDS)
+            .map(([k, v]) => [k, TEMPLATE_FIELDS[k] === "number" ? asNumber(v) : v]),
+    );
 }
 
 /** A template as the service shows it: everything but the registry password. */
