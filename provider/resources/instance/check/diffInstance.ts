@@ -37,10 +37,10 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
 }
 
 /**
- * Whether this `up` finishes a create that was cut short (`unfinishedCreate`): `finish` when the
- * instance, as the service shows it now, will not run; `runs` when it runs since (the mark is to go). It is then replaced, destroyed first (it never
- * ran), and the new create, in this process, avoids the machines that failed it (failedMachines.ts).
- * A look that fails decides nothing.
+ * Whether this `up` finishes a create that was cut short (`unfinishedCreate`), as the service shows
+ * the instance now: `finish` when it will not run (it is replaced, destroyed first, and the new
+ * create avoids the machines that failed it: failedMachines.ts); `runs` when it runs since (the
+ * mark is to go). A look that fails decides nothing.
  */
 async function createToFinish(ctx: ProviderContext, instanceId: number, olds: InstanceOutputs, news: InstanceInputs): Promise<"finish" | "runs" | undefined> {
     if (olds.unfinishedCreate === undefined) return undefined;
