@@ -512,8 +512,11 @@ describe("instance creates whose instance the engine never got: a killed host, a
         const rentsBefore = emu.requestsTo("PUT", asks).length;
 
         const look = new RegExp(`/instances/${ours}/?$`);
-        emu.faults.add({ method: "GET", path: look, times: 1, fault: { kind: "slow", delayMs: HOLD_MS } });
-        const [mine, other] = await Promise.all([run(), run({}, theirKey.key)]);
+        // Held twice as long, at twice the time scale (the client's timeout 1.2 s): our up comes in while it is held, on a busy machine too.
+        const held = 2 * HOLD_MS;
+        const slower = { VASTAI_TIME_SCALE: String(2 * TEST_TIME_SCALE) };
+        emu.faults.add({ method: "GET", path: look, times: 1, fault: { kind: "slow", delayMs: held } });
+        const [mine, other] = await Promise.all([run(slower), run(slower, theirKey.key)]);
         const theirLookHeld = () => eventually(async () => emu.requestsTo("GET", look).some((r) => r.fault === "slow"));
         await upsTogether(program, [{ engine: other }, { engine: mine, after: theirLookHeld }]);
 
@@ -527,7 +530,7 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(looks[0]).toMatchObject({ fault: "slow", keyId: theirKey.id });
         const ourLooks = looks.filter((r) => r.keyId === emu.model.keys.get(emu.demoKey)!.id);
         expect(ourLooks.length).toBeGreaterThan(0);
-        expect(ourLooks[0].at).toBeLessThan(looks[0].at + HOLD_MS);
+        expect(ourLooks[0].at).toBeLessThan(looks[0].at + held);
         // One rent more: theirs, with their key.
         const rents = emu.requestsTo("PUT", asks).slice(rentsBefore);
         expect(rents.map((r) => r.keyId)).toEqual([theirKey.id]);
