@@ -44,9 +44,13 @@ export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "lo
     const deadlineAt = Math.max(search.deadlineAt ?? 0, lookupDeadline(clock));
     const undecided = (e: unknown) => new LostCreateUndecidedError(search, e);
     let absentLooks = 0;
-    for (;;) {
+    // Every try waits its turn, a failed one's retry too: the service may still be making it.
+    const look = async () => {
         await clock.sleep(ABSENT_LOOK_WAITS_MS[absentLooks]);
-        const found = await answeredLook(ctx, search.look, deadlineAt, `looking for ${search.lookFor}`, undecided);
+        return search.look();
+    };
+    for (;;) {
+        const found = await answeredLook(ctx, look, deadlineAt, `looking for ${search.lookFor}`, undecided);
         if (found !== undefined) return found;
         if (!search.untilFound && ++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
         if (search.untilFound) {
