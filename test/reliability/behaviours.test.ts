@@ -327,11 +327,21 @@ describe("money safety, promise by promise", () => {
     // Before: after looks that all said gone, the create rented again: by search a second paid
     // instance; on a fixed offer, refused, it failed with the first instance outside state.
     it("11. an instance that looked gone is kept in state while the account still lists it, or its offer cannot be rented again", async () => {
-        const { emu, engine } = stack;
+        // A stack of its own: each `up` then lists the account's instances once before it rents (a
+        // failed create's listing is not kept), and the faults below begin after that listing.
+        const own = await startStack();
+        try {
+            await lookedGoneKeptInState(own);
+        } finally {
+            await own.stop();
+        }
+    });
+
+    async function lookedGoneKeptInState({ emu, engine }: TestStack): Promise<void> {
         // Three looks: each a list by id that leaves it out and its own read saying gone; then,
         // with `lists` > 3, the account's whole list leaves it out too.
         const looksGone = (lists: number) => {
-            emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times: lists });
+            emu.faults.add({ method: "GET", path: LIST, fault: { kind: "status", status: 200, body: { success: true, instances: [] } }, times: lists, after: 1 });
             emu.faults.add({ method: "GET", path: oneInstance, fault: { kind: "status", status: 200, body: { instances: null } }, times: 3 });
         };
         for (const [lists, expected] of [
@@ -373,7 +383,8 @@ describe("money safety, promise by promise", () => {
         expect(made).toHaveLength(2);
         expect(made[0].destroyed).toBe(true);
         expect(emu.liveInstances().filter((i) => searchedAgain.some((o) => o.id === i.offerId)).map((i) => String(i.id))).toEqual([engine.get("looked-gone-search-2").id]);
-    });
+        await engine.destroy();
+    }
 
     // Before: one read answering `instances: null` (the list leaving it out) dropped a running
     // instance from state on refresh, and so did one after a destroy that failed.

@@ -3,6 +3,9 @@ import { UNKNOWN } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
+/** The create's key (slot, creation inputs, generation): the service's record of the create, by which the next `up` on any machine finds it. */
+const CREATE_KEY = expect.stringMatching(/^[0-9a-f]{24}\.[0-9a-f]{24}\.0$/);
+
 /** What a program run sends for the instance: type, name and inputs with the real `__provider`. */
 async function programInputs(instanceArgs: InstanceArgs, name = "gpu") {
     const [reg] = await registerAsProgram(() => new Instance(name, instanceArgs));
@@ -65,7 +68,7 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         expect(put.body).toEqual({
             client_id: "me",
             image: "nvidia/cuda:12.4.1-base-ubuntu22.04",
-            env: { HF_HOME: "/data/hf", "-p 8080:8080": "1", PULUMI_VASTAI_PLACEMENT: expect.stringMatching(new RegExp(`^${offer.id}-[0-9a-f]{12}$`)) },
+            env: { HF_HOME: "/data/hf", "-p 8080:8080": "1", PULUMI_VASTAI_PLACEMENT: expect.stringMatching(new RegExp(`^${offer.id}-[0-9a-f]{12}$`)), PULUMI_VASTAI_CREATE: CREATE_KEY },
             disk: 32,
             runtype: "ssh",
             onstart: "echo hello",
@@ -200,7 +203,7 @@ describe("Instance lifecycle through Pulumi's dynamic-provider host", () => {
         expect(put.body).toEqual({
             client_id: "me",
             template_hash_id: tpl.hashId,
-            env: { ...mergedEnv, PULUMI_VASTAI_PLACEMENT: expect.any(String) },
+            env: { ...mergedEnv, PULUMI_VASTAI_PLACEMENT: expect.any(String), PULUMI_VASTAI_CREATE: CREATE_KEY },
             label: "with-template",
         });
         expect(put.body).not.toHaveProperty("volume_info");

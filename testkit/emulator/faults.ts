@@ -41,6 +41,8 @@ export interface FaultRule {
     fault: Fault;
     /** How many matching requests it affects; default 1. */
     times?: number;
+    /** How many matching requests pass untouched before it starts; default 0. */
+    after?: number;
 }
 
 export interface SpoilPlan {
@@ -54,6 +56,7 @@ export interface SpoilPlan {
 
 interface ActiveRule extends FaultRule {
     remaining: number;
+    passing: number;
 }
 
 export function normalizePath(path: string): string {
@@ -67,7 +70,7 @@ export class FaultBook {
     private counts = { scriptedSoFar: 0, scriptFired: 0, spoiled: 0 };
 
     add(rule: FaultRule): void {
-        this.rules.push({ ...rule, remaining: rule.times ?? 1 });
+        this.rules.push({ ...rule, remaining: rule.times ?? 1, passing: rule.after ?? 0 });
     }
 
     /**
@@ -113,7 +116,9 @@ export class FaultBook {
                 (r.method === "*" || r.method === method) &&
                 (typeof r.path === "string" ? normalizePath(r.path) === normalizePath(path) : r.path.test(path)),
         );
-        if (rule) {
+        if (rule && rule.passing > 0) {
+            rule.passing--;
+        } else if (rule) {
             rule.remaining--;
             return rule.fault;
         }

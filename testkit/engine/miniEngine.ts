@@ -56,6 +56,8 @@ export type Program = () => pulumi.Resource | pulumi.Resource[] | Record<string,
 export interface UpOptions {
     /** The plan after this `up` may show changes: skip the empty-plan check, for the rare test that wants them. */
     expectChanges?: boolean;
+    /** Resources to replace whatever their diff says, as `pulumi up --replace <urn>` (by name): the engine then calls no diff. */
+    replace?: string[];
 }
 
 /** One step of `run`, as a CLI command: `{ up: program }` (an edit is an `up` of the edited program), `{ refresh: true }`, `{ destroy: true }`. */
@@ -218,7 +220,7 @@ export class MiniEngine {
      */
     up(program: Program, options: UpOptions = {}): Promise<UpSummary> {
         return this.reportingHost(async () => {
-            const { summary, stepped } = await this.applyProgram(program);
+            const { summary, stepped } = await this.applyProgram(program, options.replace ?? []);
             if (!options.expectChanges) await this.expectEmptyPlan(stepped);
             return summary;
         });
@@ -242,7 +244,7 @@ export class MiniEngine {
     }
 
     /** The `up` proper: every step the program calls for, then deletes of what it no longer has. */
-    private async applyProgram(program: Program): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
+    private async applyProgram(program: Program, replace: string[]): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
         await this.deletePending();
         const summary = emptySummary();
         // The inputs each created, updated or replaced resource was sent, for the plan that follows.
@@ -254,7 +256,7 @@ export class MiniEngine {
                 ...(this.additionalSecretOutputs.get(args.name) ?? []),
             ];
             const before = this.state.get(urn);
-            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs);
+            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs, replace.includes(args.name));
             if (entry !== before) stepped.set(urn, news);
             return { id: entry.id, state: entry.outputs };
         });
@@ -435,16 +437,16 @@ export class MiniEngine {
         this.onStep?.({ op, name, type, because, ms: Date.now() - started });
     }
 
-    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean): Promise<StateEntry> {
         const before = this.state.get(urn);
-        const entry = await this.apply(urn, type, name, news, summary, secretOutputs);
+        const entry = await this.apply(urn, type, name, news, summary, secretOutputs, replace);
         // A resource left the same keeps its outputs as stored, secrets still encrypted (Pulumi's
         // SameStep), even one whose input the program no longer gives.
         entry.secretOutputs = entry === before ? [...new Set([...before.secretOutputs, ...secretOutputs])] : secretOutputs;
         return entry;
     }
 
-    private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+    private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean): Promise<StateEntry> {
         const started = Date.now();
         const old = this.state.get(urn);
         const checked = await this.host.check(urn, old?.inputs ?? {}, news);
@@ -457,11 +459,13 @@ export class MiniEngine {
             this.finished("create", name, type, started);
             return entry;
         }
-        const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+        // A replacement asked for by `--replace` is not diffed: the engine blames the id.
+        const diff = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await this.host.diff(old.id, urn, old.outputs, checked.inputs);
         // The engine updates a resource whose create failed, changed or not, so it can finish.
         if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
             this.finished("same", name, type, started);
+            old.inputs = checked.inputs; // as the engine's same step, which writes the checked inputs to state
             return old;
         }
         if (diff.replaces.length > 0) {

@@ -210,7 +210,24 @@ export interface InstanceArgs extends PulumiArgs<Omit<SchemaArgs, "offer">>, Typ
  * program asked, or `frozen` as a refresh read it back (see READ_BACK_STATES), which check keeps
  * when the program ignores changes to it.
  */
-export type InstanceInputs = Omit<CanonicalInputs<typeof instanceArgsSchema>, "desiredState"> & { desiredState: ReadBackState };
+export type InstanceInputs = Omit<CanonicalInputs<typeof instanceArgsSchema>, "desiredState"> & { desiredState: ReadBackState } & CreateKeyInputs;
+
+/**
+ * What the Instance class and `check` add beside the properties, kept with the inputs in state
+ * (common/createKey.ts): where the resource stands, hashed, and its generation.
+ */
+export type CreateKeyInputs = {
+    createSlot?: string;
+    createGeneration?: number;
+};
+
+/** The create-key inputs of a property bag, as they are. */
+export function createKeyInputs(props: Record<string, unknown>): CreateKeyInputs {
+    const kept: CreateKeyInputs = {};
+    if (typeof props.createSlot === "string") kept.createSlot = props.createSlot;
+    if (typeof props.createGeneration === "number") kept.createGeneration = props.createGeneration;
+    return kept;
+}
 
 /** Outputs: every input, plus what the service reports. Absent values are left out. */
 export interface InstanceOutputs extends InstanceInputs {

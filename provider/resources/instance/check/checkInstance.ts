@@ -21,6 +21,7 @@ import {
 import { normalizeInputs, templateEnv } from "../common/instanceMapping";
 import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
+import { nextGeneration } from "../common/createKey";
 
 // An instance's check: the program's inputs validated, defaults filled in, before any plan.
 
@@ -43,7 +44,9 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     // program sets; a program that ignores changes to desiredState has the engine hand that
     // value back as its own. Kept then (the instance is left frozen), and refused otherwise.
     const keptFrozen = news.desiredState === "frozen" && olds.desiredState === "frozen";
-    const { args, failures } = checkArgs(keptFrozen ? { ...news, desiredState: undefined } : news, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
+    // Where the resource stands, which the Instance class gives beside the properties (createKey.ts).
+    const { createSlot, createGeneration: _, ...given } = news;
+    const { args, failures } = checkArgs(keptFrozen ? { ...given, desiredState: undefined } : given, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
     if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
     // Compared with the inputs in state as diff compares them, normalized: `env` written as a
@@ -58,7 +61,8 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     if (creates) failures.push(...volumeMadeOutsideState(inputs));
     if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
-    return { inputs };
+    if (typeof createSlot !== "string") return { inputs };
+    return { inputs: { ...inputs, createSlot, createGeneration: nextGeneration(olds, Object.keys(olds).length > 0) } };
 }
 
 /** The onstart size check, once the script and the other commands are known. */

@@ -6,6 +6,7 @@ import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, hi
 import { forgetHeld } from "../journal/createJournal";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
 import { rememberFailedMachines } from "../common/failedMachines";
+import { holdsInState } from "../common/heldInstances";
 import { endedWarning, recordedStatus, startState } from "../wait/readiness";
 
 // An instance's diff: what changes, whether in place or by a replacement, and in which order.
@@ -13,6 +14,7 @@ import { endedWarning, recordedStatus, startState } from "../wait/readiness";
 /** What changed between state and the program, and which changes replace the instance. */
 export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<pulumi.dynamic.DiffResult> {
     forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
+    holdsInState(ctx.client().baseUrl, Number(olds.instanceId ?? id));
     const finish = await createToFinish(ctx, Number(olds.instanceId ?? id), olds, news);
     if (finish !== "finish") await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
     // `adopt` matters only when it names another instance (a replace); removed, or set to this one, it changes nothing.

@@ -4,7 +4,7 @@ import { EnvMap, normalizeEnvMap, readTemplateEnvFlags } from "../../../schemas/
 import { InstanceCreateRequest, InstanceRecord, READ_BACK_STATES } from "../../../schemas/instance";
 import { INSTANCE_LIMITS } from "../../../schemas/limits";
 import { TemplateRecord } from "../../../schemas/template";
-import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype } from "../instanceArgs";
+import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype, createKeyInputs } from "../instanceArgs";
 import { otherCommandChars, planOnstart } from "./onstartBootstrap";
 
 /**
@@ -157,9 +157,9 @@ export function instanceOutputs(
     return withoutUndefined({ ...inputs, ...reported, instanceId, effectiveEnv });
 }
 
-/** The input properties of a property bag: no `__provider`, no outputs. */
+/** The input properties of a property bag, and its create key's: no `__provider`, no outputs. */
 export function inputsOf(props: Record<string, unknown>): Partial<InstanceInputs> {
-    return pickInputs(props, INSTANCE_PROPERTIES) as Partial<InstanceInputs>;
+    return { ...pickInputs(props, INSTANCE_PROPERTIES), ...createKeyInputs(props) } as Partial<InstanceInputs>;
 }
 
 /**
@@ -182,7 +182,7 @@ export function inputsFromRecord(record: InstanceRecord, previous: Partial<Insta
 
 /** Defaults and the canonical env map; values unknown during preview are left as they are. */
 export function normalizeInputs(args: Record<string, unknown>): InstanceInputs {
-    return canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS) as unknown as InstanceInputs;
+    return { ...canonicalInputs(args, INSTANCE_PROPERTIES, INSTANCE_DEFAULTS), ...createKeyInputs(args) } as unknown as InstanceInputs;
 }
 
 /** A create cut short (`unfinishedCreate`) stays so in state until its instance is seen running. */

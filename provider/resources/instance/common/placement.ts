@@ -14,6 +14,8 @@ export interface ChosenOffer {
     offerId: number;
     /** The offer's instance exists already: an interrupted create's, taken over (createResume.ts), not rented again. */
     takenOver?: number;
+    /** The placement token of the instance taken over, when it was found by its create key (takeOverByKey.ts). */
+    token?: string;
     machineId?: number;
     gpuName?: string;
     numGpus?: number;
@@ -21,6 +23,14 @@ export interface ChosenOffer {
 
 /** The env variable that carries a create's token; every instance this provider made has it. */
 export const PLACEMENT_ENV = "PULUMI_VASTAI_PLACEMENT";
+
+/** The env variable that lists the machines a create's earlier attempts saw fail, for an `up` that takes it over. */
+export const AVOID_ENV = "PULUMI_VASTAI_AVOID";
+
+/** `request` naming the machines its create avoids (none: left out). */
+export function withAvoided(request: InstanceCreateRequest, machineIds: readonly number[]): InstanceCreateRequest {
+    return machineIds.length === 0 ? request : { ...request, env: { ...request.env, [AVOID_ENV]: machineIds.join(",") } };
+}
 
 /** A token no other create carries: `<offer>-<random>`. */
 export function placementToken(offerId: number): string {

@@ -4,6 +4,7 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { forgetHeld } from "../journal/createJournal";
 import { keyAccount, createdBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
+import { CREATE_KEY_ENV, keyOf } from "../common/createKey";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../common/instanceMapping";
 
 // Adoption (`adopt`): an instance the account already has taken into the stack instead of renting
@@ -71,6 +72,15 @@ export async function adoptInstance(
         throw new Error(
             `vastai: adopt instance ${instanceId} failed: the account has no instance ${instanceId} (destroyed, another account's, or a mistyped id); ` +
                 "remove `adopt` and give offerId or offer to rent one",
+        );
+    }
+    const rentedFor = keyOf(record);
+    if (rentedFor !== undefined && desired.createSlot !== undefined && rentedFor.slot !== desired.createSlot) {
+        // That resource's next create would find it by its key and take it over: two states would hold it.
+        throw new Error(
+            `vastai: adopt instance ${instanceId} failed: it was rented by a \`pulumi up\` of another resource (or another stack) that stopped ` +
+                `before its create returned (${CREATE_KEY_ENV} in its env), and that resource's next \`pulumi up\` takes it over. ` +
+                "Run `pulumi up` for that resource, or destroy the instance; to move it between resources, use an alias",
         );
     }
     const disagreements = adoptionDisagreements(record, desired);

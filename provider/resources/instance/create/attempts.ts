@@ -3,14 +3,14 @@ import { ProviderContext } from "../../../dynamic/context";
 import { InstanceCreateRequest } from "../../../schemas/instance";
 import { LostCreateUndecidedError } from "../../lostCreate";
 import { destroyConfirmed } from "../common/instanceRemoval";
-import { rememberFailedMachines } from "../common/failedMachines";
+import { failedMachines, rememberFailedMachines } from "../common/failedMachines";
 import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
 import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError, Started, onExisting, untilStarted } from "../wait/untilRunning";
 import { Made, PlannedCreate, labelAfterCreate } from "./createRequest";
 import { OfferChoice } from "./offerChoice";
-import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy, withPlacementToken } from "../common/placement";
+import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy, withAvoided, withPlacementToken } from "../common/placement";
 import { Rent, rentInstance } from "./rentInstance";
 
 // The attempts of one instance create: rent, wait until running, and when the instance will not
@@ -32,7 +32,8 @@ export async function rentUntilRunning(
     const attempts = new CreateAttempts(ctx, vast, desired, choice, journal);
     for (let attempt = 1; attempt <= attempts.max; attempt++) {
         const chosen = await attempts.nextOffer(attempt);
-        const request = withPlacementToken(plan.request, chosen.offerId, chosen.takenOver !== undefined ? journal.token : undefined);
+        const kept = chosen.token ?? (chosen.takenOver !== undefined ? journal.token : undefined);
+        const request = withAvoided(withPlacementToken(plan.request, chosen.offerId, kept), attempts.avoided);
         let instanceId = chosen.takenOver;
         if (instanceId === undefined) {
             const rented = await attempts.rent(chosen, request, attempt);
@@ -112,8 +113,13 @@ class CreateAttempts {
         private readonly choice: OfferChoice,
         private readonly journal: CreateRecord,
     ) {
-        this.failedMachineIds = [...journal.failedMachineIds];
+        this.failedMachineIds = [...new Set([...journal.failedMachineIds, ...failedMachines(vast.baseUrl, inputs)])];
         rememberFailedMachines(vast.baseUrl, inputs, this.failedMachineIds);
+    }
+
+    /** The machines this create avoids, carried by each rent for an `up` that takes it over. */
+    get avoided(): readonly number[] {
+        return this.failedMachineIds;
     }
 
     get max(): number {

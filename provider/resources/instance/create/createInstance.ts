@@ -9,6 +9,9 @@ import { InPlaceUpdate, adoptInstance } from "./adoption";
 import { rentUntilRunning } from "./attempts";
 import { createdOutputs, keptInState, planCreate } from "./createRequest";
 import { OfferChoice, chooseOffers } from "./offerChoice";
+import { takeOverByKey } from "./takeOverByKey";
+import { createKeyOf } from "../common/createKey";
+import { listingStale } from "../common/accountInstances";
 
 // An instance create, its steps in order. Why each step is there: docs/design/instance-create.md.
 
@@ -20,13 +23,14 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     const vast = ctx.client();
     if (inputs.adopt !== undefined) return adoptInstance(ctx, vast, inputs, update); // nothing rented: taken as it is
     const desired = normalizeInputs(inputs);
-    const plan = await planCreate(ctx, vast, desired);
+    const key = createKeyOf(desired); // carried by the instance: the service's record of this create
+    const plan = await planCreate(ctx, vast, desired, key);
     // In the create journal until the engine has the instance: a stopped `up`'s create is taken over by the next.
     const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (entry) => seesJournaledInstance(ctx, vast, entry));
     let choice: OfferChoice | undefined;
     try {
-        const resumed = await resumeInterrupted(ctx, vast, journal);
-
+        // A stopped `up`'s instance, found in this machine's journal, or on the service by its key from any machine.
+        const resumed = (await resumeInterrupted(ctx, vast, journal)) ?? (await takeOverByKey(ctx, vast, desired, key));
         const reminded = remindInterrupted(ctx, vast); // other interrupted creates, named beside the rent
         choice = chooseOffers(vast, desired, resumed);
         const made = await rentUntilRunning(ctx, vast, desired, plan, choice, journal); // destroys what will not run, tries elsewhere
@@ -38,6 +42,7 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
         return { id: String(made.instanceId), outs };
     } catch (e) {
         const failure = keptInState(e, inputs, desired, plan, choice?.current);
+        if (!isInitFailure(failure)) listingStale(ctx, vast);
         // The entry stays while something this create rented may run outside state.
         if (isInitFailure(failure) || !journal.mayHoldInstance) journal.close();
         throw failure;

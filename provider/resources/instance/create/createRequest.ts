@@ -9,6 +9,7 @@ import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError } from "../wait/untilRunning";
 import { ChosenOffer } from "../common/placement";
 import { findTemplate } from "../common/templateLookup";
+import { CREATE_KEY_ENV, CreateKey, formatKey } from "../common/createKey";
 
 // What a create sends (the request, from the program's inputs and its template), what it could
 // not send (a label too long for it), and the outputs it hands the engine.
@@ -25,11 +26,15 @@ export type PlannedCreate = CreatePlan & {
     keyMark: string;
 };
 
-/** The create request for `desired`: its template looked up, an onstart too long for the service compressed. */
-export async function planCreate(ctx: ProviderContext, vast: VastClient, desired: InstanceInputs): Promise<PlannedCreate> {
+/**
+ * The create request for `desired`: its template looked up, an onstart too long for the service
+ * compressed, and the create's key (createKey.ts) in its env.
+ */
+export async function planCreate(ctx: ProviderContext, vast: VastClient, desired: InstanceInputs, key: CreateKey | undefined): Promise<PlannedCreate> {
     const keyMark = ctx.keyMark(); // read before anything is rented, as every other input of the create
     const template = desired.templateHashId === undefined ? undefined : await findTemplate(vast, desired.templateHashId, desired.offerId);
     const plan = toCreateRequest(desired, template);
+    if (key !== undefined) plan.request = { ...plan.request, env: { ...plan.request.env, [CREATE_KEY_ENV]: formatKey(key) } };
     if (plan.onstartEncoded) {
         ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
     }

@@ -9,6 +9,7 @@ import { remindInterrupted } from "../journal/createResume";
 import { endedWarning, frozenWarning } from "../wait/readiness";
 import { instanceUnlessGone } from "../common/instanceLookup";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
+import { holdsInState } from "../common/heldInstances";
 
 // An instance read (a refresh), its steps in order: find it, or confirm it is gone; record who made it.
 
@@ -22,6 +23,7 @@ export async function readInstance(ctx: ProviderContext, id: string, props: Part
     const sameKey = props.accountId === undefined && props.keyMark === ctx.keyMark();
     const account = props.accountId !== undefined || sameKey ? Promise.resolve(props.accountId) : keyAccount(ctx);
     forgetHeld(() => vast.baseUrl, instanceId);
+    holdsInState(vast.baseUrl, instanceId);
     const reminded = remindInterrupted(ctx, vast);
     // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
     // says (the service's own words, three times, with the account's key); anything else throws.

@@ -1,0 +1,191 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { Instance } from "../../provider";
+import { MiniEngine } from "../../testkit/engine/miniEngine";
+import { Emulator } from "../../testkit/emulator/server";
+import { ProviderHost } from "../../testkit/host/providerHost";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { makeProgramDir } from "../../testkit/support/programDir";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
+import { TEST_TIME_SCALE } from "../../testkit/support/stack";
+
+/**
+ * An `up` killed while it creates an instance, on a disposable machine (a cancelled CI job): the
+ * next `up` runs on another machine, with another HOME, another working directory and no file
+ * from the first. The service is the record: the instance carries its create's key, and the next
+ * create of the same resource takes it over instead of renting a second one.
+ */
+const asks = /^\/api\/v0\/asks\/\d+\/?$/;
+const rentsOf = (emu: Emulator, offerId: number) => emu.requestsTo("PUT", new RegExp(`^/api/v0/asks/${offerId}/?$`));
+
+describe("the service as the record of interrupted creates: a killed up resumed on another machine", () => {
+    let emu: Emulator;
+    const hosts: ProviderHost[] = [];
+    beforeAll(async () => {
+        // Slow to boot: a run is killed while it waits for running.
+        emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, instanceTimings: { loadingAfterMs: 50, runningAfterMs: 1500 } });
+    });
+    afterAll(async () => {
+        for (const host of hosts) await host.stop();
+        await emu.stop();
+    });
+    beforeEach(() => emu.faults.clear());
+
+    /** A fresh machine's host: its own empty HOME and working directory, no journal setting. */
+    async function machine(stack = "test"): Promise<ProviderHost> {
+        const home = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-home-"));
+        const program = makeProgramDir("repository");
+        const host = await ProviderHost.start({ cwd: program.cwd, stack, env: { HOME: home, VASTAI_CREATE_JOURNAL: undefined, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        hosts.push(host);
+        await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        return host;
+    }
+
+    /** Starts an `up` and kills its machine once `until` holds, as a cancelled job does. */
+    async function upKilled(engine: MiniEngine, program: () => Instance, until: () => boolean): Promise<void> {
+        const up = engine.up(program).catch((e: Error) => e);
+        await eventually(async () => until());
+        await engine.host.kill();
+        expect(await up).toBeInstanceOf(Error);
+    }
+
+    /** `count` like offers on one machine of their own, found by searching for `gpu`. */
+    function likeOffers(gpu: string, count: number) {
+        const machine = emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu });
+        const listing = { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false };
+        return Array.from({ length: count }, () => emu.addOffer({ status: "running" }, 0.3, machine.id, listing));
+    }
+
+    const onOffer = (offerId: number) => emu.liveInstances().filter((i) => i.offerId === offerId);
+    const tookOver = (engine: MiniEngine, id: number) =>
+        engine.host.output.some((l) => l.includes(`instance ${id} was rented for this resource by a \`pulumi up\` that stopped before its create returned`));
+
+    it("host A rents and is killed; host B, another machine, takes the instance over: no second rent, the first instance in state", async () => {
+        const offer = emu.addOffer();
+        const program = () => new Instance("killed-a", { offerId: offer.id, image: "busybox" });
+        const engine = new MiniEngine(await machine());
+        await upKilled(engine, program, () => onOffer(offer.id).length > 0);
+        const [rented] = onOffer(offer.id);
+
+        engine.useHost(await machine());
+        const summary = await engine.up(program);
+        expect(summary.create).toEqual(["killed-a"]);
+        expect(rentsOf(emu, offer.id)).toHaveLength(1);
+        expect(engine.get("killed-a")).toMatchObject({ id: String(rented.id), outputs: { instanceId: rented.id, actualStatus: "running" } });
+        expect(tookOver(engine, rented.id)).toBe(true);
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a kill during a fallback to another machine: the next machine takes over the second attempt's instance and avoids the failed machine", async () => {
+        const gpu = "SERVICE-RECORD-FALLBACK";
+        const listing = { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false };
+        const offerOn = (status: "running" | "exited", price: number, machineId = emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu }).id) =>
+            emu.addOffer({ status }, price, machineId, listing);
+        const exits = offerOn("exited", 0.1);
+        const second = offerOn("running", 0.2);
+        const program = () => new Instance("fallback", { offer: { filters: { gpu_name: { eq: gpu } }, order: [["dph_total", "asc"]] }, image: "busybox" });
+        const engine = new MiniEngine(await machine());
+        await upKilled(engine, program, () => onOffer(second.id).length > 0);
+        const [rented] = onOffer(second.id);
+        // The failed machine now lists the cheapest offer: a take-over that rented again would take it.
+        const sameMachine = offerOn("running", 0.05, exits.machineId);
+
+        engine.useHost(await machine());
+        await engine.up(program);
+        expect(engine.get("fallback").outputs).toMatchObject({ instanceId: rented.id, rentedOfferId: second.id });
+        expect(emu.requestsTo("PUT", asks).filter((r) => [exits.id, second.id, sameMachine.id].some((id) => r.path.includes(`/${id}/`)))).toHaveLength(2);
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a kill during a create-before-delete replacement: the next machine takes over the new instance, never the old one, which the replacement deletes", async () => {
+        const first = emu.addOffer();
+        const next = emu.addOffer();
+        const engine = new MiniEngine(await machine());
+        await engine.up(() => new Instance("replaced", { offerId: first.id, image: "busybox" }));
+        const old = Number(engine.get("replaced").id);
+
+        const moved = () => new Instance("replaced", { offerId: next.id, image: "busybox" });
+        await upKilled(engine, moved, () => onOffer(next.id).length > 0);
+        const [rented] = onOffer(next.id);
+        expect(engine.get("replaced").id).toBe(String(old)); // the engine keeps the old resource
+
+        engine.useHost(await machine());
+        const summary = await engine.up(moved);
+        expect(summary.replace.map((r) => r.name)).toEqual(["replaced"]);
+        expect(engine.get("replaced").id).toBe(String(rented.id));
+        expect(rentsOf(emu, next.id)).toHaveLength(1);
+        expect(emu.liveInstances().map((i) => i.id)).toEqual([rented.id]);
+        await engine.destroy();
+    });
+
+    it("`pulumi up --replace` with unchanged inputs rents a new instance: the one state holds is not taken over", async () => {
+        const gpu = "SERVICE-RECORD-REPLACE";
+        likeOffers(gpu, 2);
+        const program = () => new Instance("again", { offer: { filters: { gpu_name: { eq: gpu } } }, image: "busybox" });
+        const engine = new MiniEngine(await machine());
+        await engine.up(program);
+        const old = engine.get("again").id;
+
+        engine.useHost(await machine());
+        const summary = await engine.up(program, { replace: ["again"] });
+        expect(summary.replace.map((r) => r.name)).toEqual(["again"]);
+        expect(engine.get("again").id).not.toBe(old);
+        expect(emu.liveInstances().map((i) => String(i.id))).toEqual([engine.get("again").id]);
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("two stacks of one program, the same names, one account: each killed mid-create and resumed on the other's machine takes over only its own", async () => {
+        const gpu = "SERVICE-RECORD-TWO-STACKS";
+        const offers = likeOffers(gpu, 2);
+        const machineId = offers[0].machineId;
+        const program = () => new Instance("twin", { offer: { filters: { gpu_name: { eq: gpu } } }, image: "busybox" });
+        const dev = new MiniEngine(await machine("dev"));
+        const prod = new MiniEngine(await machine("prod"));
+        const onMachine = () => emu.liveInstances().filter((i) => i.machineId === machineId);
+        await upKilled(dev, program, () => onMachine().length === 1);
+        const [devInstance] = onMachine();
+        await upKilled(prod, program, () => onMachine().length === 2);
+        const prodInstance = onMachine().find((i) => i.id !== devInstance.id)!;
+
+        // Each resumed on the machine the other ran on: a fresh one each time, as a CI runner is.
+        dev.useHost(await machine("dev"));
+        prod.useHost(await machine("prod"));
+        await prod.up(program);
+        await dev.up(program);
+        expect(dev.get("twin").id).toBe(String(devInstance.id));
+        expect(prod.get("twin").id).toBe(String(prodInstance.id));
+        expect(emu.requestsTo("PUT", asks).filter((r) => offers.some((o) => r.path.includes(`/${o.id}/`)))).toHaveLength(2);
+        await dev.destroy();
+        await prod.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a program changed since the kill rents anew and names the old instance, which no state holds; an adoption of it by another resource is refused", async () => {
+        const offer = emu.addOffer();
+        const other = emu.addOffer();
+        const engine = new MiniEngine(await machine());
+        await upKilled(engine, () => new Instance("changed", { offerId: offer.id, image: "busybox" }), () => onOffer(offer.id).length > 0);
+        const [rented] = onOffer(offer.id);
+
+        engine.useHost(await machine());
+        await engine.up(() => new Instance("changed", { offerId: other.id, image: "busybox" }));
+        expect(engine.get("changed").id).not.toBe(String(rented.id));
+        expect(engine.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${rented.id} was rented for this resource by a \`pulumi up\` that stopped, from inputs the program has changed since`)]));
+
+        // Another resource adopting it would leave it to be taken over by the first resource's next create too.
+        const [reg] = await registerAsProgram(() => new Instance("adopter", { adopt: rented.id, image: "busybox" }));
+        const urn = engine.host.urn(reg.type, reg.name);
+        const checked = await engine.host.check(urn, {}, reg.inputs);
+        await expect(engine.host.create(urn, checked.inputs)).rejects.toThrow(/adopt instance \d+ failed: it was rented by a `pulumi up` of another resource/);
+        // Put back, the old inputs take it over.
+        await engine.destroy();
+        await engine.up(() => new Instance("changed", { offerId: offer.id, image: "busybox" }));
+        expect(engine.get("changed").id).toBe(String(rented.id));
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+});
