@@ -6,7 +6,6 @@ module.exports = {
     // Type-checking is tsc's job: the build runs (incrementally) before any test, and a type error
     // stops the run. Jest itself only transpiles.
     globalSetup: "<rootDir>/testkit/support/buildFirst.js",
-    globalTeardown: "<rootDir>/testkit/support/journalCleanup.js",
     transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
     // Examples import the package by name, as users do; here that name is the source.
     moduleNameMapper: { "^pulumi-vastai$": "<rootDir>/provider/index.ts" },

@@ -32,11 +32,11 @@ describe("the service as the record of interrupted creates: a killed up resumed 
     });
     beforeEach(() => emu.faults.clear());
 
-    /** A fresh machine's host: its own empty HOME and working directory, no journal setting. */
+    /** A fresh machine's host: its own empty HOME and working directory. */
     async function machine(stack = "test"): Promise<ProviderHost> {
         const home = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-home-"));
         const program = makeProgramDir("repository");
-        const host = await ProviderHost.start({ cwd: program.cwd, stack, env: { HOME: home, VASTAI_CREATE_JOURNAL: undefined, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        const host = await ProviderHost.start({ cwd: program.cwd, stack, env: { HOME: home, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
         hosts.push(host);
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         return host;

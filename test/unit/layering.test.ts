@@ -45,7 +45,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         // The instance's stages: each story (create, read, update, delete, check) uses what lies below it, never another story.
         root: "provider",
         within: "resources/instance",
-        layers: [["instanceArgs"], ["common", "wait"], ["journal"], ["create", "read", "update", "delete", "check"], ["instanceProvider", "instance"]],
+        layers: [["instanceArgs"], ["common", "wait"], ["create", "read", "update", "delete", "check"], ["instanceProvider", "instance"]],
     },
     {
         root: "provider",

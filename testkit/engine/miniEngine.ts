@@ -171,7 +171,7 @@ export class MiniEngine {
 
     /**
      * Runs the next commands in `host`, as Pulumi starts a host process per command: what a
-     * provider keeps per process (its journal's liveness, the account it asked for, who holds a
+     * provider keeps per process (the listing a create looks through, the account it asked for, who holds a
      * template) starts afresh, and only state carries over.
      */
     useHost(host: ProviderHost): void {

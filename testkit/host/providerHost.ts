@@ -1,7 +1,5 @@
 import { ChildProcess, spawn } from "child_process";
-import * as fs from "fs";
 import { createRequire } from "module";
-import * as os from "os";
 import * as path from "path";
 import * as readline from "readline";
 import { REPO_ROOT } from "../repoRoot";
@@ -30,26 +28,6 @@ const ENGINE_STAND_IN =
     `const plugin = require("child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit", detached: true }); ` +
     `process.send(plugin.pid); plugin.on("exit", (code) => process.exit(code ?? 1));`;
 
-/**
- * Where hosts started from this module keep their note of creates under way (the provider's
- * `VASTAI_CREATE_JOURNAL`): one directory per test file (jest loads this module once per file),
- * shared by its hosts as by the runs of one machine. Under jest, inside the run's directory that
- * the global setup made and the teardown removes; elsewhere (the bench, the demo) in one of this
- * process's, removed when it exits. A user's home is never written.
- */
-let journalDir: string | undefined;
-export function testJournalDir(): string {
-    if (!journalDir) {
-        let parent = process.env.VASTAI_TEST_JOURNALS;
-        if (!parent) {
-            const own = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-journals-"));
-            process.env.VASTAI_TEST_JOURNALS = parent = own;
-            process.once("exit", () => fs.rmSync(own, { recursive: true, force: true }));
-        }
-        journalDir = fs.mkdtempSync(path.join(parent, "file-"));
-    }
-    return journalDir;
-}
 
 /** What the engine sends for a value not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = pulumiRequire("./runtime/rpc").unknownValue;
@@ -116,7 +94,7 @@ export class ProviderHost {
         const stack = options.stack ?? "test";
         const env: Record<string, string | undefined> = { ...process.env };
         for (const name of Object.keys(env)) if (name.startsWith("VAST_")) delete env[name];
-        Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack, VASTAI_CREATE_JOURNAL: testJournalDir() }, options.env);
+        Object.assign(env, { PULUMI_PROJECT: project, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack }, options.env);
 
         // Through the engine's stand-in, the watchdog comes with NODE_OPTIONS (the script starts node
         // twice; it acts in the host only), and watches this process itself: the host's stdin closes with the stand-in.

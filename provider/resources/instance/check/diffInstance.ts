@@ -3,7 +3,6 @@ import { ProviderContext } from "../../../dynamic/context";
 import { changedProperties, shimChanged } from "../../../dynamic/diffInputs";
 import { isUnknown } from "../../../dynamic/unknowns";
 import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, highBidOnSameOffer, replacementAdoptsItself, replacingChanges } from "../instanceArgs";
-import { forgetHeld } from "../journal/createJournal";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
 import { rememberFailedMachines } from "../common/failedMachines";
 import { holdsInState } from "../common/heldInstances";
@@ -13,7 +12,6 @@ import { endedWarning, recordedStatus, startState } from "../wait/readiness";
 
 /** What changed between state and the program, and which changes replace the instance. */
 export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<pulumi.dynamic.DiffResult> {
-    forgetHeld(() => ctx.client().baseUrl, Number(olds.instanceId ?? id));
     holdsInState(ctx.client().baseUrl, Number(olds.instanceId ?? id));
     const finish = await createToFinish(ctx, Number(olds.instanceId ?? id), olds, news);
     if (finish !== "finish") await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);

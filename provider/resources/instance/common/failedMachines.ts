@@ -3,7 +3,7 @@ import { canonicalJson } from "../../canonicalInputs";
 // Machines where a create's instance would not run (it ended exited, unknown or offline while
 // starting), remembered in this process for creates of the same inputs (the same search, image
 // and the rest: another image may well run there): the attempts of one create, and the `up` that
-// finishes a create cut short (`unfinishedCreate`, or a journal entry's).
+// finishes a create cut short (`unfinishedCreate`, or one a stopped `up` left, by its key).
 
 const failed = new Map<string, Set<number>>();
 

@@ -123,10 +123,10 @@ export async function findPlaced(
         },
         deadlineAt,
         untilFound: untilFound !== false,
-        // The create's journal entry on disk is kept (createJournal.ts): the next `up` looks again.
+        // The instance, if made, carries the create's key: the next `up` finds it (takeOverByKey.ts).
         whenUndecided:
-            `Run \`pulumi up\` again on this machine: it looks for an instance with ${PLACEMENT_ENV}=${token} in its env once more, and ` +
-            "with the program unchanged, takes it over if it is there rather than rent another. Elsewhere, look for it in the Vast.ai console and remove it there first",
+            `Run \`pulumi up\` again, on any machine: with the program unchanged, it looks for the instance by the create's key in its env ` +
+            `(beside ${PLACEMENT_ENV}=${token}) and takes it over if it is there rather than rent another`,
     });
     const [id, ...extras] = found ?? [];
     for (const extra of extras) {

@@ -1,10 +1,10 @@
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceRecord } from "../../../schemas/instance";
-import { forgetHeld } from "../journal/createJournal";
 import { keyAccount, createdBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { CREATE_KEY_ENV, keyOf } from "../common/createKey";
+import { holdsInState } from "../common/heldInstances";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../common/instanceMapping";
 
 // Adoption (`adopt`): an instance the account already has taken into the stack instead of renting
@@ -99,9 +99,7 @@ export async function adoptInstance(
         record = (await vast.instances.show(instanceId)) ?? record;
     }
     ctx.log.progress(`instance ${instanceId}: adopted (${record.actual_status ?? "status unknown"})`);
-    // From here on it reaches state, even if the update fails: a journal entry of an interrupted create that
-    // rented it goes, or a later create with that journal entry's inputs would take it over a second time.
-    forgetHeld(() => vast.baseUrl, record.id);
+    holdsInState(vast.baseUrl, record.id); // from here on it reaches state, even if the update fails
     // The instance as a refresh would record it (its label and state as they are), then updated to the program's.
     const asRead = inputsFromRecord(record, inputsOf(desired as unknown as Record<string, unknown>)) as InstanceInputs;
     const olds = instanceOutputs(asRead, record.id, { ...definedOnly(reportedByService(record)), ...(await createdBy(ctx, account)) }, undefined);

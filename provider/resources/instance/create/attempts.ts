@@ -6,7 +6,6 @@ import { destroyConfirmed } from "../common/instanceRemoval";
 import { failedMachines, rememberFailedMachines } from "../common/failedMachines";
 import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
-import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError, Started, onExisting, untilStarted } from "../wait/untilRunning";
 import { Made, PlannedCreate, labelAfterCreate } from "./createRequest";
 import { OfferChoice } from "./offerChoice";
@@ -18,8 +17,8 @@ import { Rent, rentInstance } from "./rentInstance";
 
 /**
  * Rents on the offers `choice` gives until an instance runs (or, not waited for, exists), up to
- * `maxCreateAttempts`. Each attempt's rent is written to the create's `journal` entry before it is
- * sent; an instance that will not run is destroyed before the next attempt.
+ * `maxCreateAttempts`; an instance that will not run is destroyed before the next attempt. Each
+ * rent carries the machines earlier attempts saw fail, for an `up` that takes the create over.
  */
 export async function rentUntilRunning(
     ctx: ProviderContext,
@@ -27,13 +26,11 @@ export async function rentUntilRunning(
     desired: InstanceInputs,
     plan: PlannedCreate,
     choice: OfferChoice,
-    journal: CreateRecord,
 ): Promise<Made> {
-    const attempts = new CreateAttempts(ctx, vast, desired, choice, journal);
+    const attempts = new CreateAttempts(ctx, vast, desired, choice);
     for (let attempt = 1; attempt <= attempts.max; attempt++) {
         const chosen = await attempts.nextOffer(attempt);
-        const kept = chosen.token ?? (chosen.takenOver !== undefined ? journal.token : undefined);
-        const request = withAvoided(withPlacementToken(plan.request, chosen.offerId, kept), attempts.avoided);
+        const request = withAvoided(withPlacementToken(plan.request, chosen.offerId, chosen.token), attempts.avoided);
         let instanceId = chosen.takenOver;
         if (instanceId === undefined) {
             const rented = await attempts.rent(chosen, request, attempt);
@@ -42,8 +39,7 @@ export async function rentUntilRunning(
             instanceId = rented;
         }
         const what = attempts.started(instanceId, chosen, attempt);
-        await labelAfterCreate(vast, instanceId, desired, plan.request, journal, what);
-        if (desired.waitForRunning || plan.createdStopped) journal.keep(); // the id, before a wait of minutes
+        await labelAfterCreate(vast, instanceId, desired, plan.request, what);
         // Not waited for when the program says so; one created stopped is waited for by the stop after the create.
         const started = desired.waitForRunning && !plan.createdStopped ? await untilStarted(ctx, vast, instanceId, desired, what) : undefined;
         if (started === undefined || started.kind === "running") return { instanceId, record: started?.record };
@@ -111,10 +107,8 @@ class CreateAttempts {
         private readonly vast: VastClient,
         private readonly inputs: InstanceInputs,
         private readonly choice: OfferChoice,
-        private readonly journal: CreateRecord,
     ) {
-        this.failedMachineIds = [...new Set([...journal.failedMachineIds, ...failedMachines(vast.baseUrl, inputs)])];
-        rememberFailedMachines(vast.baseUrl, inputs, this.failedMachineIds);
+        this.failedMachineIds = [...failedMachines(vast.baseUrl, inputs)];
     }
 
     /** The machines this create avoids, carried by each rent for an `up` that takes it over. */
@@ -141,24 +135,18 @@ class CreateAttempts {
     }
 
     /**
-     * Rents `chosen`: the journal entry is given the offer and token before the send, then the
-     * instance made, or cleared when the rent made none. A rent that made none is `taken` or
-     * `refused` (see `rentFailed`); one whose outcome stays open keeps the entry, and ends the create.
+     * Rents `chosen`: the instance made, or, when the rent made none, `taken` or `refused` (see
+     * `rentFailed`). One whose outcome stays open ends the create.
      */
     async rent(chosen: ChosenOffer, request: InstanceCreateRequest, attempt: number): Promise<number | "taken" | "refused"> {
-        const { ctx, vast, inputs, journal } = this;
+        const { ctx, vast, inputs } = this;
         let rented: Rent;
         try {
-            journal.placing(chosen, request.env![PLACEMENT_ENV], request.label, this.failedMachineIds);
             rented = await rentInstance(ctx, vast, chosen, request, inputs);
         } catch (e) {
             return this.rentFailed(e, chosen, attempt);
         }
-        if (rented.instanceId === undefined) {
-            journal.cleared();
-            return this.rentFailed(rented.notMade, chosen, attempt);
-        }
-        journal.placed(rented.instanceId);
+        if (rented.instanceId === undefined) return this.rentFailed(rented.notMade, chosen, attempt);
         return rented.instanceId;
     }
 
@@ -208,11 +196,11 @@ class CreateAttempts {
 
     /**
      * The attempt's instance will not run, or looked gone: destroyed (by search, one that looked
-     * gone too: the next rent goes elsewhere), its journal entry cleared, its machine avoided. One
+     * gone too: the next rent goes elsewhere), its machine avoided. One
      * that looked gone but is still listed is kept in state instead (see `notListed`).
      */
     async notRunning(started: Exclude<Started, { kind: "running" }>, instanceId: number, chosen: ChosenOffer, request: InstanceCreateRequest, what: string, attempt: number): Promise<void> {
-        const { ctx, vast, inputs, journal } = this;
+        const { ctx, vast, inputs } = this;
         const { offerId } = chosen;
         // Listed under the label it has: the create's, or the program's when a long one was set by an edit.
         if (started.kind === "gone") await notListed(vast, instanceId, request, request.label ?? inputs.label, what);
@@ -220,7 +208,6 @@ class CreateAttempts {
             // By search the next rent goes to another offer, whose answer says nothing of this one
             // (a pinned offer still held does): destroyed to be sure; one really gone answers not-found, which reads confirm.
             const { alreadyGone } = await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId));
-            journal.cleared();
             if (!alreadyGone) ctx.log.warn(`${what} looked gone while starting, but its destroy found it; destroyed before renting another`);
         }
         this.choice.listStale();
@@ -237,7 +224,6 @@ class CreateAttempts {
                 failedMachineIds: this.failedMachineIds,
             };
             await onExisting(instanceId, what, () => destroyConfirmed(ctx, vast, instanceId, offerId), doing);
-            journal.cleared();
         }
     }
 

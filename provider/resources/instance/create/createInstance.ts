@@ -2,8 +2,6 @@ import { ProviderContext } from "../../../dynamic/context";
 import { isInitFailure } from "../../../dynamic/initFailure";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { normalizeInputs } from "../common/instanceMapping";
-import { CreateRecord } from "../journal/createJournal";
-import { remindInterrupted, resumeInterrupted, seesJournaledInstance } from "../journal/createResume";
 import { stopAfterCreate } from "../wait/instanceState";
 import { InPlaceUpdate, adoptInstance } from "./adoption";
 import { rentUntilRunning } from "./attempts";
@@ -25,26 +23,20 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     const desired = normalizeInputs(inputs);
     const key = createKeyOf(desired); // carried by the instance: the service's record of this create
     const plan = await planCreate(ctx, vast, desired, key);
-    // In the create journal until the engine has the instance: a stopped `up`'s create is taken over by the next.
-    const journal = await CreateRecord.begin(ctx, vast.baseUrl, inputs, (entry) => seesJournaledInstance(ctx, vast, entry));
     let choice: OfferChoice | undefined;
     try {
-        // A stopped `up`'s instance, found in this machine's journal, or on the service by its key from any machine.
-        const resumed = (await resumeInterrupted(ctx, vast, journal)) ?? (await takeOverByKey(ctx, vast, desired, key));
-        const reminded = remindInterrupted(ctx, vast); // other interrupted creates, named beside the rent
+        // What a stopped `up` of this resource rented, found on the service by its key from any machine, is taken over.
+        const resumed = await takeOverByKey(ctx, vast, desired, key);
         choice = chooseOffers(vast, desired, resumed);
-        const made = await rentUntilRunning(ctx, vast, desired, plan, choice, journal); // destroys what will not run, tries elsewhere
+        const made = await rentUntilRunning(ctx, vast, desired, plan, choice); // destroys what will not run, tries elsewhere
         // Asked even when created stopped: should the service run it anyway, it does not stay running.
         if (desired.desiredState === "stopped") made.record = await stopAfterCreate(ctx, vast, made.instanceId, desired, made.record);
         const outs = createdOutputs(desired, plan, choice.current, made);
-        await reminded;
-        journal.close();
         return { id: String(made.instanceId), outs };
     } catch (e) {
         const failure = keptInState(e, inputs, desired, plan, choice?.current);
+        // What it may have rented is not in a listing taken before: the next `up` in this process lists again.
         if (!isInitFailure(failure)) listingStale(ctx, vast);
-        // The entry stays while something this create rented may run outside state.
-        if (isInitFailure(failure) || !journal.mayHoldInstance) journal.close();
         throw failure;
     }
 }

@@ -5,7 +5,6 @@ import { InstanceCreateRequest, InstanceRecord } from "../../../schemas/instance
 import { TemplateRecord } from "../../../schemas/template";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { CreatePlan, accessOf, definedOnly, instanceOutputs, reportedByService, toCreateRequest } from "../common/instanceMapping";
-import { CreateRecord } from "../journal/createJournal";
 import { InstanceNotReadyError } from "../wait/untilRunning";
 import { ChosenOffer } from "../common/placement";
 import { findTemplate } from "../common/templateLookup";
@@ -47,11 +46,9 @@ export async function labelAfterCreate(
     instanceId: number,
     desired: InstanceInputs,
     request: InstanceCreateRequest,
-    journal: CreateRecord,
     what: string,
 ): Promise<void> {
     if (desired.label === undefined || request.label !== undefined) return;
-    journal.keep(); // by id: a look by label would no longer find it
     // Until this succeeds the instance has no label, and state must say so for the next update.
     try {
         await vast.instances.label(instanceId, desired.label);

@@ -4,8 +4,6 @@ import { goneResult, readResult } from "../../../dynamic/readResult";
 import { createdBy, keyAccount } from "../../sameAccount";
 import { InstanceOutputs } from "../instanceArgs";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, normalizeInputs, rentalIn, reportedByService, unfinishedUntilRunning } from "../common/instanceMapping";
-import { forgetHeld } from "../journal/createJournal";
-import { remindInterrupted } from "../journal/createResume";
 import { endedWarning, frozenWarning } from "../wait/readiness";
 import { instanceUnlessGone } from "../common/instanceLookup";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
@@ -22,15 +20,12 @@ export async function readInstance(ctx: ProviderContext, id: string, props: Part
     // from before either was kept) the key's account is asked once per process while the list is read.
     const sameKey = props.accountId === undefined && props.keyMark === ctx.keyMark();
     const account = props.accountId !== undefined || sameKey ? Promise.resolve(props.accountId) : keyAccount(ctx);
-    forgetHeld(() => vast.baseUrl, instanceId);
     holdsInState(vast.baseUrl, instanceId);
-    const reminded = remindInterrupted(ctx, vast);
     // Reads share one list call per round; one missing from it is gone only as instanceLookup.ts
     // says (the service's own words, three times, with the account's key); anything else throws.
     const listed = await sharedInstanceReader(vast).get(instanceId);
     const record = listed ?? (await instanceUnlessGone(ctx, vast, instanceId, props));
     if (!record) {
-        await reminded;
         return goneResult<InstanceOutputs>();
     }
     const warning = endedWarning(record.id, record, props.offerId !== undefined) ?? frozenWarning(record.id, record);
@@ -47,6 +42,5 @@ export async function readInstance(ctx: ProviderContext, id: string, props: Part
         keyMark: undefined,
         ...(sameKey ? { keyMark: props.keyMark } : await createdBy(ctx, account)),
     };
-    await reminded;
     return readResult(String(record.id), instanceOutputs(inputs, record.id, reported, props.effectiveEnv), inputs);
 }
