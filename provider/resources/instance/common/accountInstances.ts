@@ -4,12 +4,10 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { answeredLook, lookupDeadline } from "../../retriedLook";
 
 // The account's instances with their env, listed once and shared by every create of the process
-// that looks for an interrupted create's instance: one listing per `up` and account.
+// that looks for an interrupted create's instance: one listing per `up` and account (Pulumi starts
+// a provider process per command, and its stack lock keeps another `up` of the stack out meanwhile).
 
-/** How long a listing serves, at live speed: an `up`, not the next one in the same process (tests). */
-const LISTING_SERVES_MS = 60_000;
-
-const listings = new Map<string, { at: number; list: Promise<InstanceRecord[]> }>();
+const listings = new Map<string, Promise<InstanceRecord[]>>();
 
 /**
  * Every instance the key's account has, each with its env (a record the list shows without it is
@@ -19,10 +17,10 @@ const listings = new Map<string, { at: number; list: Promise<InstanceRecord[]> }
 export function accountInstances(ctx: Pick<ProviderContext, "clock" | "log" | "keyMark">, vast: VastClient): Promise<InstanceRecord[]> {
     const key = `${vast.baseUrl}\0${ctx.keyMark()}`;
     const kept = listings.get(key);
-    if (kept && ctx.clock.now() - kept.at < ctx.clock.scaled(LISTING_SERVES_MS)) return kept.list;
+    if (kept) return kept;
     const list = answeredLook(ctx, () => listWithEnv(vast), lookupDeadline(ctx.clock), "listing the account's instances", (e) => e);
-    listings.set(key, { at: ctx.clock.now(), list });
-    list.catch(() => listings.get(key)?.list === list && listings.delete(key));
+    listings.set(key, list);
+    list.catch(() => listings.get(key) === list && listings.delete(key));
     return list;
 }
 
