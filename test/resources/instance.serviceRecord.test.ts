@@ -121,6 +121,28 @@ describe("the service as the record of interrupted creates: a killed up resumed 
         await engine.destroy();
     });
 
+    it("a kill during a delete-before-replace (a new image on the same offer): state no longer holds the old one, and the next machine takes over the new", async () => {
+        const offer = emu.addOffer();
+        const engine = new MiniEngine(await machine());
+        await engine.up(() => new Instance("same-offer", { offerId: offer.id, image: "busybox" }));
+        const old = Number(engine.get("same-offer").id);
+
+        const newImage = () => new Instance("same-offer", { offerId: offer.id, image: "busybox:1.36" });
+        await upKilled(engine, newImage, () => onOffer(offer.id).some((i) => i.id !== old));
+        const [rented] = onOffer(offer.id);
+        expect(rented.id).not.toBe(old);
+        expect(engine.state.size).toBe(0); // the old one deleted first, the new one's create cut short
+
+        engine.useHost(await machine());
+        await engine.up(newImage);
+        expect(engine.get("same-offer").id).toBe(String(rented.id));
+        expect(tookOver(engine, rented.id)).toBe(true);
+        // Two instances made on the offer in all (a rent refused while the freed offer came back made none).
+        expect([...emu.model.instances.values()].filter((i) => i.offerId === offer.id)).toHaveLength(2);
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
     it("`pulumi up --replace` with unchanged inputs rents a new instance: the one state holds is not taken over", async () => {
         const gpu = "SERVICE-RECORD-REPLACE";
         likeOffers(gpu, 2);

@@ -53,8 +53,9 @@ export function keyOf(record: InstanceRecord): CreateKey | undefined {
  * Whether an instance carrying `found` was rented by an interrupted create that `ours` finishes:
  * the same slot and creation inputs, and for a resource state holds, the same generation (an
  * older one is the instance state holds, which a replacement with unchanged inputs carries). A
- * resource no state holds takes any generation: a create-before-delete's old resource is gone.
+ * resource no state holds takes any generation: a delete-before-replace took the old one out of state.
  */
-export function sameCreate(found: CreateKey, ours: CreateKey): boolean {
+export function sameCreate(found: CreateKey | undefined, ours: CreateKey): boolean {
+    if (found === undefined) return false;
     return found.slot === ours.slot && found.inputs === ours.inputs && (ours.generation === 0 || found.generation === ours.generation);
 }

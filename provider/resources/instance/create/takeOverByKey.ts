@@ -27,7 +27,7 @@ function envOf(record: InstanceRecord, name: string): string | undefined {
 export async function takeOverByKey(ctx: ProviderContext, vast: VastClient, desired: InstanceInputs, key: CreateKey | undefined): Promise<ChosenOffer | undefined> {
     if (key === undefined) return undefined;
     const listed = (await accountInstances(ctx, vast)).filter((r) => !heldInState(vast.baseUrl, r.id));
-    const rented = listed.filter((r) => { const found = keyOf(r); return found !== undefined && sameCreate(found, key); });
+    const rented = listed.filter((r) => sameCreate(keyOf(r), key));
     if (key.generation === 0) warnOtherInputs(ctx, listed.filter((r) => keyOf(r)?.slot === key.slot && !rented.includes(r)));
     if (rented.length === 0) return undefined;
     const failed = rented.filter((r) => startState(r).kind === "failed");
