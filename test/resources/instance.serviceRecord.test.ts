@@ -33,10 +33,10 @@ describe("the service as the record of interrupted creates: a killed up resumed 
     beforeEach(() => emu.faults.clear());
 
     /** A fresh machine's host: its own empty HOME and working directory. */
-    async function machine(stack = "test"): Promise<ProviderHost> {
+    async function machine(stack = "test", project = "vastai-test"): Promise<ProviderHost> {
         const home = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-home-"));
         const program = makeProgramDir("repository");
-        const host = await ProviderHost.start({ cwd: program.cwd, stack, env: { HOME: home, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
+        const host = await ProviderHost.start({ cwd: program.cwd, stack, project, env: { HOME: home, VASTAI_TIME_SCALE: String(TEST_TIME_SCALE) } });
         hosts.push(host);
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         return host;
@@ -160,29 +160,29 @@ describe("the service as the record of interrupted creates: a killed up resumed 
         expect(emu.liveInstances()).toEqual([]);
     });
 
-    it("two stacks of one program, the same names, one account: each killed mid-create and resumed on the other's machine takes over only its own", async () => {
+    it("two stacks of one program and another program, the same names, one account: each killed mid-create and resumed on another's machine takes over only its own", async () => {
         const gpu = "SERVICE-RECORD-TWO-STACKS";
-        const offers = likeOffers(gpu, 2);
+        const offers = likeOffers(gpu, 3);
         const machineId = offers[0].machineId;
         const program = () => new Instance("twin", { offer: { filters: { gpu_name: { eq: gpu } } }, image: "busybox" });
         const dev = new MiniEngine(await machine("dev"));
         const prod = new MiniEngine(await machine("prod"));
+        const other = new MiniEngine(await machine("dev", "another-program"));
         const onMachine = () => emu.liveInstances().filter((i) => i.machineId === machineId);
-        await upKilled(dev, program, () => onMachine().length === 1);
-        const [devInstance] = onMachine();
-        await upKilled(prod, program, () => onMachine().length === 2);
-        const prodInstance = onMachine().find((i) => i.id !== devInstance.id)!;
+        const made: number[] = [];
+        for (const engine of [dev, prod, other]) {
+            await upKilled(engine, program, () => onMachine().length === made.length + 1);
+            made.push(onMachine().find((i) => !made.includes(i.id))!.id);
+        }
 
-        // Each resumed on the machine the other ran on: a fresh one each time, as a CI runner is.
+        // Each resumed on a machine another ran on: a fresh one each time, as a CI runner is.
         dev.useHost(await machine("dev"));
         prod.useHost(await machine("prod"));
-        await prod.up(program);
-        await dev.up(program);
-        expect(dev.get("twin").id).toBe(String(devInstance.id));
-        expect(prod.get("twin").id).toBe(String(prodInstance.id));
-        expect(emu.requestsTo("PUT", asks).filter((r) => offers.some((o) => r.path.includes(`/${o.id}/`)))).toHaveLength(2);
-        await dev.destroy();
-        await prod.destroy();
+        other.useHost(await machine("dev", "another-program"));
+        for (const engine of [other, prod, dev]) await engine.up(program);
+        expect([dev, prod, other].map((e) => e.get("twin").id)).toEqual(made.map(String));
+        expect(emu.requestsTo("PUT", asks).filter((r) => offers.some((o) => r.path.includes(`/${o.id}/`)))).toHaveLength(3);
+        for (const engine of [dev, prod, other]) await engine.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
 
