@@ -20,7 +20,8 @@ export type Fault =
     /**
      * Handle the request (a create takes effect), then lose the response: reset, or this status (with
      * this JSON body, or a gateway's page). `twice`: an instance create is carried out twice, as by a
-     * front end that re-sent it upstream: a second instance, the same request, on another offer of the machine.
+     * front end that re-sent it upstream: a second instance, the same request, on another offer of the machine;
+     * a volume create too: a second volume of the same name and size on the same offer, if it fits.
      */
     | { kind: "lostResponse"; status?: number; body?: unknown; twice?: boolean }
     /** Handle the request (a create takes effect at once), then send its real response `delayMs` later: what another create's look meets meanwhile. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "crypto";
 
 /**
- * The emulator's in-memory world: accounts and their keys, templates, host machines, offers and
- * instances. Field names follow the service's JSON so handlers can return records as they are.
+ * The emulator's in-memory world: accounts and their keys, templates, host machines, offers,
+ * instances, volume offers and volumes. Field names follow the service's JSON so handlers can return records as they are.
  */
 
 export type Scopes = { api: Record<string, Record<string, unknown>> };
@@ -133,6 +133,74 @@ export interface EmuInstance {
      */
     /** `intendedShown`: what `intended_status` says when it does not follow the change (a freeze that shows in `actual_status` only). */
     stateChange?: { to: "running" | "stopped" | "frozen"; at: number; from: string | null; intendedShown?: string };
+    /** Existing volumes the create linked (`volume_info` with `create_new: false`), in use until the instance is destroyed. */
+    volumes?: Array<{ id: number; mount_path: string }>;
+}
+
+/**
+ * What a volume search shows of a volume offer besides its id, machine, space and price, in the
+ * service's names and units (Mb/s, MB/s, 0 to 1); by default its machine's.
+ */
+export interface VolumeOfferListing {
+    inet_up: number;
+    inet_down: number;
+    reliability: number;
+    geolocation: string;
+    verified: boolean;
+    external: boolean;
+    cuda_vers: number;
+    /** MB/s. */
+    disk_bw: number;
+    cpu_arch: string;
+}
+
+/**
+ * Disk a host rents out for volumes: on a machine (a local volume offer), or on a storage cluster
+ * (a network volume offer, `network`, with its `clusterId` and no machine). It holds volumes while
+ * the sum of their sizes fits in `diskSpace`.
+ */
+export interface EmuVolumeOffer {
+    id: number;
+    /** The machine a local volume offer's volumes live on; null for a network volume offer. */
+    machineId: number | null;
+    network: boolean;
+    /** The storage cluster of a network volume offer; null for a local one. */
+    clusterId: number | null;
+    /** GB the offer holds in all; a search shows what is left of it. */
+    diskSpace: number;
+    /** USD/GB/month. */
+    storageCost: number;
+    listing: VolumeOfferListing;
+}
+
+/** A volume rented on a volume offer (`PUT /volumes/` or `/network_volumes/`). */
+export interface EmuVolume {
+    id: number;
+    ownerId: number;
+    offerId: number;
+    /** The offer's machine; null for a network volume. */
+    machineId: number | null;
+    /** The volume's name, shown as its `label`. */
+    name: string;
+    /** GB, whole. */
+    size: number;
+    /** ms epoch. */
+    createdAt: number;
+    deleted: boolean;
+    network: boolean;
+}
+
+/** What `addVolumeOffer` takes: all optional; a local offer on the first machine unless told otherwise. */
+export interface VolumeOfferOptions extends Partial<VolumeOfferListing> {
+    /** The machine (local offers); default the first machine. Ignored for a network offer. */
+    machineId?: number;
+    /** A network volume offer, on `clusterId` (default: a new cluster id). */
+    network?: boolean;
+    clusterId?: number;
+    /** GB; default 500. */
+    diskSpace?: number;
+    /** USD/GB/month; default the machine's `listed_volume_cost`, else 0.08. */
+    storageCost?: number;
 }
 
 export interface EmuSshKey {
@@ -161,8 +229,23 @@ export class EmulatorModel {
     offers = new Map<number, EmuOffer>();
     instances = new Map<number, EmuInstance>();
     sshKeys = new Map<number, EmuSshKey>();
+    volumeOffers = new Map<number, EmuVolumeOffer>();
+    volumes = new Map<number, EmuVolume>();
 
-    private nextIds = { user: 1001, key: 501, template: 30001, machine: 7001, offer: 900001, instance: 5000001, sshKey: 8001 };
+    // Volume offers and volumes have ranges of their own, apart from offers' and instances': an id
+    // a client mixes up (a volume offer's for a volume's, an instance's for a volume's) finds nothing.
+    private nextIds = {
+        user: 1001,
+        key: 501,
+        template: 30001,
+        machine: 7001,
+        offer: 900001,
+        instance: 5000001,
+        sshKey: 8001,
+        volumeOffer: 1200001,
+        volume: 3300001,
+        cluster: 401,
+    };
 
     addUser(fields: Partial<Omit<EmuUser, "id" | "apiKey">> = {}): EmuUser {
         const id = this.nextIds.user++;
@@ -243,6 +326,53 @@ export class EmulatorModel {
 
     newInstanceId(): number {
         return this.nextIds.instance++;
+    }
+
+    /** A volume offer: local on `machineId` (default the first machine), or with `network` on a storage cluster. */
+    addVolumeOffer(options: VolumeOfferOptions = {}): EmuVolumeOffer {
+        const { machineId: askedMachine, network = false, clusterId, diskSpace = 500, storageCost, ...listing } = options;
+        const machineId = network ? null : askedMachine ?? [...this.machines.keys()][0] ?? 0;
+        const machine = { ...defaultMachine(0), ...(machineId === null ? {} : this.machines.get(machineId)) };
+        const offer: EmuVolumeOffer = {
+            id: this.nextIds.volumeOffer++,
+            machineId,
+            network,
+            clusterId: network ? clusterId ?? this.nextIds.cluster++ : null,
+            diskSpace,
+            storageCost: storageCost ?? Number(machine.listed_volume_cost ?? 0.08),
+            listing: {
+                inet_up: Number(machine.inet_up),
+                inet_down: Number(machine.inet_down),
+                reliability: Number(machine.reliability2),
+                geolocation: String(machine.geolocation),
+                verified: true,
+                external: false,
+                cuda_vers: Number(machine.cuda_max_good),
+                disk_bw: 2500,
+                cpu_arch: "amd64",
+                ...(Object.fromEntries(Object.entries(listing).filter(([, v]) => v !== undefined)) as Partial<VolumeOfferListing>),
+            },
+        };
+        this.volumeOffers.set(offer.id, offer);
+        return offer;
+    }
+
+    addVolume(fields: Omit<EmuVolume, "id" | "deleted">): EmuVolume {
+        const volume: EmuVolume = { ...fields, id: this.nextIds.volume++, deleted: false };
+        this.volumes.set(volume.id, volume);
+        return volume;
+    }
+
+    /** GB of the offer not taken by volumes that are not deleted. */
+    volumeOfferFree(offer: EmuVolumeOffer): number {
+        let used = 0;
+        for (const v of this.volumes.values()) if (!v.deleted && v.offerId === offer.id) used += v.size;
+        return offer.diskSpace - used;
+    }
+
+    /** Ids of the instances not destroyed that use the volume. */
+    volumeUsers(volumeId: number): number[] {
+        return [...this.instances.values()].filter((i) => !i.destroyed && (i.volumes ?? []).some((v) => v.id === volumeId)).map((i) => i.id);
     }
 }
 

@@ -68,6 +68,14 @@ export const ROUTES: Array<Route | PublicRoute> = [
     { name: "sshkey-list", method: "GET", pattern: path("/api/v0/ssh"), scope: "user_read", intervalMs: 1000, handler: sshKeys.listSshKeys },
     { name: "sshkey-create", method: "POST", pattern: path("/api/v0/ssh"), scope: "user_write", intervalMs: 1000, handler: sshKeys.createSshKey },
     { name: "sshkey-delete", method: "DELETE", pattern: path(`/api/v0/ssh/${id}`), scope: "user_write", intervalMs: 1000, handler: sshKeys.deleteSshKey },
+    // Volumes: 5.5 s on each endpoint (the notes on the live service). Local and network searches and
+    // creates are endpoints of their own; list and delete serve both kinds.
+    { name: "volume-search", method: "POST", pattern: path("/api/v0/volumes/search"), scope: "misc", intervalMs: 5500, handler: offers.searchVolumeOffers },
+    { name: "network-volume-search", method: "POST", pattern: path("/api/v0/network_volumes/search"), scope: "misc", intervalMs: 5500, handler: offers.searchNetworkVolumeOffers },
+    { name: "volume-create", method: "PUT", pattern: path("/api/v0/volumes"), scope: "instance_write", intervalMs: 5500, handler: offers.createVolume },
+    { name: "network-volume-create", method: "PUT", pattern: path("/api/v0/network_volumes"), scope: "instance_write", intervalMs: 5500, handler: offers.createNetworkVolume },
+    { name: "volume-list", method: "GET", pattern: path("/api/v0/volumes"), scope: "instance_read", intervalMs: 5500, handler: offers.listVolumes },
+    { name: "volume-delete", method: "DELETE", pattern: path("/api/v0/volumes"), scope: "instance_write", intervalMs: 5500, handler: offers.deleteVolume },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {

@@ -9,8 +9,9 @@ import { FaultBook } from "./faults";
 import { instanceView } from "./handlers/instances";
 import { statusAt } from "./instanceStatus";
 import { applyEdit } from "./handlers/templates";
+import { volumeView } from "./handlers/offers";
 import { EmulatorState, withoutNulls } from "./handlers/context";
-import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmulatorModel, OfferListing, OfferScript, Scopes } from "./model";
+import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmuVolume, EmuVolumeOffer, EmulatorModel, OfferListing, OfferScript, Scopes, VolumeOfferOptions } from "./model";
 import { EmulatorOptions, ResolvedOptions, resolveOptions } from "./options";
 import { RateLimiter } from "./rateLimiter";
 import { seedMarketplace } from "./marketplace";
@@ -157,6 +158,28 @@ export class Emulator implements EmulatorState {
         return [...this.model.instances.values()].filter((i) => !i.destroyed && i.ownerId === userId);
     }
 
+    /**
+     * A volume offer: local, on `machineId` (default the first machine, the demo user's, where
+     * `addOffer`'s offers are too), or with `network: true` a network volume offer on a storage
+     * cluster (`clusterId`, default a new one). `diskSpace` GB in all (default 500), `storageCost`
+     * USD/GB/month (default the machine's listed volume price); the rest of what a search shows
+     * (`geolocation`, `verified`, `reliability`...) follows the machine unless given.
+     */
+    addVolumeOffer(options: VolumeOfferOptions = {}): EmuVolumeOffer {
+        return this.model.addVolumeOffer(options);
+    }
+
+    /** Volumes not deleted, of the demo user unless told otherwise, in id order. */
+    liveVolumes(userId = this.demoUser.id): EmuVolume[] {
+        return [...this.model.volumes.values()].filter((v) => !v.deleted && v.ownerId === userId).sort((a, b) => a.id - b.id);
+    }
+
+    /** A volume as the listing shows it (deleted ones too). */
+    volumeView(id: number): Record<string, unknown> | undefined {
+        const volume = this.model.volumes.get(id);
+        return volume && volumeView(volume, this.model.volumeOffers.get(volume.offerId), this.model.volumeUsers(id));
+    }
+
     instanceView(id: number): Record<string, unknown> | undefined {
         const instance = this.model.instances.get(id);
         return instance && instanceView(instance, Date.now(), this.options.instanceTimings);
@@ -267,21 +290,38 @@ export class Emulator implements EmulatorState {
 
         // Faults where it acted, and its response is lost or spoiled.
         if (fault?.kind === "timeout") return this.hold(req, entry, fault.holdMs);
-        if (fault?.kind === "lostResponse" && fault.twice) this.twinCreated(response);
+        if (fault?.kind === "lostResponse" && fault.twice) this.twinCreated(response, entry);
         if (fault?.kind === "lostResponse" && !fault.status) return this.hangUp(req, entry);
         if (fault?.kind === "lateResponse") await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
         await this.travel();
         this.send(res, entry, responseAfter(fault, response));
     }
 
-    /** The instance a create's `response` made, made once more (see the `lostResponse` fault's `twice`). */
-    private twinCreated(response: EmuResponse): void {
+    /**
+     * What a create's `response` made, made once more (see the `lostResponse` fault's `twice`): an
+     * instance, on another offer of its machine; or a volume, the same on the same offer while it
+     * fits there (a create that would not fit would have been refused).
+     */
+    private twinCreated(response: EmuResponse, entry: LoggedRequest): void {
+        if (entry.route === "volume-create" || entry.route === "network-volume-create") return this.twinVolume(response, entry);
         const made = this.model.instances.get((response.body as { new_contract?: number })?.new_contract ?? NaN);
         if (!made) return;
         const offer = this.model.addOffer({ machineId: made.machineId });
         offer.freeAt = Infinity;
         const twin = { ...structuredClone(made), id: this.model.newInstanceId(), offerId: offer.id, createdAt: made.createdAt + 1 };
         this.model.instances.set(twin.id, twin);
+    }
+
+    private twinVolume(response: EmuResponse, entry: LoggedRequest): void {
+        if (response.status !== 200) return;
+        const name = (response.body as { volume_name?: unknown })?.volume_name;
+        const ownerId = entry.keyId === undefined ? undefined : this.model.findKeyById(entry.keyId)?.userId;
+        // The newest of that name is the one this create made: ids only grow, and nothing ran between.
+        const made = [...this.model.volumes.values()].filter((v) => !v.deleted && v.name === name && v.ownerId === ownerId).pop();
+        const offer = made && this.model.volumeOffers.get(made.offerId);
+        if (!made || !offer || this.model.volumeOfferFree(offer) < made.size) return;
+        const { id: _id, deleted: _deleted, ...fields } = made;
+        this.model.addVolume({ ...fields, createdAt: made.createdAt + 1 });
     }
 
     /** Half of `latencyMs`: a request on its way in, or a response on its way out. */

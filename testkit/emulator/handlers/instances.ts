@@ -47,6 +47,8 @@ export function createInstance(ctx: HandlerContext): EmuResponse {
 
     const problem = checkCreateBody(body);
     if (problem) return invalidArgs(problem);
+    const linked = volumesToLink(ctx, body.volume_info, offer.machineId);
+    if ("refused" in linked) return linked.refused;
 
     let template: Record<string, unknown> = {};
     if (body.template_hash_id !== undefined) {
@@ -89,6 +91,7 @@ export function createInstance(ctx: HandlerContext): EmuResponse {
         isBid: typeof body.price === "number",
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
         sshPort: 20000 + (offerId % 10000),
+        ...(linked.volumes ? { volumes: linked.volumes } : {}),
     };
     // Created stopped when asked (`target_state`): it never runs until a start.
     if (body.target_state === "stopped") instance.stateChange = { to: "stopped", at: ctx.now, from: null };
@@ -113,6 +116,31 @@ function volumeInfoProblem(v: unknown): string | undefined {
     if (typeof v.mount_path !== "string" || v.mount_path === "") return "volume_info.mount_path must be a path";
     if (v.size !== undefined && v.size !== null && (typeof v.size !== "number" || !(v.size > 0))) return "volume_info.size must be a number of GB";
     return undefined;
+}
+
+/**
+ * The volumes an instance create links (`volume_info` with `create_new: false`), or its refusal. A
+ * local volume is linked only on its own machine; a network volume on any (which machines reach a
+ * cluster is not modelled). A `volume_id` the emulator never issued as a volume is taken as before
+ * volumes were modelled, and links nothing. `create_new: true` links nothing here either: the
+ * `volume_info` is kept with the instance and no volume is made.
+ */
+export function volumesToLink(
+    ctx: HandlerContext,
+    volumeInfo: unknown,
+    machineId: number,
+): { volumes?: Array<{ id: number; mount_path: string }> } | { refused: EmuResponse } {
+    if (!isObject(volumeInfo) || volumeInfo.create_new !== false) return {};
+    const id = volumeInfo.volume_id as number;
+    const volume = ctx.emu.model.volumes.get(id);
+    if (!volume) return {};
+    if (volume.deleted || volume.ownerId !== ctx.caller.user.id) return { refused: invalidArgs(`volume_info.volume_id: no volume ${id} on the account`) };
+    if (!volume.network && volume.machineId !== machineId) {
+        return {
+            refused: invalidArgs(`volume_info.volume_id: volume ${id} is a local volume on machine ${volume.machineId}; this offer is on machine ${machineId}`),
+        };
+    }
+    return { volumes: [{ id, mount_path: volumeInfo.mount_path as string }] };
 }
 
 function noSuchAsk(offerId: number): EmuResponse {
@@ -208,6 +236,8 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         disk_space: instance.effective.disk,
         start_date: instance.createdAt / 1000,
         onstart: instance.effective.onstart ?? null,
+        // Only for an instance that linked an existing volume: what other instances show is not modelled.
+        ...(instance.volumes ? { volume_info: instance.volumes.map((v) => ({ ...v })) } : {}),
     };
 }
 
