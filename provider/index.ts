@@ -18,6 +18,8 @@ export { apiKeyPermissions, PermissionsBuilder } from "./resources/apiKey/permis
 export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
 export { SshKey } from "./resources/sshKey/sshKey";
 export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
+export { Volume } from "./resources/volume/volume";
+export type { VolumeArgs } from "./resources/volume/volumeArgs";
 export type { EnvMap } from "./schemas/envFlags";
 export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";
 export { TemplateFileError } from "./declarative/templateFileReader";
@@ -36,6 +38,8 @@ export { searchTemplates, searchTemplatesOutput } from "./functions/searchTempla
 export { templateFilters, TemplateFilterBuilder, TemplateFieldFilter } from "./functions/templateFilterBuilder";
 export { searchOffers, searchOffersOutput, offerQuery } from "./functions/searchOffers";
 export type { OfferSearch } from "./functions/searchOffers";
+export { searchVolumeOffers, searchVolumeOffersOutput, volumeOfferQuery, VOLUME_OFFER_SEARCH_DEFAULTS } from "./functions/searchVolumeOffers";
+export type { VolumeOfferSearch } from "./functions/searchVolumeOffers";
 
 // The client, and the types of what it sends and receives
 export { VastClient } from "./client/vastClient";
@@ -45,11 +49,13 @@ export type { TemplatesApi } from "./client/api/templates";
 export type { InstancesApi, InstancePage } from "./client/api/instances";
 export type { AccountApi } from "./client/api/account";
 export type { SshKeysApi } from "./client/api/sshKeys";
+export type { VolumesApi } from "./client/api/volumes";
 export type { OffersApi } from "./client/api/offers";
 export type { TemplateRecord, TemplateFields, TemplateCreateRequest, TemplateEditRequest, VolumeInfo } from "./schemas/template";
 export type { TemplateFilters, TemplateFilterField, TemplateFilterValue, FilterOperator, FilterCondition } from "./schemas/templateFilters";
 export type { InstanceRecord, InstanceCreateRequest, InstanceListFilters, InstanceState, ReadBackState } from "./schemas/instance";
 export type { OfferRecord, OfferQuery, OfferFilters, OfferFilterField, OfferFilterValue, OfferOrder, RentalType } from "./schemas/offer";
+export type { VolumeOfferRecord, VolumeOfferQuery, VolumeOfferFilters, VolumeOfferOrder, VolumeRecord } from "./schemas/volume";
 export type { MachineRecord } from "./schemas/machine";
 export type { CurrentUser } from "./schemas/user";
 export type { ApiKeyRecord, ApiKeyCreateRequest } from "./schemas/apiKey";

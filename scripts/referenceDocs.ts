@@ -9,6 +9,9 @@ import { getMachinesArgsSchema } from "../provider/functions/getMachines";
 import { API_KEY_COMPUTED_OUTPUTS, apiKeyArgsSchema } from "../provider/resources/apiKey/apiKeyArgs";
 import { INSTANCE_COMPUTED_OUTPUTS, INSTANCE_RUNTYPES, instanceArgsSchema } from "../provider/resources/instance/instanceArgs";
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../provider/resources/sshKey/sshKeyArgs";
+import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../provider/resources/volume/volumeArgs";
+import { volumeOfferSearchSchema } from "../provider/client/api/volumes";
+import { VOLUME_OFFER_FILTER_FIELDS, volumeOfferRecordSchema } from "../provider/schemas/volume";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../provider/resources/template/templateArgs";
 import { FILTER_OPERATORS, FieldKind } from "../provider/schemas/filters";
 import { PERMISSION_NAMES } from "../provider/schemas/permissions";
@@ -157,6 +160,41 @@ export const PAGES: readonly Page[] = [
         ],
         result: { schema: offerRecordSchema, docs: { file: "provider/schemas/offer.ts", declaredAs: "offerRecordSchema" } },
         filters: OFFER_FILTER_FIELDS,
+    },
+    {
+        kind: "resource",
+        page: "resources/volume.md",
+        schema: volumeArgsSchema,
+        args: { file: "provider/resources/volume/volumeArgs.ts", declaredAs: "volumeArgsSchema" },
+        outputs: "VolumeOutputs",
+        computed: VOLUME_COMPUTED_OUTPUTS,
+        units: { sizeGb: "GB", "offer.maxPricePerGbMonth": "USD per GB-month", storageCostPerGbMonth: "USD per GB-month" },
+        types: {
+            "offer.filters": "conditions on volume offer fields, as [`searchVolumeOffers`](../functions/search-volume-offers.md#filters) takes them",
+            "offer.order": "list of `[field, \"asc\" | \"desc\"]`",
+        },
+        nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
+    },
+    {
+        kind: "function",
+        page: "functions/search-volume-offers.md",
+        file: "provider/functions/searchVolumeOffers.ts",
+        functions: ["searchVolumeOffers", "searchVolumeOffersOutput"],
+        parameters: [
+            {
+                name: "search",
+                optional: true,
+                about: "What to look for; left out, the cheapest volume offers under the vendor CLI's defaults.",
+                fields: {
+                    schema: volumeOfferSearchSchema,
+                    docs: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" },
+                    types: { filters: "conditions on volume offer fields, listed under [Filters](#filters)", order: "list of `[field, \"asc\" | \"desc\"]`" },
+                },
+            },
+            OPTIONS,
+        ],
+        result: { schema: volumeOfferRecordSchema, docs: { file: "provider/schemas/volume.ts", declaredAs: "volumeOfferRecordSchema" } },
+        filters: VOLUME_OFFER_FILTER_FIELDS,
     },
     {
         kind: "function",

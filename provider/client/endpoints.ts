@@ -93,6 +93,10 @@ export const ENDPOINTS = {
     listSshKeys: { method: "GET", path: "/api/v0/ssh/", operation: "list SSH keys", scope: "user_read", minIntervalMs: 1000, idempotent: true },
     createSshKey: { method: "POST", path: "/api/v0/ssh/", operation: "create SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: false, ownConnection: true },
     deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true, goneCode: "no_ssh_key" },
+    searchVolumeOffers: { method: "POST", path: "/api/v0/volumes/search/", operation: "search volume offers", scope: "misc", minIntervalMs: 5500, idempotent: true },
+    createVolume: { method: "PUT", path: "/api/v0/volumes/", operation: "create volume", scope: "instance_write", minIntervalMs: 5500, idempotent: false },
+    listVolumes: { method: "GET", path: "/api/v0/volumes/", operation: "list volumes", scope: "instance_read", minIntervalMs: 5500, idempotent: true },
+    deleteVolume: { method: "DELETE", path: "/api/v0/volumes/", operation: "delete volume", scope: "instance_write", minIntervalMs: 5500, idempotent: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -2,6 +2,7 @@ import { AccountApi } from "./api/account";
 import { InstancesApi } from "./api/instances";
 import { SshKeysApi } from "./api/sshKeys";
 import { OffersApi } from "./api/offers";
+import { VolumesApi } from "./api/volumes";
 import { TemplatesApi } from "./api/templates";
 import { Transport, TransportOptions } from "./transport";
 
@@ -20,6 +21,7 @@ export class VastClient {
     readonly account: AccountApi;
     readonly sshKeys: SshKeysApi;
     readonly offers: OffersApi;
+    readonly volumes: VolumesApi;
     readonly baseUrl: string;
     readonly #transport: Transport;
 
@@ -32,6 +34,7 @@ export class VastClient {
         this.account = new AccountApi(transport);
         this.sshKeys = new SshKeysApi(transport);
         this.offers = new OffersApi(transport);
+        this.volumes = new VolumesApi(transport);
     }
 
     /**

@@ -14,6 +14,8 @@ import { sshKeyArgsSchema } from "../resources/sshKey/sshKeyArgs";
 import { sshKeyProvider } from "../resources/sshKey/sshKeyProvider";
 import { templateArgsSchema } from "../resources/template/templateArgs";
 import { templateProvider } from "../resources/template/templateProvider";
+import { volumeArgsSchema } from "../resources/volume/volumeArgs";
+import { volumeProvider } from "../resources/volume/volumeProvider";
 import { configure, processContext } from "./providerContext";
 
 type Checks = { check(olds: any, news: any): Promise<pulumi.dynamic.CheckResult<any>> };
@@ -35,8 +37,9 @@ export const template = { configure, ...forTheEngine(templateProvider(processCon
 export const instance = { configure, ...forTheEngine(instanceProvider(processContext), instanceArgsSchema) };
 export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext), apiKeyArgsSchema) };
 export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), sshKeyArgsSchema) };
+export const volume = { configure, ...forTheEngine(volumeProvider(processContext), volumeArgsSchema) };
 
-const KINDS = { template, instance, apiKey, sshKey };
+const KINDS = { template, instance, apiKey, sshKey, volume };
 const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
 
 /**

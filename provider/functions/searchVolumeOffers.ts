@@ -1,0 +1,26 @@
+import * as pulumi from "@pulumi/pulumi";
+import { VolumeOfferSearch, volumeOfferQuery } from "../client/api/volumes";
+import { VolumeOfferRecord } from "../schemas/volume";
+import { refuseOutputs } from "./functionArgs";
+import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
+import { FunctionOptions, programClient } from "./programClient";
+
+export { VOLUME_OFFER_SEARCH_DEFAULTS, volumeOfferQuery } from "../client/api/volumes";
+export type { VolumeOfferSearch } from "../client/api/volumes";
+
+/**
+ * Volume offers (storage to rent on a machine) matching `search`, in the service's field names:
+ * `id` is the volume offer to give a `Volume`, `disk_space` GB free, `storage_cost` USD per GB-month.
+ * The cheapest first unless `order` says otherwise. Needs `misc`.
+ *
+ *     const offers = await vast.searchVolumeOffers({ filters: { disk_space: { gte: 100 }, geolocation: { eq: "US" } }, limit: 5 });
+ */
+export async function searchVolumeOffers(search: VolumeOfferSearch = {}, options?: FunctionOptions): Promise<VolumeOfferRecord[]> {
+    refuseOutputs("searchVolumeOffers", "search", search);
+    return programClient("searchVolumeOffers", options).volumes.searchOffers(volumeOfferQuery(search));
+}
+
+/** `searchVolumeOffers` as an Output, the search and options Inputs at any depth. */
+export function searchVolumeOffersOutput(search?: DeepInput<VolumeOfferSearch>, options?: FunctionOutputOptions): pulumi.Output<VolumeOfferRecord[]> {
+    return outputForm(searchVolumeOffers, search, options);
+}

@@ -1,0 +1,23 @@
+/** The Volume resource a program declares (its provider is volumeProvider.ts). */
+import * as pulumi from "@pulumi/pulumi";
+import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
+import { providerShim } from "../../dynamic/shim";
+import { VOLUME_COMPUTED_OUTPUTS, VolumeArgs, VolumeOutputs, volumeArgsSchema } from "./volumeArgs";
+
+/**
+ * A local volume: storage rented on one machine, billed per GB-month until deleted, which outlives
+ * the instances that mount it. Created on a volume offer, or on the cheapest offer a query finds
+ * within a price ceiling. An instance mounts it with `volumeInfo: { createNew: false, volumeId, mountPath }`
+ * and must run on the volume's machine (`machineId`). Any change replaces it with a new, empty volume.
+ *
+ *     const data = new vast.Volume("datasets", { offer: { maxPricePerGbMonth: 0.15 }, sizeGb: 200 });
+ */
+export class Volume extends pulumi.dynamic.Resource {
+    constructor(name: string, args: VolumeArgs, opts?: pulumi.CustomResourceOptions) {
+        const resource = resourceArgs(args, volumeArgsSchema, VOLUME_COMPUTED_OUTPUTS, opts);
+        super(providerShim("volume"), name, resource.props, resource.opts, "vastai", "Volume");
+    }
+}
+
+/** Its outputs, one per property of `VolumeOutputs` (declared there, with their docs). */
+export interface Volume extends ResourceOutputs<VolumeOutputs> {}

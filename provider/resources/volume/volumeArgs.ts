@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, replacedBy } from "../../dynamic/properties";
+import { volumeOfferSearchSchema } from "../../client/api/volumes";
+import { VOLUME_NAME } from "../../schemas/volume";
+import { VolumeOfferSearch } from "../../client/api/volumes";
+
+/**
+ * A local volume's properties, each declared once. The service has no call that changes a volume,
+ * so every change replaces it (a new, empty volume): keep the data elsewhere first.
+ */
+export const volumeArgsSchema = z.strictObject({
+    /** The volume offer to create it on (`searchVolumeOffers` lists them). Or give `offer`. */
+    offerId: prop(z.number().int().positive("must be a positive volume offer id").optional(), { onChange: "replace" }),
+    /**
+     * Create by need instead of by offer id: a volume offer search (`filters`, `order`, `defaults`,
+     * as `searchVolumeOffers` takes them) and `maxPricePerGbMonth`. At create the cheapest match
+     * with room for `sizeGb` is taken. The query chooses at create: editing it later changes nothing.
+     */
+    offer: prop(
+        volumeOfferSearchSchema
+            .pick({ filters: true, order: true, defaults: true })
+            .extend({
+                /** Nothing is created above this price (USD per GB-month): it goes into the search as a `storage_cost` condition. */
+                maxPricePerGbMonth: z.number().positive("must be a positive price in USD per GB-month").optional(),
+            })
+            .optional(),
+        { onChange: "update" },
+    ),
+    /** Size in GB, whole. The offer must have this much free. */
+    sizeGb: prop(z.number().int("must be a whole number of GB").positive("must be a positive number of GB"), { wire: "size", onChange: "replace" }),
+    /**
+     * The volume's name on the account: letters, digits and underscores, at most 64. Default: a
+     * generated `pulumi_` name, kept from then on.
+     */
+    name: prop(z.string().regex(VOLUME_NAME, "must be letters, digits and underscores, at most 64").optional(), { wire: "name", onChange: "replace" }),
+});
+
+/** A volume's arguments in a Pulumi program. */
+export interface VolumeArgs extends PulumiArgs<Omit<z.input<typeof volumeArgsSchema>, "offer">> {
+    offer?: PulumiArgs<{ search: Pick<VolumeOfferSearch, "filters" | "order" | "defaults"> & { maxPricePerGbMonth?: number } }>["search"];
+}
+
+/** Inputs after `check`: the name given or generated. */
+export type VolumeInputs = z.output<typeof volumeArgsSchema> & { name: string };
+
+/** Outputs: every input, plus what the service reports. Absent values are left out. */
+export interface VolumeOutputs extends VolumeInputs {
+    /** The service's numeric id; the Pulumi id too. Give it to an instance's `volumeInfo.volumeId`. */
+    volumeId: number;
+    /** The machine it is on: an instance that mounts it must run there. */
+    machineId?: number;
+    /** The volume offer it was created on. */
+    rentedOfferId?: number;
+    /** What the service says of it (`status`). */
+    status?: string;
+    /** The offer's price when it was created, USD per GB-month. */
+    storageCostPerGbMonth?: number;
+    /** Where the machine is, as the service says it (`geolocation`). */
+    geolocation?: string;
+}
+
+export const VOLUME_PROPERTIES = propertiesOf(volumeArgsSchema);
+export const VOLUME_REPLACE_PROPERTIES = replacedBy(volumeArgsSchema);
+export const VOLUME_DEFAULTS = defaultsOf(volumeArgsSchema);
+
+export const VOLUME_COMPUTED_OUTPUTS = {
+    volumeId: {},
+    machineId: {},
+    rentedOfferId: {},
+    status: {},
+    storageCostPerGbMonth: {},
+    geolocation: {},
+} as const satisfies ComputedOutputs<VolumeOutputs, VolumeInputs>;
+export const VOLUME_COMPUTED = computedOf(VOLUME_COMPUTED_OUTPUTS);

@@ -1,0 +1,61 @@
+/** The Volume resource's provider: check, diff, create, read, update and delete, each short; create and delete in their own files. */
+import { randomBytes } from "crypto";
+import type * as pulumi from "@pulumi/pulumi";
+import { checkArgs, computedRefusals } from "../../dynamic/checkArgs";
+import { CheckFailure } from "../../dynamic/checkFailures";
+import { ProviderContext } from "../../dynamic/context";
+import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
+import { goneResult, readResult } from "../../dynamic/readResult";
+import { VOLUME_COMPUTED, VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs, volumeArgsSchema } from "./volumeArgs";
+import { inputsOf, listedUnlessRemoved, outputsOf, rentalIn } from "./volumeRecords";
+import { createVolume } from "./createVolume";
+import { deleteVolume } from "./deleteVolume";
+
+type Props = Record<string, any>;
+
+/** Either an offer id or an offer query, not both and not neither. */
+function offerGiven(args: Props): CheckFailure[] {
+    if (args.offerId !== undefined && args.offer !== undefined) return [{ property: "offerId", reason: "give offerId or offer, not both" }];
+    if (args.offerId === undefined && args.offer === undefined) return [{ property: "offerId", reason: "give offerId (a volume offer id, searchVolumeOffers lists them) or offer (a query with maxPricePerGbMonth)" }];
+    return [];
+}
+
+export const volumeProvider = (ctx: ProviderContext) => ({
+    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<VolumeInputs>> {
+        const { args, failures } = checkArgs(news, volumeArgsSchema, VOLUME_PROPERTIES, computedRefusals(VOLUME_COMPUTED));
+        if (failures.length === 0) failures.push(...offerGiven(args));
+        if (failures.length > 0) return { inputs: news as VolumeInputs, failures };
+        // A name not given is generated once and kept: the volume's name on the account, by which a lost create's volume is found.
+        const name = args.name ?? olds.name ?? `pulumi_${randomBytes(6).toString("hex")}`;
+        return { inputs: inputsOf({ ...args, name }) };
+    },
+
+    /** No call changes a volume: every change of what it was created with replaces it; the query changes nothing once created. */
+    async diff(_id: string, olds: VolumeOutputs, news: VolumeInputs) {
+        const changed = changedProperties(olds, news, VOLUME_PROPERTIES);
+        const replaces = changed.filter((p) => p !== "offer" && !(p === "offerId" && news.offerId === olds.rentedOfferId));
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
+    },
+
+    /** Reached for the query or a new shim: recorded, nothing sent. */
+    async update(_id: string, olds: VolumeOutputs, news: VolumeInputs) {
+        return { outs: { ...olds, ...inputsOf(news) } as VolumeOutputs };
+    },
+
+    async create(inputs: VolumeInputs) {
+        return createVolume(ctx, inputs);
+    },
+
+    /** The volume as the account lists it now; gone only when three listings leave it out. */
+    async read(id: string, props: Partial<VolumeOutputs> = {}) {
+        const volumeId = Number(props.volumeId ?? id);
+        const record = await listedUnlessRemoved(ctx, volumeId);
+        if (!record) return goneResult<VolumeOutputs>();
+        const inputs = inputsOf({ ...props, name: record.label ?? props.name, sizeGb: record.disk_space != null ? Math.round(record.disk_space) : props.sizeGb });
+        return readResult(String(volumeId), outputsOf(inputs, record, rentalIn(props)), inputs);
+    },
+
+    async delete(id: string, props: VolumeOutputs) {
+        return deleteVolume(ctx, id, props);
+    },
+}) satisfies pulumi.dynamic.ResourceProvider<VolumeInputs, VolumeOutputs>;

@@ -1,0 +1,139 @@
+import { Instance, Volume, searchVolumeOffers } from "../../provider";
+import { registerAsProgram } from "../../testkit/host/programMocks";
+import { programEmulator } from "../../testkit/support/programEmulator";
+import { TestStack, startStack } from "../../testkit/support/stack";
+
+/**
+ * A local volume through Pulumi's dynamic-provider host against the emulator: created by offer
+ * query under a price ceiling, refreshed, replaced, deleted; a lost create answer found by the
+ * listing, not sent again; a delete refused while an instance uses it, naming the instance.
+ */
+const CREATE = "/api/v0/volumes/";
+
+describe("Volume through Pulumi's dynamic-provider host", () => {
+    let stack: TestStack;
+    beforeAll(async () => {
+        stack = await startStack();
+    });
+    afterAll(() => stack.stop());
+    beforeEach(() => stack.emu.clearLog());
+    afterEach(async () => {
+        stack.emu.faults.clear();
+        await stack.engine.destroy();
+    });
+
+    /** Three offers on one machine of their own, cheapest $0.05 with 50 GB free. */
+    function storageMarket(geolocation: string) {
+        const { emu } = stack;
+        const machine = emu.model.addMachine(emu.demoUser.id, { gpu_name: "VOLUME-HOST" });
+        return [
+            emu.addVolumeOffer({ machineId: machine.id, diskSpace: 50, storageCost: 0.05, geolocation }),
+            emu.addVolumeOffer({ machineId: machine.id, diskSpace: 500, storageCost: 0.1, geolocation }),
+            emu.addVolumeOffer({ machineId: machine.id, diskSpace: 500, storageCost: 0.3, geolocation }),
+        ];
+    }
+
+    it("check refuses what cannot be created, naming the property, before any request", async () => {
+        const { emu, host } = stack;
+        const before = emu.requests.length;
+        for (const [args, property, reason] of [
+            [{ sizeGb: 10 }, "offerId", /give offerId .* or offer/],
+            [{ sizeGb: 10, offerId: 1, offer: {} }, "offerId", /not both/],
+            [{ sizeGb: 10, offerId: 1, name: "has space" }, "name", /letters, digits and underscores/],
+            [{ sizeGb: 1.5, offerId: 1 }, "sizeGb", /whole number of GB/],
+        ] as const) {
+            const [reg] = await registerAsProgram(() => new Volume("bad", args as never));
+            const checked = await host.check(host.urn(reg.type, reg.name), {}, reg.inputs);
+            expect(checked.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
+        }
+        expect(emu.requests.length).toBe(before);
+    });
+
+    it("by query under a ceiling: the cheapest offer with room; refresh keeps it; a new size replaces it; delete removes it", async () => {
+        const { emu, engine } = stack;
+        const [small, fits] = storageMarket("Norway, NO");
+        const program = (sizeGb: number) => () => new Volume("data", { offer: { filters: { geolocation: { eq: "Norway, NO" } }, maxPricePerGbMonth: 0.2 }, sizeGb });
+        await engine.up(program(100));
+        const [made] = emu.liveVolumes();
+        expect(made).toMatchObject({ offerId: fits.id, size: 100 });
+        expect(made.offerId).not.toBe(small.id); // the cheapest has 50 GB free
+        expect(engine.get("data")).toMatchObject({
+            id: String(made.id),
+            outputs: { volumeId: made.id, rentedOfferId: fits.id, machineId: fits.machineId, storageCostPerGbMonth: 0.1, sizeGb: 100, name: expect.stringMatching(/^pulumi_[0-9a-f]{12}$/) },
+        });
+        expect(made.name).toBe(engine.get("data").outputs.name);
+
+        await engine.refresh();
+        expect(engine.get("data").id).toBe(String(made.id));
+        expect((await engine.up(program(100))).same).toEqual(["data"]);
+
+        const summary = await engine.up(program(120));
+        expect(summary.replace).toEqual([{ name: "data", because: ["sizeGb"] }]);
+        expect(emu.liveVolumes().map((v) => v.size)).toEqual([120]);
+
+        await engine.destroy();
+        expect(emu.liveVolumes()).toEqual([]);
+    });
+
+    it("a ceiling no offer meets fails the create, saying so, and creates nothing", async () => {
+        const { emu, engine } = stack;
+        storageMarket("Chile, CL");
+        await expect(engine.up(() => new Volume("dear", { offer: { filters: { geolocation: { eq: "Chile, CL" } }, maxPricePerGbMonth: 0.01 }, sizeGb: 10 }))).rejects.toThrow(
+            /no volume offer matches the query with 10 GB free at most \$0.01 per GB-month; nothing was created/,
+        );
+        expect(emu.requestsTo("PUT", CREATE)).toEqual([]);
+    });
+
+    it("a lost create answer is found by the listing, not sent again: one volume, in state", async () => {
+        const { emu, engine } = stack;
+        const [, fits] = storageMarket("Kenya, KE");
+        emu.faults.add({ method: "PUT", path: CREATE, fault: { kind: "lostResponse" } });
+        await engine.up(() => new Volume("lost", { offerId: fits.id, sizeGb: 20, name: "lost_answer" }));
+        expect(emu.requestsTo("PUT", CREATE)).toHaveLength(1);
+        const [made] = emu.liveVolumes();
+        expect(engine.get("lost").id).toBe(String(made.id));
+        expect(emu.liveVolumes()).toHaveLength(1);
+    });
+
+    it("a delete refused while an instance uses the volume names the instance; once it is destroyed the volume goes", async () => {
+        const { emu, engine, host } = stack;
+        const [, fits] = storageMarket("Peru, PE");
+        await engine.up(() => new Volume("used", { offerId: fits.id, sizeGb: 20 }));
+        const volume = engine.get("used");
+        const offer = emu.addOffer(undefined, undefined, fits.machineId ?? undefined);
+        const [reg] = await registerAsProgram(() => new Instance("user", { offerId: offer.id, image: "busybox", volumeInfo: { createNew: false, volumeId: Number(volume.id), mountPath: "/data" } }));
+        const urn = host.urn(reg.type, reg.name);
+        const instance = await host.create(urn, (await host.check(urn, {}, reg.inputs)).inputs);
+
+        await expect(host.delete(volume.id, volume.urn, volume.outputs)).rejects.toThrow(`delete volume ${volume.id} refused: instance ${instance.id} still uses it`);
+        expect(emu.liveVolumes()).toHaveLength(1);
+        await host.delete(instance.id, urn, instance.properties);
+        await engine.destroy();
+        expect(emu.liveVolumes()).toEqual([]);
+    });
+});
+
+describe("searchVolumeOffers", () => {
+    const program = programEmulator();
+
+    it("the vendor CLI's defaults (verified, not external, 1 GB free), cheapest first; typed filters over them; defaults: false drops them", async () => {
+        const { emu } = program;
+        const machine = emu.model.addMachine(emu.demoUser.id, { gpu_name: "SEARCHED-STORAGE" });
+        const on = (storageCost: number, more: Record<string, unknown> = {}) => emu.addVolumeOffer({ machineId: machine.id, diskSpace: 300, storageCost, geolocation: "Iceland, IS", ...more });
+        const [dear, cheap] = [on(0.4), on(0.12)];
+        const unverified = on(0.01, { verified: false });
+        const found = await searchVolumeOffers({ filters: { geolocation: { eq: "Iceland, IS" } } });
+        expect(found.map((o) => o.id)).toEqual([cheap.id, dear.id]);
+        expect(found[0]).toMatchObject({ machine_id: machine.id, storage_cost: 0.12, disk_space: 300 });
+        expect((await searchVolumeOffers({ filters: { geolocation: { eq: "Iceland, IS" }, storage_cost: { lt: 0.2 } } })).map((o) => o.id)).toEqual([cheap.id]);
+        expect((await searchVolumeOffers({ filters: { geolocation: { eq: "Iceland, IS" } }, defaults: false })).map((o) => o.id)).toEqual([unverified.id, cheap.id, dear.id]);
+        const [sent] = emu.requestsTo("POST", "/api/v0/volumes/search/");
+        expect(sent.body).toMatchObject({ verified: { eq: true }, external: { eq: false }, disk_space: { gte: 1 }, order: [["storage_cost", "asc"]] });
+    });
+
+    it("a filter on a field volume offers do not have is refused before any request, naming it", async () => {
+        const { emu } = program;
+        await expect(searchVolumeOffers({ filters: { gpu_name: { eq: "RTX 4090" } } as never })).rejects.toThrow(/gpu_name/);
+        expect(emu.requestsTo("POST", "/api/v0/volumes/search/")).toEqual([]);
+    });
+});
