@@ -111,6 +111,39 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         await engine.destroy();
         expect(emu.liveVolumes()).toEqual([]);
     });
+
+    it("an instance mounts a volume by reference: rented by search on the volume's machine only; an offerId elsewhere refused at check; another volume replaces it", async () => {
+        const { emu, engine, host } = stack;
+        const [, fits] = storageMarket("Ghana, GH");
+        const gpu = "MOUNTS-A-VOLUME";
+        const listing = { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false };
+        // The cheapest match is on another machine: the search keeps to the volume's.
+        const elsewhere = emu.addOffer(undefined, 0.1, emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu }).id, listing);
+        // Two on the volume's machine: the replacement is made before the instance it replaces is destroyed.
+        const [there] = [0.5, 0.6].map((price) => emu.addOffer(undefined, price, fits.machineId ?? undefined, listing));
+        const second = emu.addVolumeOffer({ machineId: fits.machineId ?? undefined, diskSpace: 100, storageCost: 0.2 });
+        const program = (which: "data" | "other") => () => {
+            const data = new Volume("data", { offerId: fits.id, sizeGb: 20 });
+            const other = new Volume("other", { offerId: second.id, sizeGb: 20 });
+            const mounted = which === "data" ? data : other;
+            return [data, other, new Instance("trainer", { offer: { filters: { gpu_name: { eq: gpu } }, order: [["dph_total", "asc"]] }, image: "busybox", volumes: [{ volume: mounted.id, mountPath: "/data" }] })];
+        };
+        await engine.up(program("data"));
+        const data = emu.liveVolumes().find((v) => v.offerId === fits.id)!;
+        expect(engine.get("trainer").outputs).toMatchObject({ rentedOfferId: there.id, machineId: fits.machineId });
+        expect(emu.requestsTo("PUT", `/api/v0/asks/${elsewhere.id}/`)).toEqual([]);
+        expect(emu.instanceView(Number(engine.get("trainer").id))?.volume_info).toEqual([{ id: data.id, mount_path: "/data" }]);
+
+        const summary = await engine.up(program("other"));
+        expect(summary.replace).toEqual([{ name: "trainer", because: ["volumes"] }]);
+
+        // A pinned offer on another machine: refused at check, naming both machines, before anything is rented.
+        const [reg] = await registerAsProgram(() => new Instance("pinned", { offerId: elsewhere.id, image: "busybox", volumes: [{ volume: data.id, mountPath: "/data" }] }));
+        const checked = await host.check(host.urn(reg.type, reg.name), {}, reg.inputs);
+        expect(checked.failures).toEqual([expect.objectContaining({ property: "offerId", reason: expect.stringContaining(`offer ${elsewhere.id} is on machine`) })]);
+        const [both] = await registerAsProgram(() => new Instance("both", { offerId: there.id, image: "busybox", volumes: [{ volume: data.id, mountPath: "/a" }], volumeInfo: { createNew: false, volumeId: data.id, mountPath: "/b" } }));
+        expect((await host.check(host.urn(both.type, both.name), {}, both.inputs)).failures).toEqual([expect.objectContaining({ property: "volumes", reason: "give volumes or volumeInfo, not both" })]);
+    });
 });
 
 describe("searchVolumeOffers", () => {

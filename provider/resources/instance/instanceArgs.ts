@@ -143,6 +143,26 @@ export const instanceArgsSchema = z
          * A template's volume is never applied.
          */
         volumeInfo: prop(volumeInfoArgsSchema.optional(), { wire: "volume_info", onChange: "replace" }),
+        /**
+         * A `Volume` to mount, by reference: `[{ volume: data.id, mountPath: "/data" }]` (one: the
+         * service attaches one volume per instance). A local volume pins the instance to its machine:
+         * rented by `offer`, only that machine's offers are searched; an `offerId` on another machine
+         * is refused before anything is rented. Another volume replaces the instance.
+         */
+        volumes: prop(
+            z
+                .array(
+                    z.strictObject({
+                        /** The volume's id: a `Volume`'s `id` or `volumeId`. */
+                        volume: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a volume's numeric id")]),
+                        /** Where the volume appears inside the container. */
+                        mountPath: z.string().min(1, "must not be empty"),
+                    }),
+                )
+                .max(1, "the service attaches one volume per instance")
+                .optional(),
+            { onChange: "replace" },
+        ),
         /** Wait until the instance runs (default true); false returns once the service accepted it, at create and at a start. */
         waitForRunning: prop(z.boolean().default(true), { onChange: "update" }),
         /** How long each started instance may take to reach `running`; default 900 s, as the vendor CLI. */
@@ -407,6 +427,11 @@ export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
  * outlives the instance, billed every month. Refused where a create follows; attach a volume made
  * on its own instead.
  */
+/** `volumes` and `volumeInfo` both say what to mount: one of them. */
+export function oneWayToMount(args: { volumeInfo?: unknown; volumes?: unknown }): CheckFailure[] {
+    return args.volumeInfo !== undefined && args.volumes !== undefined ? [{ property: "volumes", reason: "give volumes or volumeInfo, not both" }] : [];
+}
+
 export function volumeMadeOutsideState(args: { volumeInfo?: unknown }): CheckFailure[] {
     const info = args.volumeInfo as { createNew?: unknown } | undefined;
     if (info === undefined || isUnknown(info) || info.createNew !== true) return [];

@@ -7,8 +7,8 @@ import { VOLUME_COMPUTED_OUTPUTS, VolumeArgs, VolumeOutputs, volumeArgsSchema } 
 /**
  * A local volume: storage rented on one machine, billed per GB-month until deleted, which outlives
  * the instances that mount it. Created on a volume offer, or on the cheapest offer a query finds
- * within a price ceiling. An instance mounts it with `volumeInfo: { createNew: false, volumeId, mountPath }`
- * and must run on the volume's machine (`machineId`). Any change replaces it with a new, empty volume.
+ * within a price ceiling. An instance mounts it with `volumes: [{ volume: data.id, mountPath }]`,
+ * which keeps the instance to the volume's machine. Any change replaces it with a new, empty volume.
  *
  *     const data = new vast.Volume("datasets", { offer: { maxPricePerGbMonth: 0.15 }, sizeGb: 200 });
  */

@@ -45,7 +45,7 @@ export type VolumeInputs = z.output<typeof volumeArgsSchema> & { name: string };
 
 /** Outputs: every input, plus what the service reports. Absent values are left out. */
 export interface VolumeOutputs extends VolumeInputs {
-    /** The service's numeric id; the Pulumi id too. Give it to an instance's `volumeInfo.volumeId`. */
+    /** The service's numeric id; the Pulumi id too. An instance mounts it by `volumes: [{ volume: <this or the resource's id>, mountPath }]`. */
     volumeId: number;
     /** The machine it is on: an instance that mounts it must run there. */
     machineId?: number;

@@ -13,6 +13,7 @@ import {
     TEMPLATE_ID_SPELLINGS,
     highBidOnSameOffer,
     instanceArgsSchema,
+    oneWayToMount,
     replacementAdoptsItself,
     replacingChanges,
     runtypeWithTemplate,
@@ -22,6 +23,7 @@ import { normalizeInputs, templateEnv } from "../common/instanceMapping";
 import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
 import { nextGeneration } from "../common/createKey";
+import { volumeMachine } from "../common/volumeMachine";
 
 // An instance's check: the program's inputs validated, defaults filled in, before any plan.
 
@@ -47,7 +49,7 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     // Where the resource stands, which the Instance class gives beside the properties (createKey.ts).
     const { createSlot, createGeneration: _, ...given } = news;
     const { args, failures } = checkArgs(keptFrozen ? { ...given, desiredState: undefined } : given, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
-    if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds));
+    if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds), ...oneWayToMount(args));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
     // Compared with the inputs in state as diff compares them, normalized: `env` written as a
     // flag string is the same as the map state keeps, and must not read as a replacement.
@@ -59,10 +61,25 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     const creates = (Object.keys(olds).length === 0 || replaces.length > 0) && inputs.adopt === undefined;
     failures.push(...highBidOnSameOffer(inputs, olds, replaces), ...replacementAdoptsItself(olds, inputs, replaces));
     if (creates) failures.push(...volumeMadeOutsideState(inputs));
-    if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)));
+    if (failures.length === 0 && creates) failures.push(...(await templateFailures(ctx, inputs as unknown as Props)), ...(await volumeMachineFailures(ctx, inputs)));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
     if (typeof createSlot !== "string") return { inputs };
     return { inputs: { ...inputs, createSlot, createGeneration: nextGeneration(olds, Object.keys(olds).length > 0) } };
+}
+
+/**
+ * A pinned offer on another machine than the volume it mounts, when both are known (during `up`,
+ * and during preview when neither is changing): refused before anything is rented. A lookup that
+ * fails leaves it to the create, which asks again.
+ */
+async function volumeMachineFailures(ctx: ProviderContext, inputs: InstanceInputs): Promise<CheckFailure[]> {
+    if (inputs.volumes === undefined || containsUnknown(inputs.volumes) || inputs.offerId === undefined || isUnknown(inputs.offerId)) return [];
+    try {
+        await volumeMachine(ctx.client(), inputs);
+        return [];
+    } catch (e) {
+        return [{ property: "offerId", reason: (e as Error).message.replace(/^vastai: create instance failed: /, "") }];
+    }
 }
 
 /** The onstart size check, once the script and the other commands are known. */

@@ -86,6 +86,8 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     if (inputs.imageLogin !== undefined) request.image_login = inputs.imageLogin;
     // Created stopped, so its GPUs are never billed on the way (the stop sent after it makes sure).
     if (inputs.desiredState === "stopped") request.target_state = "stopped";
+    const [mounted] = inputs.volumes ?? [];
+    if (mounted !== undefined) request.volume_info = { create_new: false, volume_id: Number(mounted.volume), mount_path: mounted.mountPath };
     if (inputs.volumeInfo !== undefined) {
         const v = inputs.volumeInfo;
         request.volume_info = { create_new: v.createNew, volume_id: v.volumeId, mount_path: v.mountPath, ...(v.size !== undefined ? { size: v.size } : {}) };

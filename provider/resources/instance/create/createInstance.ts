@@ -10,6 +10,7 @@ import { OfferChoice, chooseOffers } from "./offerChoice";
 import { takeOverByKey } from "./takeOverByKey";
 import { createKeyOf } from "../common/createKey";
 import { listingStale } from "../common/accountInstances";
+import { volumeMachine } from "../common/volumeMachine";
 
 // An instance create, its steps in order. Why each step is there: docs/design/instance-create.md.
 
@@ -27,7 +28,8 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     try {
         // What a stopped `up` of this resource rented, found on the service by its key from any machine, is taken over.
         const resumed = await takeOverByKey(ctx, vast, desired, key);
-        choice = chooseOffers(vast, desired, resumed);
+        const onMachine = await volumeMachine(vast, desired); // a local volume's machine, the only one it may run on
+        choice = chooseOffers(vast, desired, resumed, onMachine);
         const made = await rentUntilRunning(ctx, vast, desired, plan, choice); // destroys what will not run, tries elsewhere
         // Asked even when created stopped: should the service run it anyway, it does not stay running.
         if (desired.desiredState === "stopped") made.record = await stopAfterCreate(ctx, vast, made.instanceId, desired, made.record);

@@ -82,9 +82,11 @@ function withCeiling(search: OfferSearch, ceiling: number): OfferSearch {
  * is made once more (offers come and go), then the create fails; after a wait for an instance to
  * start, the next offer comes from a new search (`listStale`).
  */
-export function searchedOffer(vast: VastClient, desired: InstanceInputs): OfferChoice {
+export function searchedOffer(vast: VastClient, desired: InstanceInputs, onMachine?: number): OfferChoice {
     const { offer, price: bid } = desired as InstanceInputs & { offer: NonNullable<InstanceInputs["offer"]> };
-    const { maxPricePerHour, ...search } = offer;
+    const { maxPricePerHour, ...given } = offer;
+    // The machine of the volume it mounts: the only one whose offers will do.
+    const search = onMachine === undefined ? given : { ...given, filters: { ...given.filters, machine_id: { eq: onMachine } } };
     // An interruptible rental pays its bid: no offer whose lowest bid is above it can be had.
     const ceiling = Math.min(maxPricePerHour ?? Infinity, bid ?? Infinity);
     const capped = withCeiling(search as OfferSearch, ceiling);
@@ -159,10 +161,11 @@ export function searchedOffer(vast: VastClient, desired: InstanceInputs): OfferC
 }
 
 /**
- * Where a create's attempts rent: the program's `offerId`, or its `offer` search; an interrupted
- * create's instance taken over (`resumed`) comes first.
+ * Where a create's attempts rent: the program's `offerId`, or its `offer` search, kept to the
+ * machine of the volume it mounts (`onMachine`); an interrupted create's instance taken over
+ * (`resumed`) comes first.
  */
-export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined): OfferChoice {
-    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired);
+export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined, onMachine?: number): OfferChoice {
+    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired, onMachine);
     return resumed ? takingOver(resumed, rentable) : rentable;
 }
