@@ -45,12 +45,14 @@ async function main(): Promise<void> {
         const stackOutputs = () => {
             const trainer = engine.get("trainer").outputs;
             const gpu = engine.get("gpu").outputs;
+            const datasets = engine.get("datasets").outputs;
             return {
                 templateHashId: trainer.hashId,
                 instanceId: gpu.instanceId,
                 gpu: `${gpu.numGpus} × ${gpu.gpuName} at $${gpu.dphTotal}/hour (offer ${gpu.rentedOfferId})`,
                 status: gpu.actualStatus,
                 sshCommand: `ssh -p ${gpu.sshPort} root@${gpu.sshHost}`,
+                datasets: `volume ${datasets.volumeId}, ${datasets.sizeGb} GB on machine ${datasets.machineId} at $${datasets.storageCostPerGbMonth}/GB-month, at /data`,
             };
         };
         const timed = async (work: () => Promise<UpSummary>) => {
@@ -105,8 +107,9 @@ async function main(): Promise<void> {
 
         const templates = [...emu.model.templates.values()].filter((t) => !t.deleted && t.creator_id === emu.demoUser.id);
         const instances = emu.liveInstances();
-        print(`\nleft on the account: ${templates.length} templates, ${instances.length} instances`);
-        if (templates.length > 0 || instances.length > 0 || engine.state.size > 0) throw new Error("the demo left resources behind");
+        const volumes = emu.liveVolumes();
+        print(`\nleft on the account: ${templates.length} templates, ${instances.length} instances, ${volumes.length} volumes`);
+        if (templates.length > 0 || instances.length > 0 || volumes.length > 0 || engine.state.size > 0) throw new Error("the demo left resources behind");
     } finally {
         hostLines.stop();
         await host.stop();

@@ -16,3 +16,4 @@ export const instanceId = resources.gpu.instanceId;
 export const gpu = pulumi.interpolate`${resources.gpu.numGpus} × ${resources.gpu.gpuName} at $${resources.gpu.dphTotal}/hour (offer ${resources.gpu.rentedOfferId})`;
 export const status = resources.gpu.actualStatus;
 export const sshCommand = ssh;
+export const datasets = pulumi.interpolate`volume ${resources.datasets.volumeId}, ${resources.datasets.sizeGb} GB on machine ${resources.datasets.machineId} at $${resources.datasets.storageCostPerGbMonth}/GB-month, at /data`;

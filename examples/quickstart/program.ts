@@ -14,10 +14,12 @@ export interface QuickstartSettings {
 }
 
 /**
- * A training template, an SSH key and a GPU instance rented by need: the cheapest verified RTX
- * 4090 or 3090 with at least 20 GB and a reliable host, under a price ceiling. Offer ids are
- * short-lived, so the program names what it needs, not an offer. Every edit of the template gives
- * it a new `hashId`; the instance references that hash, so it is replaced to follow the template.
+ * A training template, an SSH key, a dataset volume and a GPU instance rented by need that mounts
+ * it: the volume on the cheapest verified storage under a ceiling, the instance the cheapest
+ * verified RTX 4090 or 3090 with at least 20 GB and a reliable host on the volume's machine, under
+ * a price ceiling. Offer ids are short-lived, so the program names what it needs, not an offer.
+ * Every edit of the template gives it a new `hashId`; the instance references that hash, so it is
+ * replaced to follow the template, and the volume, with the datasets, stays.
  */
 export function quickstart(settings: QuickstartSettings) {
     const trainer = new vast.Template("trainer", {
@@ -32,6 +34,8 @@ export function quickstart(settings: QuickstartSettings) {
     });
     // The key goes on the account before the instance starts, so the instance has it from the first boot.
     const laptop = settings.sshPublicKey ? new vast.SshKey("laptop", { publicKey: settings.sshPublicKey }) : undefined;
+    // Datasets that outlive the instance: 50 GB at most $0.10 per GB-month.
+    const datasets = new vast.Volume("datasets", { offer: { maxPricePerGbMonth: 0.1 }, sizeGb: 50 });
     const gpu = new vast.Instance(
         "gpu",
         {
@@ -44,10 +48,11 @@ export function quickstart(settings: QuickstartSettings) {
             env: { WANDB_MODE: "offline" },
             disk: 64,
             label: "quickstart",
+            volumes: [{ volume: datasets.id, mountPath: "/data" }],
             readyTimeoutSeconds: 1200,
         },
         { dependsOn: laptop ? [laptop] : [] },
     );
     const ssh = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
-    return { resources: { trainer, ...(laptop ? { laptop } : {}), gpu }, ssh };
+    return { resources: { trainer, ...(laptop ? { laptop } : {}), datasets, gpu }, ssh };
 }

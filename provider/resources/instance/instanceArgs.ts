@@ -147,7 +147,9 @@ export const instanceArgsSchema = z
          * A `Volume` to mount, by reference: `[{ volume: data.id, mountPath: "/data" }]` (one: the
          * service attaches one volume per instance). A local volume pins the instance to its machine:
          * rented by `offer`, only that machine's offers are searched; an `offerId` on another machine
-         * is refused before anything is rented. Another volume replaces the instance.
+         * is refused before anything is rented. Another volume replaces the instance. An instance
+         * that mounts one is replaced delete-first: its replacement must run on the same machine,
+         * whose offer the old one may hold, and two instances never write one volume at once.
          */
         volumes: prop(
             z

@@ -20,6 +20,9 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
     const replaces = replacingChanges(olds, news, changed);
     // One instance per offer: a replacement on the same offer can only start once the old one is gone.
     const sameOffer = news.offerId !== undefined && !isUnknown(news.offerId) && (olds.rentedOfferId ?? olds.offerId) === news.offerId;
+    // A mounted volume keeps the replacement to its machine, whose offer the old instance may hold;
+    // and two instances must not write one volume at once.
+    const mountsVolume = Array.isArray(news.volumes) && news.volumes.length > 0;
     // What check refuses for a bid too high to change in place on the same offer, seen here too:
     // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
     const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
@@ -33,7 +36,7 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
     if (finish === "finish") return { changes: true, replaces: [...replaces, "unfinishedCreate"], deleteBeforeReplace: true };
     // Running since: an update in place clears the mark, or a job that ends later would be taken for a create to finish.
     const runsNow = finish === "runs";
-    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm || runsNow, replaces, deleteBeforeReplace: replaces.length > 0 && sameOffer };
+    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm || runsNow, replaces, deleteBeforeReplace: replaces.length > 0 && (sameOffer || mountsVolume) };
 }
 
 /**

@@ -34,6 +34,23 @@ export function rememberReleased(offerId: number | undefined): void {
 }
 
 /**
+ * `search`'s matches; while it finds none and this process freed an offer moments ago (a
+ * delete-first replacement on a volume's machine, say), it is asked again until the wait runs out:
+ * the freed offer may be the one it would find.
+ */
+export async function searchedOnceFreedReturn<T>(ctx: Pick<ProviderContext, "clock" | "log">, search: () => Promise<T[]>): Promise<T[]> {
+    let told = false;
+    for (;;) {
+        const found = await search();
+        const lastFreed = Math.max(0, ...releasedAt.values());
+        if (found.length > 0 || ctx.clock.now() >= lastFreed + ctx.clock.scaled(RETURN_WAIT_MS)) return found;
+        if (!told) ctx.log.progress("no offer matches yet, and an offer was freed moments ago: waiting for it to come back");
+        told = true;
+        await ctx.clock.sleep(RETRY_EVERY_MS);
+    }
+}
+
+/**
  * Rents `offerId`. When `waitIfJustFreed` and this process freed the offer moments ago, "no such
  * offer" is taken as "not back yet" and the create is sent again until the wait runs out; any
  * other answer is returned or thrown as it is.

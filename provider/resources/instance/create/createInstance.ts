@@ -29,7 +29,7 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
         // What a stopped `up` of this resource rented, found on the service by its key from any machine, is taken over.
         const resumed = await takeOverByKey(ctx, vast, desired, key);
         const onMachine = await volumeMachine(vast, desired); // a local volume's machine, the only one it may run on
-        choice = chooseOffers(vast, desired, resumed, onMachine);
+        choice = chooseOffers(ctx, vast, desired, resumed, onMachine);
         const made = await rentUntilRunning(ctx, vast, desired, plan, choice); // destroys what will not run, tries elsewhere
         // Asked even when created stopped: should the service run it anyway, it does not stay running.
         if (desired.desiredState === "stopped") made.record = await stopAfterCreate(ctx, vast, made.instanceId, desired, made.record);

@@ -3,7 +3,8 @@ import { OfferSearch, offerQuery } from "../../../client/api/offers";
 import { VastClient } from "../../../client/vastClient";
 import { OfferRecord } from "../../../schemas/offer";
 import { InstanceInputs } from "../instanceArgs";
-import { offerNotOnMarket } from "../common/offerRelease";
+import { offerNotOnMarket, searchedOnceFreedReturn } from "../common/offerRelease";
+import { ProviderContext } from "../../../dynamic/context";
 import { ChosenOffer } from "../common/placement";
 import { failedMachines } from "../common/failedMachines";
 
@@ -82,7 +83,7 @@ function withCeiling(search: OfferSearch, ceiling: number): OfferSearch {
  * is made once more (offers come and go), then the create fails; after a wait for an instance to
  * start, the next offer comes from a new search (`listStale`).
  */
-export function searchedOffer(vast: VastClient, desired: InstanceInputs, onMachine?: number): OfferChoice {
+export function searchedOffer(ctx: Pick<ProviderContext, "clock" | "log">, vast: VastClient, desired: InstanceInputs, onMachine?: number): OfferChoice {
     const { offer, price: bid } = desired as InstanceInputs & { offer: NonNullable<InstanceInputs["offer"]> };
     const { maxPricePerHour, ...given } = offer;
     // The machine of the volume it mounts: the only one whose offers will do.
@@ -106,10 +107,9 @@ export function searchedOffer(vast: VastClient, desired: InstanceInputs, onMachi
         async next() {
             for (;;) {
                 if (!matches) {
-                    matches = await vast.offers.search(offerQuery(capped));
-                    searches++;
                     // Filtered here too: the ceiling is the program's promise, whatever the service matched.
-                    matches = matches.filter((o) => (o.dph_total ?? Infinity) <= ceiling);
+                    matches = await searchedOnceFreedReturn(ctx, async () => (await vast.offers.search(offerQuery(capped))).filter((o) => (o.dph_total ?? Infinity) <= ceiling));
+                    searches++;
                     if (matches.length === 0 && tried.size === 0 && Number.isFinite(ceiling)) {
                         const cheapest = await cheapestMatch();
                         if (cheapest !== undefined && cheapest > ceiling) {
@@ -165,7 +165,13 @@ export function searchedOffer(vast: VastClient, desired: InstanceInputs, onMachi
  * machine of the volume it mounts (`onMachine`); an interrupted create's instance taken over
  * (`resumed`) comes first.
  */
-export function chooseOffers(vast: VastClient, desired: InstanceInputs, resumed: ChosenOffer | undefined, onMachine?: number): OfferChoice {
-    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(vast, desired, onMachine);
+export function chooseOffers(
+    ctx: Pick<ProviderContext, "clock" | "log">,
+    vast: VastClient,
+    desired: InstanceInputs,
+    resumed: ChosenOffer | undefined,
+    onMachine?: number,
+): OfferChoice {
+    const rentable = desired.offerId !== undefined ? fixedOffer(desired.offerId) : searchedOffer(ctx, vast, desired, onMachine);
     return resumed ? takingOver(resumed, rentable) : rentable;
 }
