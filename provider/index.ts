@@ -19,6 +19,7 @@ export type { PermissionRules } from "./resources/apiKey/permissionsBuilder";
 export { SshKey } from "./resources/sshKey/sshKey";
 export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
 export { Volume } from "./resources/volume/volume";
+export { NetworkVolume } from "./resources/volume/networkVolume";
 export type { VolumeArgs } from "./resources/volume/volumeArgs";
 export type { EnvMap } from "./schemas/envFlags";
 export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";

@@ -176,6 +176,20 @@ export const PAGES: readonly Page[] = [
         nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
     },
     {
+        kind: "resource",
+        page: "resources/network-volume.md",
+        schema: volumeArgsSchema,
+        args: { file: "provider/resources/volume/volumeArgs.ts", declaredAs: "volumeArgsSchema" },
+        outputs: "VolumeOutputs",
+        computed: VOLUME_COMPUTED_OUTPUTS,
+        units: { sizeGb: "GB", "offer.maxPricePerGbMonth": "USD per GB-month", storageCostPerGbMonth: "USD per GB-month" },
+        types: {
+            "offer.filters": "conditions on volume offer fields, as [`searchVolumeOffers`](../functions/search-volume-offers.md#filters) takes them",
+            "offer.order": "list of `[field, \"asc\" | \"desc\"]`",
+        },
+        nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
+    },
+    {
         kind: "function",
         page: "functions/search-volume-offers.md",
         file: "provider/functions/searchVolumeOffers.ts",

@@ -95,6 +95,8 @@ export const ENDPOINTS = {
     deleteSshKey: { method: "DELETE", path: "/api/v0/ssh/{id}/", operation: "delete SSH key", scope: "user_write", minIntervalMs: 1000, idempotent: true, goneCode: "no_ssh_key" },
     searchVolumeOffers: { method: "POST", path: "/api/v0/volumes/search/", operation: "search volume offers", scope: "misc", minIntervalMs: 5500, idempotent: true },
     createVolume: { method: "PUT", path: "/api/v0/volumes/", operation: "create volume", scope: "instance_write", minIntervalMs: 5500, idempotent: false },
+    searchNetworkVolumeOffers: { method: "POST", path: "/api/v0/network_volumes/search/", operation: "search network volume offers", scope: "misc", minIntervalMs: 5500, idempotent: true },
+    createNetworkVolume: { method: "PUT", path: "/api/v0/network_volumes/", operation: "create network volume", scope: "instance_write", minIntervalMs: 5500, idempotent: false },
     listVolumes: { method: "GET", path: "/api/v0/volumes/", operation: "list volumes", scope: "instance_read", minIntervalMs: 5500, idempotent: true },
     deleteVolume: { method: "DELETE", path: "/api/v0/volumes/", operation: "delete volume", scope: "instance_write", minIntervalMs: 5500, idempotent: true },
 } as const satisfies Record<string, Endpoint>;

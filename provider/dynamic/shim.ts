@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds whose implementation lives in `pulumi-vastai/runtime`. */
-export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey" | "volume";
+export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey" | "volume" | "networkVolume";
 
 /**
  * The object Pulumi serializes into every resource's `__provider` (inputs and state). It holds no

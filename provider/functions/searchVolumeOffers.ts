@@ -11,13 +11,14 @@ export type { VolumeOfferSearch } from "../client/api/volumes";
 /**
  * Volume offers (storage to rent on a machine) matching `search`, in the service's field names:
  * `id` is the volume offer to give a `Volume`, `disk_space` GB free, `storage_cost` USD per GB-month.
- * The cheapest first unless `order` says otherwise. Needs `misc`.
+ * The cheapest first unless `order` says otherwise; `network: true` searches network volume offers
+ * (storage clusters) instead. Needs `misc`.
  *
  *     const offers = await vast.searchVolumeOffers({ filters: { disk_space: { gte: 100 }, geolocation: { eq: "US" } }, limit: 5 });
  */
 export async function searchVolumeOffers(search: VolumeOfferSearch = {}, options?: FunctionOptions): Promise<VolumeOfferRecord[]> {
     refuseOutputs("searchVolumeOffers", "search", search);
-    return programClient("searchVolumeOffers", options).volumes.searchOffers(volumeOfferQuery(search));
+    return programClient("searchVolumeOffers", options).volumes.searchOffers(volumeOfferQuery(search), search.network ? "network" : "local");
 }
 
 /** `searchVolumeOffers` as an Output, the search and options Inputs at any depth. */

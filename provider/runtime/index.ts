@@ -37,9 +37,10 @@ export const template = { configure, ...forTheEngine(templateProvider(processCon
 export const instance = { configure, ...forTheEngine(instanceProvider(processContext), instanceArgsSchema) };
 export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext), apiKeyArgsSchema) };
 export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), sshKeyArgsSchema) };
-export const volume = { configure, ...forTheEngine(volumeProvider(processContext), volumeArgsSchema) };
+export const volume = { configure, ...forTheEngine(volumeProvider(processContext, "local"), volumeArgsSchema) };
+export const networkVolume = { configure, ...forTheEngine(volumeProvider(processContext, "network"), volumeArgsSchema) };
 
-const KINDS = { template, instance, apiKey, sshKey, volume };
+const KINDS = { template, instance, apiKey, sshKey, volume, networkVolume };
 const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
 
 /**

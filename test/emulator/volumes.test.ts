@@ -521,3 +521,20 @@ describe("emulator: the volume endpoints' 5.5 s interval", () => {
         }
     });
 });
+
+describe("emulator: rate limits per endpoint, as the live service keeps them", () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+        emu = await startEmulator({ rateLimitScale: 1 });
+    });
+    afterAll(() => emu.stop());
+
+    // The vendor SDK's own SSH key test creates a key and lists the keys right after: the 1 s
+    // threshold is the create's, and does not make the listing wait.
+    it("a list of SSH keys right after a create is answered; a second create at once is a 429", async () => {
+        const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPerEndpointLimits per-endpoint";
+        expect((await call(emu, "POST", "/api/v0/ssh/", { ssh_key: key })).status).toBe(200);
+        expect((await call(emu, "GET", "/api/v0/ssh/")).status).toBe(200);
+        expect((await call(emu, "POST", "/api/v0/ssh/", { ssh_key: `${key}2` })).status).toBe(429);
+    });
+});

@@ -1,4 +1,4 @@
-import { ApiKey, Instance, SshKey, Template, Volume, apiKeyPermissions } from "../../provider";
+import { ApiKey, Instance, NetworkVolume, SshKey, Template, Volume, apiKeyPermissions } from "../../provider";
 import { OfferListing } from "../../testkit/emulator/model";
 import { Emulator } from "../../testkit/emulator/server";
 import { TestStack, startStack } from "../../testkit/support/stack";
@@ -6,7 +6,7 @@ import { Audit, FaultCase, OPERATIONS, Operation, ResourceUnderTest, auditCase, 
 
 /**
  * The money-safety fault suite. Through Pulumi's dynamic-provider host against the emulator, every
- * request that a create, refresh, update and delete of a Template, an Instance, an SshKey, an ApiKey and a Volume makes
+ * request that a create, refresh, update and delete of a Template, an Instance, an SshKey, an ApiKey, a Volume and a NetworkVolume makes
  * (and an update that replaces an Instance: a new image on its pinned offer) is spoiled by every fault kind, alone and twice in a row, and a lost create answer is followed by
  * a failure of each of the lookup's first two calls. After every case the engine's state must
  * agree with the emulator: nothing leaked, duplicated or dropped, whether the operation failed or
@@ -163,6 +163,20 @@ const RESOURCES: ResourceUnderTest[] = [
             return size === 11 ? undefined : `the service's volume ${id} has ${size} GB`;
         },
     },
+    {
+        // In a storage cluster of the case's own. The code is the Volume's but for the create's and
+        // the search's routes, so its create alone is spoiled here: the rest is the Volume's above.
+        type: "NetworkVolume",
+        operations: ["create"],
+        program: (emu, name, edited) => {
+            const offerId = volumeOfferFor(emu, name, true);
+            return () => new NetworkVolume(name, { offerId, sizeGb: edited ? 11 : 10, name: volumeName(name) });
+        },
+        liveIds: (emu, name) => emu.liveVolumes().filter((v) => v.name === volumeName(name)).map((v) => String(v.id)),
+        purge: (emu, name) => {
+            for (const v of emu.model.volumes.values()) if (v.name === volumeName(name)) v.deleted = true;
+        },
+    },
 ];
 
 /** A case's volume name: its name as the service takes one (letters, digits, underscores). */
@@ -170,9 +184,9 @@ const volumeName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
 const volumeOffers = new Map<string, number>();
 /** The case's own volume offer, made at its first use. */
-function volumeOfferFor(emu: Emulator, name: string): number {
+function volumeOfferFor(emu: Emulator, name: string, network = false): number {
     let id = volumeOffers.get(name);
-    if (id === undefined) volumeOffers.set(name, (id = emu.addVolumeOffer({ diskSpace: 100 }).id));
+    if (id === undefined) volumeOffers.set(name, (id = emu.addVolumeOffer({ diskSpace: 100, network }).id));
     return id;
 }
 

@@ -1,4 +1,4 @@
-import { Instance, Volume, searchVolumeOffers } from "../../provider";
+import { Instance, NetworkVolume, Volume, searchVolumeOffers } from "../../provider";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { programEmulator } from "../../testkit/support/programEmulator";
 import { TestStack, startStack } from "../../testkit/support/stack";
@@ -143,6 +143,24 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         expect(checked.failures).toEqual([expect.objectContaining({ property: "offerId", reason: expect.stringContaining(`offer ${elsewhere.id} is on machine`) })]);
         const [both] = await registerAsProgram(() => new Instance("both", { offerId: there.id, image: "busybox", volumes: [{ volume: data.id, mountPath: "/a" }], volumeInfo: { createNew: false, volumeId: data.id, mountPath: "/b" } }));
         expect((await host.check(host.urn(both.type, both.name), {}, both.inputs)).failures).toEqual([expect.objectContaining({ property: "volumes", reason: "give volumes or volumeInfo, not both" })]);
+    });
+
+    it("a network volume: created in a storage cluster by query, mounted by an instance on any machine, deleted", async () => {
+        const { emu, engine } = stack;
+        const cluster = emu.addVolumeOffer({ network: true, clusterId: 777, diskSpace: 5000, storageCost: 0.08, geolocation: "Oregon, US" });
+        const program = () => {
+            const shared = new NetworkVolume("shared", { offer: { filters: { geolocation: { eq: "Oregon, US" } }, maxPricePerGbMonth: 0.1 }, sizeGb: 300 });
+            return [shared, new Instance("worker", { offerId: emu.addOffer().id, image: "busybox", volumes: [{ volume: shared.id, mountPath: "/shared" }] })];
+        };
+        await engine.up(program);
+        const [made] = emu.liveVolumes().filter((v) => v.network);
+        expect(made).toMatchObject({ offerId: cluster.id, size: 300 });
+        expect(engine.get("shared").outputs).toMatchObject({ volumeId: made.id, clusterId: 777, rentedOfferId: cluster.id, storageCostPerGbMonth: 0.08 });
+        expect(engine.get("shared").outputs.machineId).toBeUndefined();
+        expect(emu.instanceView(Number(engine.get("worker").id))?.volume_info).toEqual([{ id: made.id, mount_path: "/shared" }]);
+        expect(emu.requestsTo("PUT", "/api/v0/network_volumes/")).toHaveLength(1);
+        await engine.destroy();
+        expect(emu.liveVolumes()).toEqual([]);
     });
 });
 

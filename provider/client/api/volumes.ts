@@ -19,8 +19,18 @@ import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
 import { removal } from "./removal";
 
+/** A local volume lives on one machine; a network volume in a storage cluster, mounted from any machine there. */
+export type VolumeKind = "local" | "network";
+
+const ROUTES = {
+    local: { search: ENDPOINTS.searchVolumeOffers, create: ENDPOINTS.createVolume, listType: "local_volume" },
+    network: { search: ENDPOINTS.searchNetworkVolumeOffers, create: ENDPOINTS.createNetworkVolume, listType: "network_volume" },
+} as const;
+
 /** What to look for among volume offers. */
 export interface VolumeOfferSearch {
+    /** Network volume offers (storage clusters) instead of local ones (machines). */
+    network?: boolean;
     /** Conditions on volume offer fields, all of which must hold; each value typed by its field. */
     filters?: VolumeOfferFilters;
     /** Sort keys, the first deciding first; default `[["storage_cost", "asc"]]`, the cheapest first. */
@@ -45,6 +55,7 @@ export const VOLUME_OFFER_SEARCH_DEFAULTS: VolumeOfferFilters = {
 const DEFAULT_ORDER: VolumeOfferOrder = [["storage_cost", "asc"]];
 
 export const volumeOfferSearchSchema = z.strictObject({
+    network: z.boolean().optional(),
     filters: filtersSchema(VOLUME_OFFER_FILTER_FIELDS).optional(),
     order: volumeOfferQuerySchema.shape.order,
     limit: volumeOfferQuerySchema.shape.limit,
@@ -70,24 +81,25 @@ export function volumeOfferQuery(search: VolumeOfferSearch = {}): VolumeOfferQue
 export class VolumesApi {
     constructor(private readonly transport: Transport) {}
 
-    /** Volume offers matching every condition of `query`, sent as it is (`searchVolumeOffers` adds the defaults). */
-    async searchOffers(query: VolumeOfferQuery = {}): Promise<VolumeOfferRecord[]> {
-        const endpoint = ENDPOINTS.searchVolumeOffers;
+    /** Volume offers of `kind` matching every condition of `query`, sent as it is (`searchVolumeOffers` adds the defaults). */
+    async searchOffers(query: VolumeOfferQuery = {}, kind: VolumeKind = "local"): Promise<VolumeOfferRecord[]> {
+        const endpoint = ROUTES[kind].search;
         const body = checkRequest(endpoint, volumeOfferQuerySchema, query, "query");
         return (await this.transport.call(endpoint, { body }, volumeOfferSearchResponseSchema)).offers;
     }
 
     /** Creates a volume of `sizeGb` on volume offer `offerId`. The answer names it but gives no id: list to learn it. */
-    async create(offerId: number, sizeGb: number, name: string): Promise<{ volumeName?: string }> {
-        const endpoint = ENDPOINTS.createVolume;
+    async create(offerId: number, sizeGb: number, name: string, kind: VolumeKind = "local"): Promise<{ volumeName?: string }> {
+        const endpoint = ROUTES[kind].create;
         const body = checkRequest(endpoint, volumeCreateRequestSchema, { id: offerId, size: sizeGb, name });
         const response = await this.transport.call(endpoint, { body, target: `volume ${name} on volume offer ${offerId}` }, volumeCreateResponseSchema);
         return { volumeName: response.volume_name ?? undefined };
     }
 
-    /** The account's local volumes. */
-    async list(): Promise<VolumeRecord[]> {
-        return (await this.transport.call(ENDPOINTS.listVolumes, { query: { owner: "me", type: "local_volume" } }, volumeListResponseSchema)).volumes;
+    /** The account's volumes of `kind`, or of both kinds. */
+    async list(kind: VolumeKind | "all" = "local"): Promise<VolumeRecord[]> {
+        const type = kind === "all" ? "all_volume" : ROUTES[kind].listType;
+        return (await this.transport.call(ENDPOINTS.listVolumes, { query: { owner: "me", type } }, volumeListResponseSchema)).volumes;
     }
 
     /** Deletes a volume; one already gone is reported, not thrown. Refused while an instance uses it. */

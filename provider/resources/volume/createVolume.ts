@@ -1,6 +1,6 @@
 /** A Volume create, its steps in order: choose the offer, list, send the create, learn the id by listing (a lost answer too). */
 import { VastOutcomeUnknownError } from "../../client/errors";
-import { volumeOfferQuery } from "../../client/api/volumes";
+import { VolumeKind, volumeOfferQuery } from "../../client/api/volumes";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { VolumeOfferFilters, VolumeRecord } from "../../schemas/volume";
@@ -11,27 +11,28 @@ import { outputsOf } from "./volumeRecords";
 /** Volumes this process made: a create's look never takes one for its own. */
 const createdHere = new Set<number>();
 
-export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs): Promise<{ id: string; outs: VolumeOutputs }> {
+export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, kind: VolumeKind): Promise<{ id: string; outs: VolumeOutputs }> {
     const vast = ctx.client();
-    const chosen = await chooseOffer(vast, inputs);
+    const what = kind === "network" ? "network volume" : "volume";
+    const chosen = await chooseOffer(vast, inputs, kind);
     // One name at a time in this process: a look must not take the volume another create of the name is waiting for.
     return oneCreateAtATime(`volume ${inputs.name}`, async () => {
         // Listed before the send: the volume this create makes is one not listed here. If the list cannot be read, nothing is sent.
-        const before = new Set((await vast.volumes.list()).map((v) => v.id));
+        const before = new Set((await vast.volumes.list(kind)).map((v) => v.id));
         const sentAt = ctx.clock.now();
         let answered = true;
         try {
-            await vast.volumes.create(chosen.offerId, inputs.sizeGb, inputs.name);
+            await vast.volumes.create(chosen.offerId, inputs.sizeGb, inputs.name, kind);
         } catch (e) {
             if (!(e instanceof VastOutcomeUnknownError)) throw e; // refused: nothing made
             answered = false;
-            ctx.log.warn(`the answer to create volume ${inputs.name} on volume offer ${chosen.offerId} was lost; looking for it before trying again`);
+            ctx.log.warn(`the answer to create ${what} ${inputs.name} on volume offer ${chosen.offerId} was lost; looking for it before trying again`);
         }
         // The answer names the volume but gives no id: a listing tells it, for a lost answer as for a good one.
-        const made = await findMade(ctx, vast, inputs, chosen.offerId, before, sentAt, answered);
-        if (!made) throw new Error(`vastai: create volume ${inputs.name} on volume offer ${chosen.offerId} failed: its answer was lost, and no such volume was made; run \`pulumi up\` again`);
+        const made = await findMade(ctx, vast, inputs, chosen.offerId, before, sentAt, answered, kind);
+        if (!made) throw new Error(`vastai: create ${what} ${inputs.name} on volume offer ${chosen.offerId} failed: its answer was lost, and no such volume was made; run \`pulumi up\` again`);
         createdHere.add(made.id);
-        ctx.log.progress(`volume ${made.id} (${inputs.name}, ${inputs.sizeGb} GB) created on volume offer ${chosen.offerId}`);
+        ctx.log.progress(`${what} ${made.id} (${inputs.name}, ${inputs.sizeGb} GB) created on volume offer ${chosen.offerId}`);
         return { id: String(made.id), outs: outputsOf(inputs, made, { rentedOfferId: chosen.offerId, machineId: chosen.machineId, storageCostPerGbMonth: chosen.price, geolocation: chosen.geolocation }) };
     });
 }
@@ -44,14 +45,14 @@ interface ChosenVolumeOffer {
 }
 
 /** The program's volume offer, or the cheapest match of its query with room for the volume and within its ceiling. */
-async function chooseOffer(vast: VastClient, inputs: VolumeInputs): Promise<ChosenVolumeOffer> {
+async function chooseOffer(vast: VastClient, inputs: VolumeInputs, kind: VolumeKind): Promise<ChosenVolumeOffer> {
     const { maxPricePerGbMonth, ...search } = inputs.offer ?? {};
     const pinned = inputs.offerId !== undefined;
     const given = (search.filters ?? {}) as VolumeOfferFilters;
     const filters: VolumeOfferFilters = pinned
         ? { id: { eq: inputs.offerId } }
         : { ...given, disk_space: { gte: inputs.sizeGb }, ...(maxPricePerGbMonth !== undefined ? { storage_cost: { lte: maxPricePerGbMonth } } : {}) };
-    const [offer] = await vast.volumes.searchOffers(volumeOfferQuery({ ...search, filters, defaults: pinned ? false : search.defaults, limit: 1 }));
+    const [offer] = await vast.volumes.searchOffers(volumeOfferQuery({ ...search, filters, defaults: pinned ? false : search.defaults, limit: 1 }), kind);
     if (pinned) return { offerId: inputs.offerId!, machineId: offer?.machine_id ?? undefined, price: offer?.storage_cost ?? undefined, geolocation: offer?.geolocation ?? undefined };
     if (!offer) {
         throw new Error(
@@ -67,12 +68,21 @@ async function chooseOffer(vast: VastClient, inputs: VolumeInputs): Promise<Chos
  * made by another create of this process. Looked for until found when the service answered (it
  * was made); after a lost answer, until enough answered looks find nothing.
  */
-function findMade(ctx: ProviderContext, vast: VastClient, inputs: VolumeInputs, offerId: number, before: ReadonlySet<number>, sentAt: number, answered: boolean): Promise<VolumeRecord | undefined> {
+function findMade(
+    ctx: ProviderContext,
+    vast: VastClient,
+    inputs: VolumeInputs,
+    offerId: number,
+    before: ReadonlySet<number>,
+    sentAt: number,
+    answered: boolean,
+    kind: VolumeKind,
+): Promise<VolumeRecord | undefined> {
     const ours = (v: VolumeRecord) => v.label === inputs.name && !before.has(v.id) && !createdHere.has(v.id) && (v.disk_space == null || Math.abs(v.disk_space - inputs.sizeGb) < 0.5);
     return findLostCreate(ctx, {
         what: `volume ${inputs.name} on volume offer ${offerId}`,
         lookFor: `a volume named ${inputs.name} of ${inputs.sizeGb} GB made since ${new Date(sentAt).toISOString()}`,
-        look: async () => (await vast.volumes.list()).filter(ours).sort((a, b) => a.id - b.id)[0],
+        look: async () => (await vast.volumes.list(kind)).filter(ours).sort((a, b) => a.id - b.id)[0],
         untilFound: answered,
     });
 }

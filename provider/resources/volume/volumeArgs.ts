@@ -47,8 +47,10 @@ export type VolumeInputs = z.output<typeof volumeArgsSchema> & { name: string };
 export interface VolumeOutputs extends VolumeInputs {
     /** The service's numeric id; the Pulumi id too. An instance mounts it by `volumes: [{ volume: <this or the resource's id>, mountPath }]`. */
     volumeId: number;
-    /** The machine it is on: an instance that mounts it must run there. */
+    /** The machine it is on: an instance that mounts it must run there. A network volume has none. */
     machineId?: number;
+    /** A network volume's storage cluster (`cluster_id`). */
+    clusterId?: number;
     /** The volume offer it was created on. */
     rentedOfferId?: number;
     /** What the service says of it (`status`). */
@@ -66,6 +68,7 @@ export const VOLUME_DEFAULTS = defaultsOf(volumeArgsSchema);
 export const VOLUME_COMPUTED_OUTPUTS = {
     volumeId: {},
     machineId: {},
+    clusterId: {},
     rentedOfferId: {},
     status: {},
     storageCostPerGbMonth: {},

@@ -9,6 +9,7 @@ import { goneResult, readResult } from "../../dynamic/readResult";
 import { VOLUME_COMPUTED, VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs, volumeArgsSchema } from "./volumeArgs";
 import { inputsOf, listedUnlessRemoved, outputsOf, rentalIn } from "./volumeRecords";
 import { createVolume } from "./createVolume";
+import { VolumeKind } from "../../client/api/volumes";
 import { deleteVolume } from "./deleteVolume";
 
 type Props = Record<string, any>;
@@ -20,7 +21,8 @@ function offerGiven(args: Props): CheckFailure[] {
     return [];
 }
 
-export const volumeProvider = (ctx: ProviderContext) => ({
+/** The provider of a local volume (`Volume`) or a network volume (`NetworkVolume`): the same shape, other routes. */
+export const volumeProvider = (ctx: ProviderContext, kind: VolumeKind = "local") => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<VolumeInputs>> {
         const { args, failures } = checkArgs(news, volumeArgsSchema, VOLUME_PROPERTIES, computedRefusals(VOLUME_COMPUTED));
         if (failures.length === 0) failures.push(...offerGiven(args));
@@ -43,19 +45,19 @@ export const volumeProvider = (ctx: ProviderContext) => ({
     },
 
     async create(inputs: VolumeInputs) {
-        return createVolume(ctx, inputs);
+        return createVolume(ctx, inputs, kind);
     },
 
     /** The volume as the account lists it now; gone only when three listings leave it out. */
     async read(id: string, props: Partial<VolumeOutputs> = {}) {
         const volumeId = Number(props.volumeId ?? id);
-        const record = await listedUnlessRemoved(ctx, volumeId);
+        const record = await listedUnlessRemoved(ctx, volumeId, kind);
         if (!record) return goneResult<VolumeOutputs>();
         const inputs = inputsOf({ ...props, name: record.label ?? props.name, sizeGb: record.disk_space != null ? Math.round(record.disk_space) : props.sizeGb });
         return readResult(String(volumeId), outputsOf(inputs, record, rentalIn(props)), inputs);
     },
 
     async delete(id: string, props: VolumeOutputs) {
-        return deleteVolume(ctx, id, props);
+        return deleteVolume(ctx, id, props, kind);
     },
 }) satisfies pulumi.dynamic.ResourceProvider<VolumeInputs, VolumeOutputs>;

@@ -2,6 +2,7 @@
 import { pickInputs } from "../../dynamic/checkArgs";
 import { ProviderContext } from "../../dynamic/context";
 import { VolumeRecord } from "../../schemas/volume";
+import { VolumeKind } from "../../client/api/volumes";
 import { sharedListing } from "../batchedReads";
 import { retryIfMissing } from "../retryIfMissing";
 import { VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs } from "./volumeArgs";
@@ -21,6 +22,7 @@ export function outputsOf(inputs: VolumeInputs, record: VolumeRecord, rental: Pa
         ...rental,
         volumeId: record.id,
         machineId: record.machine_id ?? rental.machineId,
+        clusterId: record.cluster_id ?? rental.clusterId,
         status: record.status ?? undefined,
         geolocation: record.geolocation ?? rental.geolocation,
     }) as VolumeOutputs;
@@ -28,15 +30,15 @@ export function outputsOf(inputs: VolumeInputs, record: VolumeRecord, rental: Pa
 
 /** What a state holds of the rental that no listing reports again. */
 export function rentalIn(props: Partial<VolumeOutputs>): Partial<VolumeOutputs> {
-    return definedOnly({ rentedOfferId: props.rentedOfferId, storageCostPerGbMonth: props.storageCostPerGbMonth, machineId: props.machineId, geolocation: props.geolocation });
+    return definedOnly({ rentedOfferId: props.rentedOfferId, storageCostPerGbMonth: props.storageCostPerGbMonth, machineId: props.machineId, clusterId: props.clusterId, geolocation: props.geolocation });
 }
 
-/** Volume reads in this process share the account's volume listing. */
-const sharedVolumeReader = sharedListing((vast) => vast.volumes.list());
+/** Volume reads in this process share the account's volume listing, one per kind. */
+const sharedVolumeReaders = { local: sharedListing((vast) => vast.volumes.list("local")), network: sharedListing((vast) => vast.volumes.list("network")) };
 
 /** The volume as the account lists it, or undefined only when left out of three listings a moment apart (retryIfMissing.ts). */
-export async function listedUnlessRemoved(ctx: ProviderContext, volumeId: number): Promise<VolumeRecord | undefined> {
-    const look = () => sharedVolumeReader(ctx.client()).get(volumeId);
+export async function listedUnlessRemoved(ctx: ProviderContext, volumeId: number, kind: VolumeKind): Promise<VolumeRecord | undefined> {
+    const look = () => sharedVolumeReaders[kind](ctx.client()).get(volumeId);
     return retryIfMissing(ctx.clock, await look(), look);
 }
 

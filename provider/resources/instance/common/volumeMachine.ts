@@ -12,7 +12,7 @@ export async function volumeMachine(vast: VastClient, desired: InstanceInputs): 
     const [mounted] = desired.volumes ?? [];
     if (mounted === undefined) return undefined;
     const volumeId = Number(mounted.volume);
-    const record = (await vast.volumes.list()).find((v) => v.id === volumeId);
+    const record = (await vast.volumes.list("all")).find((v) => v.id === volumeId);
     if (!record) {
         throw new Error(`vastai: create instance failed: volume ${volumeId} (volumes[0].volume) is not on the account: deleted, another account's, or a mistyped id. Nothing was rented`);
     }
