@@ -194,6 +194,26 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         expect((await replay(emu, request("vastai show user"), { ...bindings, apiKey: json.key })).status).toBe(401);
     });
 
+    it("storage: search volumes (the bound a string) and network volumes, create one of each, show them, delete the local one", async () => {
+        const offers: Array<Record<string, unknown>> = (await send("vastai search volumes")).json.offers;
+        expect(offers.length).toBeGreaterThan(0);
+        expect(offers.every((o) => (o.disk_space as number) >= 100 && o.verified === true)).toBe(true);
+        bindings.volumeOfferId = offers[0].id as number;
+        const network: Array<Record<string, unknown>> = (await send("vastai search network volumes")).json.offers;
+        expect(network.length).toBeGreaterThan(0);
+        bindings.networkVolumeOfferId = network[0].id as number;
+
+        expect((await send("vastai create volume")).json).toMatchObject({ success: true, volume_name: "vendor_data" });
+        expect((await send("vastai create network volume")).json).toMatchObject({ success: true });
+        const shown: Array<Record<string, unknown>> = (await send("vastai show volumes")).json.volumes;
+        const local = shown.find((v) => v.label === "vendor_data")!;
+        expect(local).toMatchObject({ disk_space: 20, machine_id: expect.any(Number) });
+        expect(shown.some((v) => v.cluster_id != null && v.disk_space === 15)).toBe(true);
+        bindings.volumeId = local.id as number;
+        await send("vastai delete volume");
+        expect((await send("vastai show volumes")).json.volumes.map((v: { id: number }) => v.id)).not.toContain(local.id);
+    });
+
     it("delete template: unlinked from the account, no longer found", async () => {
         await send("vastai delete template");
         expect(emu.model.templates.get(bindings.templateId as number)!.deleted).toBe(true);

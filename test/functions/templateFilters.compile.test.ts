@@ -83,3 +83,15 @@ describe("offer filters are typed per field (compile-time)", () => {
         expect(message(3)).toBe("Type 'number' is not assignable to type 'string'.");
     });
 });
+
+describe("volume offer filters are typed per field (compile-time)", () => {
+    it("an unknown field, in a search and in a Volume's query, and mistyped values fail to type-check exactly where marked", () => {
+        const file = path.join(__dirname, "volumeOfferFilters.must-fail.ts");
+        const expected = expectedErrors(file);
+        expect(expected).toHaveLength(4);
+        const { inFile, elsewhere } = compile(file);
+        expect(elsewhere).toEqual([]);
+        expect(inFile.map(({ line, code }) => ({ line, code }))).toEqual(expected);
+        expect(inFile.find((f) => f.line === expected[0].line)!.message).toMatch(/'gpu_name' does not exist in type/);
+    });
+});
