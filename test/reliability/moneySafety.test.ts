@@ -148,8 +148,10 @@ const RESOURCES: ResourceUnderTest[] = [
         },
     },
     {
-        // On the case's own volume offer; the update replaces it (a new size: no call changes a volume).
+        // On the case's own volume offer. An update is a replacement (no call changes a volume), a
+        // create and a delete of the calls below, so it is left out: the suite's time is the CI's.
         type: "Volume",
+        operations: ["create", "refresh", "delete"],
         program: (emu, name, edited) => {
             const offerId = volumeOfferFor(emu, name);
             return () => new Volume(name, { offerId, sizeGb: edited ? 11 : 10, name: volumeName(name) });
@@ -157,10 +159,6 @@ const RESOURCES: ResourceUnderTest[] = [
         liveIds: (emu, name) => emu.liveVolumes().filter((v) => v.name === volumeName(name)).map((v) => String(v.id)),
         purge: (emu, name) => {
             for (const v of emu.model.volumes.values()) if (v.name === volumeName(name)) v.deleted = true;
-        },
-        editDisagrees: (emu, id) => {
-            const size = emu.model.volumes.get(Number(id))?.size;
-            return size === 11 ? undefined : `the service's volume ${id} has ${size} GB`;
         },
     },
     {

@@ -44,16 +44,16 @@ interface ChosenVolumeOffer {
     geolocation?: string;
 }
 
-/** The program's volume offer, or the cheapest match of its query with room for the volume and within its ceiling. */
+/**
+ * The program's volume offer (nothing asked: the listing tells its machine), or the cheapest match
+ * of its query with room for the volume and within its ceiling.
+ */
 async function chooseOffer(vast: VastClient, inputs: VolumeInputs, kind: VolumeKind): Promise<ChosenVolumeOffer> {
+    if (inputs.offerId !== undefined) return { offerId: inputs.offerId };
     const { maxPricePerGbMonth, ...search } = inputs.offer ?? {};
-    const pinned = inputs.offerId !== undefined;
     const given = (search.filters ?? {}) as VolumeOfferFilters;
-    const filters: VolumeOfferFilters = pinned
-        ? { id: { eq: inputs.offerId } }
-        : { ...given, disk_space: { gte: inputs.sizeGb }, ...(maxPricePerGbMonth !== undefined ? { storage_cost: { lte: maxPricePerGbMonth } } : {}) };
-    const [offer] = await vast.volumes.searchOffers(volumeOfferQuery({ ...search, filters, defaults: pinned ? false : search.defaults, limit: 1 }), kind);
-    if (pinned) return { offerId: inputs.offerId!, machineId: offer?.machine_id ?? undefined, price: offer?.storage_cost ?? undefined, geolocation: offer?.geolocation ?? undefined };
+    const filters: VolumeOfferFilters = { ...given, disk_space: { gte: inputs.sizeGb }, ...(maxPricePerGbMonth !== undefined ? { storage_cost: { lte: maxPricePerGbMonth } } : {}) };
+    const [offer] = await vast.volumes.searchOffers(volumeOfferQuery({ ...search, filters, limit: 1 }), kind);
     if (!offer) {
         throw new Error(
             `vastai: create volume ${inputs.name} failed: no volume offer matches the query with ${inputs.sizeGb} GB free` +

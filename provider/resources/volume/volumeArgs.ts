@@ -55,7 +55,7 @@ export interface VolumeOutputs extends VolumeInputs {
     rentedOfferId?: number;
     /** What the service says of it (`status`). */
     status?: string;
-    /** The offer's price when it was created, USD per GB-month. */
+    /** The offer's price when it was created by query, USD per GB-month (an `offerId` is not searched). */
     storageCostPerGbMonth?: number;
     /** Where the machine is, as the service says it (`geolocation`). */
     geolocation?: string;
