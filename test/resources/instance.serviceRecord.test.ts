@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Instance } from "../../provider";
+import { Instance, Volume } from "../../provider";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { Emulator } from "../../testkit/emulator/server";
 import { ProviderHost } from "../../testkit/host/providerHost";
@@ -43,7 +43,7 @@ describe("the service as the record of interrupted creates: a killed up resumed 
     }
 
     /** Starts an `up` and kills its machine once `until` holds, as a cancelled job does. */
-    async function upKilled(engine: MiniEngine, program: () => Instance, until: () => boolean): Promise<void> {
+    async function upKilled(engine: MiniEngine, program: () => Instance | Volume, until: () => boolean): Promise<void> {
         const up = engine.up(program).catch((e: Error) => e);
         await eventually(async () => until());
         await engine.host.kill();
@@ -209,5 +209,31 @@ describe("the service as the record of interrupted creates: a killed up resumed 
         expect(engine.get("changed").id).toBe(String(rented.id));
         await engine.destroy();
         expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a Volume whose create was killed after the service made it is taken over by the next machine by its made name; --replace makes a new one", async () => {
+        const offer = emu.addVolumeOffer({ diskSpace: 200 });
+        const program = () => new Volume("killed-volume", { offerId: offer.id, sizeGb: 30 });
+        // The service makes the volume, and the answer is still on its way when the machine goes.
+        emu.faults.add({ method: "PUT", path: "/api/v0/volumes/", times: 1, fault: { kind: "timeout", acted: true, holdMs: 60_000 } });
+        const engine = new MiniEngine(await machine());
+        await upKilled(engine, program, () => emu.liveVolumes().some((v) => v.offerId === offer.id));
+        emu.faults.clear();
+        const [made] = emu.liveVolumes().filter((v) => v.offerId === offer.id);
+        expect(made.name).toMatch(/^pulumi_[0-9a-f]{16}_0$/);
+
+        engine.useHost(await machine());
+        await engine.up(program);
+        expect(engine.get("killed-volume").id).toBe(String(made.id));
+        expect(emu.requestsTo("PUT", "/api/v0/volumes/")).toHaveLength(1);
+        expect(engine.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`volume ${made.id} (${made.name}) was made for this resource by a \`pulumi up\` that stopped`)]));
+
+        // The volume state holds carries an older generation: a replacement makes a new one.
+        engine.useHost(await machine());
+        await engine.up(program, { replace: ["killed-volume"] });
+        expect(engine.get("killed-volume").id).not.toBe(String(made.id));
+        expect(emu.liveVolumes().filter((v) => v.offerId === offer.id).map((v) => String(v.id))).toEqual([engine.get("killed-volume").id]);
+        await engine.destroy();
+        expect(emu.liveVolumes()).toEqual([]);
     });
 });

@@ -59,7 +59,7 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         expect(made.offerId).not.toBe(small.id); // the cheapest has 50 GB free
         expect(engine.get("data")).toMatchObject({
             id: String(made.id),
-            outputs: { volumeId: made.id, rentedOfferId: fits.id, machineId: fits.machineId, storageCostPerGbMonth: 0.1, sizeGb: 100, name: expect.stringMatching(/^pulumi_[0-9a-f]{12}$/) },
+            outputs: { volumeId: made.id, rentedOfferId: fits.id, machineId: fits.machineId, storageCostPerGbMonth: 0.1, sizeGb: 100, name: expect.stringMatching(/^pulumi_[0-9a-f]{16}_0$/) },
         });
         expect(made.name).toBe(engine.get("data").outputs.name);
 

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
 import { INSTANCE_COMPUTED_OUTPUTS, InstanceArgs, InstanceOutputs, instanceArgsSchema } from "./instanceArgs";
-import { createSlot } from "./common/createKey";
+import { slotInput } from "../resourceSlot";
 
 /**
  * A Vast.ai GPU instance started on an offer, optionally from a `Template`. `pulumi up` waits until
@@ -19,8 +19,7 @@ export class Instance extends pulumi.dynamic.Resource {
     constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
         const resource = resourceArgs(args, instanceArgsSchema, INSTANCE_COMPUTED_OUTPUTS, opts);
         // Where it stands, as its URN says: part of its create's key, by which any machine's next `up` finds what a stopped one rented.
-        const slot = pulumi.output(opts?.parent?.urn ?? "").apply((parent) => createSlot(pulumi.getProject(), pulumi.getStack(), parent, name));
-        super(providerShim("instance"), name, { ...resource.props, createSlot: slot }, resource.opts, "vastai", "Instance");
+        super(providerShim("instance"), name, { ...resource.props, createSlot: slotInput("vastai:Instance", name, opts) }, resource.opts, "vastai", "Instance");
     }
 }
 

@@ -5,7 +5,7 @@ import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { VolumeOfferFilters, VolumeRecord } from "../../schemas/volume";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
-import { VolumeInputs, VolumeOutputs } from "./volumeArgs";
+import { VolumeInputs, VolumeOutputs, generatedName } from "./volumeArgs";
 import { outputsOf } from "./volumeRecords";
 
 /** Volumes this process made: a create's look never takes one for its own. */
@@ -14,6 +14,9 @@ const createdHere = new Set<number>();
 export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, kind: VolumeKind): Promise<{ id: string; outs: VolumeOutputs }> {
     const vast = ctx.client();
     const what = kind === "network" ? "network volume" : "volume";
+    // What a stopped `up` of this resource made, found on the service by its made name from any machine, is taken over.
+    const interrupted = await madeByStoppedUp(ctx, vast, inputs, kind);
+    if (interrupted) return { id: String(interrupted.id), outs: outputsOf(inputs, interrupted, {}) };
     const chosen = await chooseOffer(vast, inputs, kind);
     // One name at a time in this process: a look must not take the volume another create of the name is waiting for.
     return oneCreateAtATime(`volume ${inputs.name}`, async () => {
@@ -35,6 +38,27 @@ export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, k
         ctx.log.progress(`${what} ${made.id} (${inputs.name}, ${inputs.sizeGb} GB) created on volume offer ${chosen.offerId}`);
         return { id: String(made.id), outs: outputsOf(inputs, made, { rentedOfferId: chosen.offerId, machineId: chosen.machineId, storageCostPerGbMonth: chosen.price, geolocation: chosen.geolocation }) };
     });
+}
+
+/**
+ * The volume a stopped `up`'s create of this resource made, when the provider made its name: the
+ * same slot and, for a resource state holds, the same generation (an older one is the volume state
+ * holds, which a replacement must not take); for one no state holds, any generation. The newest is
+ * taken; the others are named, not deleted (a volume holds data).
+ */
+async function madeByStoppedUp(ctx: ProviderContext, vast: VastClient, inputs: VolumeInputs, kind: VolumeKind): Promise<VolumeRecord | undefined> {
+    if (!inputs.nameGenerated || inputs.createSlot === undefined) return undefined;
+    const prefix = generatedName(inputs.createSlot, 0).replace(/0$/, "");
+    const ours = (label: string) => (inputs.createGeneration === 0 ? label.startsWith(prefix) && /^\d+$/.test(label.slice(prefix.length)) : label === inputs.name);
+    const found = (await vast.volumes.list(kind)).filter((v) => typeof v.label === "string" && ours(v.label) && !createdHere.has(v.id)).sort((a, b) => b.id - a.id);
+    const taken = found.find((v) => v.disk_space == null || Math.abs(v.disk_space - inputs.sizeGb) < 0.5);
+    for (const other of found.filter((v) => v !== taken)) {
+        ctx.log.warn(`volume ${other.id} (${other.label}, ${other.disk_space} GB) was made for this resource by a \`pulumi up\` that stopped, and no state holds it: delete it if its data is not needed`);
+    }
+    if (!taken) return undefined;
+    createdHere.add(taken.id);
+    ctx.log.warn(`volume ${taken.id} (${taken.label}) was made for this resource by a \`pulumi up\` that stopped before its create returned: taken over instead of creating another`);
+    return taken;
 }
 
 interface ChosenVolumeOffer {

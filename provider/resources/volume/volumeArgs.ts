@@ -29,8 +29,9 @@ export const volumeArgsSchema = z.strictObject({
     /** Size in GB, whole. The offer must have this much free. */
     sizeGb: prop(z.number().int("must be a whole number of GB").positive("must be a positive number of GB"), { wire: "size", onChange: "replace" }),
     /**
-     * The volume's name on the account: letters, digits and underscores, at most 64. Default: a
-     * generated `pulumi_` name, kept from then on.
+     * The volume's name on the account: letters, digits and underscores, at most 64. Default: one
+     * made from where the resource stands (`pulumi_<slot>_<generation>`), by which the next `up`, on
+     * any machine, takes over a volume a stopped `up` made; only a create uses it.
      */
     name: prop(z.string().regex(VOLUME_NAME, "must be letters, digits and underscores, at most 64").optional(), { wire: "name", onChange: "replace" }),
 });
@@ -40,8 +41,30 @@ export interface VolumeArgs extends PulumiArgs<Omit<z.input<typeof volumeArgsSch
     offer?: PulumiArgs<{ search: Pick<VolumeOfferSearch, "filters" | "order" | "defaults"> & { maxPricePerGbMonth?: number } }>["search"];
 }
 
-/** Inputs after `check`: the name given or generated. */
-export type VolumeInputs = z.output<typeof volumeArgsSchema> & { name: string };
+/** Inputs after `check`: the name given or generated, and what a generated one is made of. */
+export type VolumeInputs = z.output<typeof volumeArgsSchema> & { name: string } & GeneratedName;
+
+/**
+ * What the classes and `check` add beside the properties, kept with the inputs in state: where the
+ * resource stands (`createSlot`, hashed), and for a name not given, that the provider made it, from
+ * the slot and a generation (0 when no state holds the resource, else one more than state's), so a
+ * stopped `up`'s volume is found on the service by its name (createVolume.ts).
+ */
+export type GeneratedName = { createSlot?: string; createGeneration?: number; nameGenerated?: boolean };
+
+/** The generated-name inputs of a property bag, as they are. */
+export function generatedNameOf(props: Record<string, unknown>): GeneratedName {
+    const kept: GeneratedName = {};
+    if (typeof props.createSlot === "string") kept.createSlot = props.createSlot;
+    if (typeof props.createGeneration === "number") kept.createGeneration = props.createGeneration;
+    if (props.nameGenerated === true) kept.nameGenerated = true;
+    return kept;
+}
+
+/** The name made for a volume whose program gives none: its slot and generation, which any machine computes the same. */
+export function generatedName(slot: string, generation: number): string {
+    return `pulumi_${slot.slice(0, 16)}_${generation}`;
+}
 
 /** Outputs: every input, plus what the service reports. Absent values are left out. */
 export interface VolumeOutputs extends VolumeInputs {

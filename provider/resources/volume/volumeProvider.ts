@@ -6,7 +6,8 @@ import { CheckFailure } from "../../dynamic/checkFailures";
 import { ProviderContext } from "../../dynamic/context";
 import { changedProperties, shimChanged } from "../../dynamic/diffInputs";
 import { goneResult, readResult } from "../../dynamic/readResult";
-import { VOLUME_COMPUTED, VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs, volumeArgsSchema } from "./volumeArgs";
+import { VOLUME_COMPUTED, VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs, generatedName, volumeArgsSchema } from "./volumeArgs";
+import { nextGeneration } from "../resourceSlot";
 import { inputsOf, listedUnlessRemoved, outputsOf, rentalIn } from "./volumeRecords";
 import { createVolume } from "./createVolume";
 import { VolumeKind } from "../../client/api/volumes";
@@ -24,24 +25,30 @@ function offerGiven(args: Props): CheckFailure[] {
 /** The provider of a local volume (`Volume`) or a network volume (`NetworkVolume`): the same shape, other routes. */
 export const volumeProvider = (ctx: ProviderContext, kind: VolumeKind = "local") => ({
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<VolumeInputs>> {
-        const { args, failures } = checkArgs(news, volumeArgsSchema, VOLUME_PROPERTIES, computedRefusals(VOLUME_COMPUTED));
+        const { createSlot, createGeneration: _g, nameGenerated: _n, ...given } = news;
+        const { args, failures } = checkArgs(given, volumeArgsSchema, VOLUME_PROPERTIES, computedRefusals(VOLUME_COMPUTED));
         if (failures.length === 0) failures.push(...offerGiven(args));
         if (failures.length > 0) return { inputs: news as VolumeInputs, failures };
-        // A name not given is generated once and kept: the volume's name on the account, by which a lost create's volume is found.
-        const name = args.name ?? olds.name ?? `pulumi_${randomBytes(6).toString("hex")}`;
-        return { inputs: inputsOf({ ...args, name }) };
+        if (args.name !== undefined) return { inputs: inputsOf(args) };
+        // No name given: one made from where the resource stands, by which the next `up` on any machine finds what a stopped one made.
+        if (typeof createSlot === "string") {
+            const createGeneration = nextGeneration(olds, Object.keys(olds).length > 0);
+            return { inputs: inputsOf({ ...args, name: generatedName(createSlot, createGeneration), createSlot, createGeneration, nameGenerated: true }) };
+        }
+        return { inputs: inputsOf({ ...args, name: olds.name ?? `pulumi_${randomBytes(6).toString("hex")}` }) };
     },
 
     /** No call changes a volume: every change of what it was created with replaces it; the query changes nothing once created. */
     async diff(_id: string, olds: VolumeOutputs, news: VolumeInputs) {
-        const changed = changedProperties(olds, news, VOLUME_PROPERTIES);
+        // A made name moves on with the generation: only a create uses it.
+        const changed = changedProperties(olds, news, VOLUME_PROPERTIES).filter((p) => !(p === "name" && news.nameGenerated));
         const replaces = changed.filter((p) => p !== "offer" && !(p === "offerId" && news.offerId === olds.rentedOfferId));
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
     },
 
     /** Reached for the query or a new shim: recorded, nothing sent. */
     async update(_id: string, olds: VolumeOutputs, news: VolumeInputs) {
-        return { outs: { ...olds, ...inputsOf(news) } as VolumeOutputs };
+        return { outs: { ...olds, ...inputsOf(news), ...(news.nameGenerated ? { name: olds.name } : {}) } as VolumeOutputs };
     },
 
     async create(inputs: VolumeInputs) {

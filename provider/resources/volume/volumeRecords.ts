@@ -5,10 +5,11 @@ import { VolumeRecord } from "../../schemas/volume";
 import { VolumeKind } from "../../client/api/volumes";
 import { sharedListing } from "../batchedReads";
 import { retryIfMissing } from "../retryIfMissing";
-import { VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs } from "./volumeArgs";
+import { VOLUME_PROPERTIES, VolumeInputs, VolumeOutputs, generatedNameOf } from "./volumeArgs";
 
 /** The inputs among a resource's state or arguments. */
-export const inputsOf = (props: object) => pickInputs(props as Record<string, any>, VOLUME_PROPERTIES) as unknown as VolumeInputs;
+export const inputsOf = (props: object) =>
+    ({ ...pickInputs(props as Record<string, any>, VOLUME_PROPERTIES), ...generatedNameOf(props as Record<string, unknown>) }) as unknown as VolumeInputs;
 
 /** Plain JSON for the host: keys whose value is undefined or null go. */
 function definedOnly<T extends object>(value: T): T {

@@ -22,7 +22,7 @@ import {
 import { normalizeInputs, templateEnv } from "../common/instanceMapping";
 import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
-import { nextGeneration } from "../common/createKey";
+import { nextGeneration } from "../../resourceSlot";
 import { volumeMachine } from "../common/volumeMachine";
 
 // An instance's check: the program's inputs validated, defaults filled in, before any plan.

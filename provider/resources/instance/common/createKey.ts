@@ -21,16 +21,6 @@ function sha256(text: string, chars: number): string {
     return createHash("sha256").update(text).digest("hex").slice(0, chars);
 }
 
-/** Where a resource stands, as its URN says (project, stack, parent and name), hashed: what the Instance class passes as `createSlot`. */
-export function createSlot(project: string, stack: string, parentUrn: string, name: string): string {
-    return sha256(["vastai:Instance", project, stack, parentUrn, name].join("\0"), 24);
-}
-
-/** The generation a check gives: 0 when no state holds the resource, else one more than the state's. */
-export function nextGeneration(olds: { createGeneration?: unknown }, inState: boolean): number {
-    return inState ? (Number(olds.createGeneration) || 0) + 1 : 0;
-}
-
 /** The key of a create of `inputs` (checked, normalized), or none for inputs without a slot (not from the Instance class). */
 export function createKeyOf(inputs: { createSlot?: string; createGeneration?: number }): CreateKey | undefined {
     if (inputs.createSlot === undefined) return undefined;
