@@ -37,8 +37,8 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         const { emu, host } = stack;
         const before = emu.requests.length;
         for (const [args, property, reason] of [
-            [{ sizeGb: 10 }, "offerId", /give offerId .* or offer/],
-            [{ sizeGb: 10, offerId: 1, offer: {} }, "offerId", /not both/],
+            [{ sizeGb: 10 }, "offerId", /give offerId .* offer .* or adopt/],
+            [{ sizeGb: 10, offerId: 1, offer: {} }, "offer", /give one of offerId, offer and adopt, not offerId and offer/],
             [{ sizeGb: 10, offerId: 1, name: "has space" }, "name", /letters, digits and underscores/],
             [{ sizeGb: 1.5, offerId: 1 }, "sizeGb", /whole number of GB/],
         ] as const) {
@@ -143,6 +143,23 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         expect(checked.failures).toEqual([expect.objectContaining({ property: "offerId", reason: expect.stringContaining(`offer ${elsewhere.id} is on machine`) })]);
         const [both] = await registerAsProgram(() => new Instance("both", { offerId: there.id, image: "busybox", volumes: [{ volume: data.id, mountPath: "/a" }], volumeInfo: { createNew: false, volumeId: data.id, mountPath: "/b" } }));
         expect((await host.check(host.urn(both.type, both.name), {}, both.inputs)).failures).toEqual([expect.objectContaining({ property: "volumes", reason: "give volumes or volumeInfo, not both" })]);
+    });
+
+    it("adopt: a volume made in the console comes into the stack with no create call, keeps its name, and is deleted with the stack; a size it does not have is refused", async () => {
+        const { emu, engine } = stack;
+        const [, fits] = storageMarket("Japan, JP");
+        const existing = emu.model.addVolume({ ownerId: emu.demoUser.id, offerId: fits.id, machineId: fits.machineId ?? 0, name: "from_console", size: 40, createdAt: Date.now(), network: false });
+        await expect(engine.up(() => new Volume("wrong", { adopt: existing.id, sizeGb: 41 }))).rejects.toThrow(`adopt volume ${existing.id} failed: the program says sizeGb 41, the volume has 40 GB`);
+        await engine.destroy();
+
+        const program = () => new Volume("adopted", { adopt: existing.id, sizeGb: 40 });
+        await engine.up(program);
+        expect(engine.get("adopted")).toMatchObject({ id: String(existing.id), outputs: { volumeId: existing.id, name: "from_console", machineId: fits.machineId } });
+        expect(emu.requestsTo("PUT", CREATE)).toEqual([]);
+        await engine.refresh();
+        expect((await engine.up(program)).same).toEqual(["adopted"]);
+        await engine.destroy();
+        expect(emu.liveVolumes()).toEqual([]);
     });
 
     it("a network volume: created in a storage cluster by query, mounted by an instance on any machine, deleted", async () => {

@@ -14,6 +14,7 @@ const createdHere = new Set<number>();
 export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, kind: VolumeKind): Promise<{ id: string; outs: VolumeOutputs }> {
     const vast = ctx.client();
     const what = kind === "network" ? "network volume" : "volume";
+    if (inputs.adopt !== undefined) return adoptVolume(ctx, vast, inputs, kind, what); // nothing created: taken as it is
     // What a stopped `up` of this resource made, found on the service by its made name from any machine, is taken over.
     const interrupted = await madeByStoppedUp(ctx, vast, inputs, kind);
     if (interrupted) return { id: String(interrupted.id), outs: outputsOf(inputs, interrupted, {}) };
@@ -38,6 +39,19 @@ export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, k
         ctx.log.progress(`${what} ${made.id} (${inputs.name}, ${inputs.sizeGb} GB) created on volume offer ${chosen.offerId}`);
         return { id: String(made.id), outs: outputsOf(inputs, made, { rentedOfferId: chosen.offerId, machineId: chosen.machineId, storageCostPerGbMonth: chosen.price, geolocation: chosen.geolocation }) };
     });
+}
+
+/** Takes volume `inputs.adopt` into the stack: read, refused when its size or name disagree with the program's, no create call. */
+async function adoptVolume(ctx: ProviderContext, vast: VastClient, inputs: VolumeInputs, kind: VolumeKind, what: string): Promise<{ id: string; outs: VolumeOutputs }> {
+    const volumeId = inputs.adopt!;
+    const record = (await vast.volumes.list(kind)).find((v) => v.id === volumeId);
+    const fail = (why: string) => new Error(`vastai: adopt ${what} ${volumeId} failed: ${why}`);
+    if (!record) throw fail(`the account has no ${what} ${volumeId} (deleted, another account's, a mistyped id${kind === "local" ? ", or a network volume: use NetworkVolume" : ""})`);
+    if (record.disk_space != null && Math.abs(record.disk_space - inputs.sizeGb) >= 0.5) throw fail(`the program says sizeGb ${inputs.sizeGb}, the volume has ${record.disk_space} GB: make the program say what it has`);
+    if (inputs.name !== undefined && record.label != null && record.label !== inputs.name) throw fail(`the program says name ${inputs.name}, the volume is named ${record.label}: leave name out, or give its name`);
+    createdHere.add(record.id);
+    ctx.log.progress(`${what} ${record.id} (${record.label}) adopted`);
+    return { id: String(record.id), outs: outputsOf({ ...inputs, name: record.label ?? inputs.name }, record, {}) };
 }
 
 /**

@@ -26,6 +26,13 @@ export const volumeArgsSchema = z.strictObject({
             .optional(),
         { onChange: "update" },
     ),
+    /**
+     * The id of a volume already on the account (made in the console or with the vendor CLI), to
+     * take into the stack instead of creating one: in place of `offerId` or `offer`. It is read,
+     * refused if its size is not `sizeGb`, and then managed (and deleted) like one Pulumi made.
+     * Keep it in the program: another id replaces the resource.
+     */
+    adopt: prop(z.number().int().positive("must be a volume's numeric id").optional(), { onChange: "replace" }),
     /** Size in GB, whole. The offer must have this much free. */
     sizeGb: prop(z.number().int("must be a whole number of GB").positive("must be a positive number of GB"), { wire: "size", onChange: "replace" }),
     /**

@@ -15,10 +15,13 @@ import { deleteVolume } from "./deleteVolume";
 
 type Props = Record<string, any>;
 
-/** Either an offer id or an offer query, not both and not neither. */
+/** One of an offer id, an offer query or a volume to adopt; not two and not none. */
 function offerGiven(args: Props): CheckFailure[] {
-    if (args.offerId !== undefined && args.offer !== undefined) return [{ property: "offerId", reason: "give offerId or offer, not both" }];
-    if (args.offerId === undefined && args.offer === undefined) return [{ property: "offerId", reason: "give offerId (a volume offer id, searchVolumeOffers lists them) or offer (a query with maxPricePerGbMonth)" }];
+    const given = (["offerId", "offer", "adopt"] as const).filter((p) => args[p] !== undefined);
+    if (given.length > 1) return [{ property: given[1], reason: `give one of offerId, offer and adopt, not ${given.join(" and ")}` }];
+    if (given.length === 0) {
+        return [{ property: "offerId", reason: "give offerId (a volume offer id, searchVolumeOffers lists them), offer (a query with maxPricePerGbMonth), or adopt (a volume on the account)" }];
+    }
     return [];
 }
 
@@ -29,7 +32,8 @@ export const volumeProvider = (ctx: ProviderContext, kind: VolumeKind = "local")
         const { args, failures } = checkArgs(given, volumeArgsSchema, VOLUME_PROPERTIES, computedRefusals(VOLUME_COMPUTED));
         if (failures.length === 0) failures.push(...offerGiven(args));
         if (failures.length > 0) return { inputs: news as VolumeInputs, failures };
-        if (args.name !== undefined) return { inputs: inputsOf(args) };
+        // An adopted volume keeps the name it has (read at create); one given here is checked against it.
+        if (args.name !== undefined || args.adopt !== undefined) return { inputs: inputsOf(args) };
         // No name given: one made from where the resource stands, by which the next `up` on any machine finds what a stopped one made.
         if (typeof createSlot === "string") {
             const createGeneration = nextGeneration(olds, Object.keys(olds).length > 0);
@@ -41,7 +45,7 @@ export const volumeProvider = (ctx: ProviderContext, kind: VolumeKind = "local")
     /** No call changes a volume: every change of what it was created with replaces it; the query changes nothing once created. */
     async diff(_id: string, olds: VolumeOutputs, news: VolumeInputs) {
         // A made name moves on with the generation: only a create uses it.
-        const changed = changedProperties(olds, news, VOLUME_PROPERTIES).filter((p) => !(p === "name" && news.nameGenerated));
+        const changed = changedProperties(olds, news, VOLUME_PROPERTIES).filter((p) => !(p === "name" && (news.nameGenerated || (news.adopt !== undefined && news.name === undefined))));
         const replaces = changed.filter((p) => p !== "offer" && !(p === "offerId" && news.offerId === olds.rentedOfferId));
         return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
     },
