@@ -95,6 +95,24 @@ const OPTIONS: FunctionParameter = {
 
 const INSTANCE_ARGS = "provider/resources/instance/instanceArgs.ts";
 
+/** Volume and NetworkVolume share their declarations: one page shape, two pages. */
+function volumePage(page: string): ResourcePage {
+    return {
+        kind: "resource",
+        page,
+        schema: volumeArgsSchema,
+        args: { file: "provider/resources/volume/volumeArgs.ts", declaredAs: "volumeArgsSchema" },
+        outputs: "VolumeOutputs",
+        computed: VOLUME_COMPUTED_OUTPUTS,
+        units: { sizeGb: "GB", "offer.maxPricePerGbMonth": "USD per GB-month", storageCostPerGbMonth: "USD per GB-month" },
+        types: {
+            "offer.filters": "conditions on volume offer fields, as [`searchVolumeOffers`](../functions/search-volume-offers.md#filters) takes them",
+            "offer.order": "list of `[field, \"asc\" | \"desc\"]`",
+        },
+        nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
+    };
+}
+
 export const PAGES: readonly Page[] = [
     {
         kind: "resource",
@@ -161,34 +179,8 @@ export const PAGES: readonly Page[] = [
         result: { schema: offerRecordSchema, docs: { file: "provider/schemas/offer.ts", declaredAs: "offerRecordSchema" } },
         filters: OFFER_FILTER_FIELDS,
     },
-    {
-        kind: "resource",
-        page: "resources/volume.md",
-        schema: volumeArgsSchema,
-        args: { file: "provider/resources/volume/volumeArgs.ts", declaredAs: "volumeArgsSchema" },
-        outputs: "VolumeOutputs",
-        computed: VOLUME_COMPUTED_OUTPUTS,
-        units: { sizeGb: "GB", "offer.maxPricePerGbMonth": "USD per GB-month", storageCostPerGbMonth: "USD per GB-month" },
-        types: {
-            "offer.filters": "conditions on volume offer fields, as [`searchVolumeOffers`](../functions/search-volume-offers.md#filters) takes them",
-            "offer.order": "list of `[field, \"asc\" | \"desc\"]`",
-        },
-        nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
-    },
-    {
-        kind: "resource",
-        page: "resources/network-volume.md",
-        schema: volumeArgsSchema,
-        args: { file: "provider/resources/volume/volumeArgs.ts", declaredAs: "volumeArgsSchema" },
-        outputs: "VolumeOutputs",
-        computed: VOLUME_COMPUTED_OUTPUTS,
-        units: { sizeGb: "GB", "offer.maxPricePerGbMonth": "USD per GB-month", storageCostPerGbMonth: "USD per GB-month" },
-        types: {
-            "offer.filters": "conditions on volume offer fields, as [`searchVolumeOffers`](../functions/search-volume-offers.md#filters) takes them",
-            "offer.order": "list of `[field, \"asc\" | \"desc\"]`",
-        },
-        nestedDocs: { offer: { file: "provider/client/api/volumes.ts", declaredAs: "VolumeOfferSearch" } },
-    },
+    volumePage("resources/volume.md"),
+    volumePage("resources/network-volume.md"),
     {
         kind: "function",
         page: "functions/search-volume-offers.md",
