@@ -2,6 +2,7 @@ import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
 import { CheckResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
 import { noteSecretOutputs } from "../host/programMocks";
+import { AnalyzedResource, PolicyDiagnostic, PolicyPackHost } from "../policy/policyPackHost";
 
 /**
  * A small stand-in for the Pulumi engine's `up`, `refresh` and `destroy`, for tests and the demo.
@@ -146,6 +147,10 @@ function checkFailed(name: string, checked: CheckResult): Error {
     return new Error(`${name}: check failed: ${checked.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
 }
 
+function policyViolation(what: string, mandatory: PolicyDiagnostic[]): Error {
+    return new Error(`${what}: mandatory policy violations: ${mandatory.map((d) => `[${d.policyName}] ${d.message}`).join("; ")}`);
+}
+
 function emptySummary(): UpSummary {
     return { create: [], update: [], replace: [], delete: [], same: [] };
 }
@@ -166,6 +171,14 @@ export class MiniEngine {
     private readonly additionalSecretOutputs = new Map<string, string[]>();
     /** Called as each resource's step finishes during `up` and `destroy` (the demo prints them as they come). */
     onStep?: (event: StepEvent) => void;
+    /**
+     * A policy pack, as `--policy-pack`: `Analyze` with each resource's checked inputs before its
+     * step, `AnalyzeStack` once every step succeeded. In an `up`, a mandatory violation fails the
+     * resource before its step, or the `up` after its steps; a preview only reports.
+     */
+    policyPack?: PolicyPackHost;
+    /** The policy pack's diagnostics from the last `preview` or `up`. */
+    policyDiagnostics: PolicyDiagnostic[] = [];
 
     constructor(public host: ProviderHost) {}
 
@@ -186,27 +199,36 @@ export class MiniEngine {
     preview(program: Program): Promise<PlannedStep[]> {
         return this.reportingHost(async () => {
             const plan: PlannedStep[] = this.pendingDeletes.map((old) => ({ op: "delete", name: old.name, type: old.type, because: [] }));
+            this.policyDiagnostics = [];
+            const planned = new Map<string, AnalyzedResource>();
             const registered = await this.runProgram(program, true, async (args, urn, news) => {
                 const old = this.state.get(urn);
                 const checked = await this.host.check(urn, old?.inputs ?? {}, news);
                 if (checked.failures.length > 0) throw checkFailed(args.name, checked);
-                const planned = (op: PlannedStep["op"], because: string[] = []) => plan.push({ op, name: args.name, type: args.type, because });
+                const secrets = Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k]));
+                await this.analyze({ urn, type: args.type, name: args.name, props: checked.inputs, secrets }, true);
+                const step = (op: PlannedStep["op"], outputs: Props, because: string[] = []) => {
+                    plan.push({ op, name: args.name, type: args.type, because });
+                    planned.set(urn, { urn, type: args.type, name: args.name, props: outputs, secrets: op === "same" ? old?.secretOutputs : secrets });
+                };
                 if (!old) {
-                    planned("create");
+                    step("create", checked.inputs);
                     return { id: "", state: checked.inputs };
                 }
                 const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
                 if (diff.changes === "none" && !old.initFailed) {
-                    planned("same");
+                    step("same", old.outputs);
                     return { id: old.id, state: old.outputs };
                 }
                 if (diff.replaces.length > 0) {
-                    planned("replace", diff.replaces);
+                    step("replace", checked.inputs, diff.replaces);
                     return { id: "", state: checked.inputs };
                 }
-                planned("update", changedInputs(old.inputs, checked.inputs));
+                step("update", checked.inputs, changedInputs(old.inputs, checked.inputs));
                 return { id: old.id, state: checked.inputs };
             });
+            // As the engine in a preview: a dynamic resource to be made or changed shows its checked inputs as its outputs.
+            await this.analyzeStack([...planned.values()], true);
             for (const entry of [...this.state.values()].reverse()) {
                 if (!registered.has(entry.urn)) plan.push({ op: "delete", name: entry.name, type: entry.type, because: [] });
             }
@@ -220,7 +242,12 @@ export class MiniEngine {
      */
     up(program: Program, options: UpOptions = {}): Promise<UpSummary> {
         return this.reportingHost(async () => {
+            this.policyDiagnostics = [];
             const { summary, stepped } = await this.applyProgram(program, options.replace ?? []);
+            await this.analyzeStack(
+                [...this.state.values()].map((e) => ({ urn: e.urn, type: e.type, name: e.name, props: e.outputs, secrets: e.secretOutputs })),
+                false,
+            );
             if (!options.expectChanges) await this.expectEmptyPlan(stepped);
             return summary;
         });
@@ -433,6 +460,24 @@ export class MiniEngine {
     }
 
     /** Tells `onStep` a resource's step finished. */
+    /** `Analyze` one resource; in an `up`, a mandatory violation stops it before its step, as the engine does. */
+    private async analyze(resource: AnalyzedResource, dryRun: boolean): Promise<void> {
+        if (!this.policyPack) return;
+        const found = await this.policyPack.analyze(resource);
+        this.policyDiagnostics.push(...found);
+        const mandatory = found.filter((d) => d.enforcementLevel === "mandatory");
+        if (!dryRun && mandatory.length > 0) throw policyViolation(resource.name, mandatory);
+    }
+
+    /** `AnalyzeStack` over the stack's resources; in an `up`, a mandatory violation fails it (its steps are done). */
+    private async analyzeStack(resources: AnalyzedResource[], dryRun: boolean): Promise<void> {
+        if (!this.policyPack) return;
+        const found = await this.policyPack.analyzeStack(resources);
+        this.policyDiagnostics.push(...found);
+        const mandatory = found.filter((d) => d.enforcementLevel === "mandatory");
+        if (!dryRun && mandatory.length > 0) throw policyViolation("the stack", mandatory);
+    }
+
     private finished(op: PlannedStep["op"], name: string, type: string, started: number, because: string[] = []): void {
         this.onStep?.({ op, name, type, because, ms: Date.now() - started });
     }
@@ -453,6 +498,7 @@ export class MiniEngine {
         if (checked.failures.length > 0) {
             throw checkFailed(name, checked);
         }
+        await this.analyze({ urn, type, name, props: checked.inputs, secrets: secretOutputs }, false);
         if (!old) {
             const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
             summary.create.push(name);

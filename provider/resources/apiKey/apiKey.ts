@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { TYPE_MODULE, TYPE_NAMES } from "../../dynamic/typeTokens";
 import { API_KEY_COMPUTED_OUTPUTS, ApiKeyArgs, ApiKeyOutputs, apiKeyArgsSchema } from "./apiKeyArgs";
 import { PermissionsBuilder } from "./permissionsBuilder";
 
@@ -20,7 +21,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
     constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
         const permissions = args.permissions instanceof PermissionsBuilder ? args.permissions.build() : args.permissions;
         const resource = resourceArgs({ name: args.name, permissions }, apiKeyArgsSchema, API_KEY_COMPUTED_OUTPUTS, opts);
-        super(providerShim("apiKey"), name, resource.props, resource.opts, "vastai", "ApiKey");
+        super(providerShim("apiKey"), name, resource.props, resource.opts, TYPE_MODULE, TYPE_NAMES.apiKey);
     }
 }
 

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { TYPE_MODULE, TYPE_NAMES } from "../../dynamic/typeTokens";
 import { INSTANCE_COMPUTED_OUTPUTS, InstanceArgs, InstanceOutputs, instanceArgsSchema } from "./instanceArgs";
 import { slotInput } from "../resourceSlot";
 
@@ -19,7 +20,7 @@ export class Instance extends pulumi.dynamic.Resource {
     constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
         const resource = resourceArgs(args, instanceArgsSchema, INSTANCE_COMPUTED_OUTPUTS, opts);
         // Where it stands, as its URN says: part of its create's key, by which any machine's next `up` finds what a stopped one rented.
-        super(providerShim("instance"), name, { ...resource.props, createSlot: slotInput("vastai:Instance", name, opts) }, resource.opts, "vastai", "Instance");
+        super(providerShim("instance"), name, { ...resource.props, createSlot: slotInput("vastai:Instance", name, opts) }, resource.opts, TYPE_MODULE, TYPE_NAMES.instance);
     }
 }
 

@@ -277,6 +277,8 @@ export interface InstanceOutputs extends InstanceInputs {
     gpuName?: string;
     /** The number of GPUs rented, when the offer search told it. */
     numGpus?: number;
+    /** Where the rented machine is ("Texas, US"), when the offer search told it. */
+    geolocation?: string;
     /** $/hour, everything included. */
     dphTotal?: number;
     /** The env the instance was created with: the template's merged with `env`, `env` winning. */
@@ -407,6 +409,7 @@ export const INSTANCE_COMPUTED_OUTPUTS = {
     rentedOfferId: {},
     gpuName: {},
     numGpus: {},
+    geolocation: {},
     dphTotal: {},
     effectiveEnv: { secret: true },
     access: {},

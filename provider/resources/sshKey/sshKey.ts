@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { TYPE_MODULE, TYPE_NAMES } from "../../dynamic/typeTokens";
 import { SSH_KEY_COMPUTED_OUTPUTS, SshKeyArgs, SshKeyOutputs, sshKeyArgsSchema } from "./sshKeyArgs";
 
 /**
@@ -15,7 +16,7 @@ import { SSH_KEY_COMPUTED_OUTPUTS, SshKeyArgs, SshKeyOutputs, sshKeyArgsSchema }
 export class SshKey extends pulumi.dynamic.Resource {
     constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
         const resource = resourceArgs(args, sshKeyArgsSchema, SSH_KEY_COMPUTED_OUTPUTS, opts);
-        super(providerShim("sshKey"), name, resource.props, resource.opts, "vastai", "SshKey");
+        super(providerShim("sshKey"), name, resource.props, resource.opts, TYPE_MODULE, TYPE_NAMES.sshKey);
     }
 }
 

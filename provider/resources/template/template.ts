@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { TYPE_MODULE, TYPE_NAMES } from "../../dynamic/typeTokens";
 import { SECRETS_IN_INPUT, secretsIn } from "./publishedSecrets";
 import { TEMPLATE_COMPUTED_OUTPUTS, TemplateArgs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
 
@@ -22,7 +23,7 @@ export class Template extends pulumi.dynamic.Resource {
     constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
         const resource = resourceArgs(args, templateArgsSchema, TEMPLATE_COMPUTED_OUTPUTS, opts);
         const marked = secretsIn(args);
-        super(providerShim("template"), name, marked ? { ...resource.props, [SECRETS_IN_INPUT]: marked } : resource.props, resource.opts, "vastai", "Template");
+        super(providerShim("template"), name, marked ? { ...resource.props, [SECRETS_IN_INPUT]: marked } : resource.props, resource.opts, TYPE_MODULE, TYPE_NAMES.template);
     }
 }
 

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceOutputs, resourceArgs } from "../../dynamic/properties";
 import { providerShim } from "../../dynamic/shim";
+import { TYPE_MODULE, TYPE_NAMES } from "../../dynamic/typeTokens";
 import { slotInput } from "../resourceSlot";
 import { VOLUME_COMPUTED_OUTPUTS, VolumeArgs, VolumeOutputs, volumeArgsSchema } from "./volumeArgs";
 
@@ -16,7 +17,7 @@ import { VOLUME_COMPUTED_OUTPUTS, VolumeArgs, VolumeOutputs, volumeArgsSchema } 
 export class NetworkVolume extends pulumi.dynamic.Resource {
     constructor(name: string, args: VolumeArgs, opts?: pulumi.CustomResourceOptions) {
         const resource = resourceArgs(args, volumeArgsSchema, VOLUME_COMPUTED_OUTPUTS, opts);
-        super(providerShim("networkVolume"), name, { ...resource.props, createSlot: slotInput("vastai:NetworkVolume", name, opts) }, resource.opts, "vastai", "NetworkVolume");
+        super(providerShim("networkVolume"), name, { ...resource.props, createSlot: slotInput("vastai:NetworkVolume", name, opts) }, resource.opts, TYPE_MODULE, TYPE_NAMES.networkVolume);
     }
 }
 

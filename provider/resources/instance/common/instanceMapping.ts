@@ -198,5 +198,5 @@ export function unfinishedUntilRunning(props: Partial<InstanceOutputs>, record: 
  */
 export function rentalIn(props: Partial<InstanceOutputs>): Partial<InstanceOutputs> {
     const access = props.access ?? accessOf(props.runtype, undefined);
-    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, access, accountId: props.accountId, keyMark: props.keyMark });
+    return definedOnly({ rentedOfferId: props.rentedOfferId, gpuName: props.gpuName, numGpus: props.numGpus, geolocation: props.geolocation, access, accountId: props.accountId, keyMark: props.keyMark });
 }

@@ -19,6 +19,7 @@ export interface ChosenOffer {
     machineId?: number;
     gpuName?: string;
     numGpus?: number;
+    geolocation?: string;
 }
 
 /** The env variable that carries a create's token; every instance this provider made has it. */

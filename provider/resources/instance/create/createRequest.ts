@@ -96,5 +96,5 @@ export function keptInState(
 /** What the offer an instance was rented on says of it, as outputs. */
 function rentedOn(chosen: ChosenOffer | undefined): Partial<InstanceOutputs> {
     if (!chosen) return {};
-    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus });
+    return definedOnly({ rentedOfferId: chosen.offerId, machineId: chosen.machineId, gpuName: chosen.gpuName, numGpus: chosen.numGpus, geolocation: chosen.geolocation });
 }

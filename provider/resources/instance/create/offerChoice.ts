@@ -128,6 +128,7 @@ export function searchedOffer(ctx: Pick<ProviderContext, "clock" | "log">, vast:
                         machineId: candidate.machine_id ?? undefined,
                         gpuName: candidate.gpu_name ?? undefined,
                         numGpus: candidate.num_gpus ?? undefined,
+                        geolocation: candidate.geolocation ?? undefined,
                     };
                     return choice.current;
                 }

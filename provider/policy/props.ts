@@ -1,0 +1,74 @@
+import { PolicyResource, ReportViolation, UnknownValueError } from "@pulumi/policy";
+import { ResourceKind } from "../dynamic/shim";
+import { typeToken } from "../dynamic/typeTokens";
+
+/** A value the engine does not know yet: one that depends on an output of a resource still to be made (preview). */
+export const UNKNOWN = Symbol("not known yet");
+export type Known<T> = T | undefined | typeof UNKNOWN;
+
+/**
+ * The value at `path` in a policy's `props`, as plain data; UNKNOWN when it, or anything inside
+ * it, is not known yet. The policy SDK's props throw on reading an unknown value, which would end
+ * the policy at the first one; read here, a policy checks everything else and says what it could not.
+ */
+export function valueAt(props: Record<string, unknown>, ...path: string[]): unknown {
+    return read(props, path, plain);
+}
+
+/** Whether the property at `path` is given (true even when what is inside it is not known yet); UNKNOWN when it is itself unknown. */
+export function isGiven(props: Record<string, unknown>, ...path: string[]): boolean | typeof UNKNOWN {
+    const value = read(props, path, (v) => v);
+    return value === UNKNOWN ? UNKNOWN : value !== undefined && value !== null;
+}
+
+function read(props: Record<string, unknown>, path: string[], copy: (value: unknown) => unknown): unknown {
+    try {
+        let value: unknown = props;
+        for (const key of path) {
+            if (value === undefined || value === null || typeof value !== "object") return undefined;
+            value = (value as Record<string, unknown>)[key];
+        }
+        return copy(value);
+    } catch (e) {
+        if (e instanceof UnknownValueError) return UNKNOWN;
+        throw e;
+    }
+}
+
+/** A copy of `value` read through the SDK's proxy, every part read once (and throwing if unknown). */
+function plain(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(plain);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.keys(value).map((key) => [key, plain((value as Record<string, unknown>)[key])]));
+}
+
+/** The resource's kind when it is one of this package's, by its type token. */
+export function kindOf(type: string): ResourceKind | undefined {
+    const kinds: ResourceKind[] = ["template", "instance", "apiKey", "sshKey", "volume", "networkVolume"];
+    return kinds.find((kind) => typeToken(kind) === type);
+}
+
+/** The stack's resources of these kinds. */
+export function resourcesOf(resources: PolicyResource[], ...kinds: ResourceKind[]): PolicyResource[] {
+    return resources.filter((r) => kinds.includes(kindOf(r.type) as ResourceKind));
+}
+
+/** How a resource is named in a message: `Instance "trainer"`. */
+export function named(kind: ResourceKind, name: string): string {
+    return `${typeToken(kind).split(":").pop()} "${name}"`;
+}
+
+/**
+ * Reports what a policy could not check because a value is not known yet, always as advisory: a
+ * preview must say it, and must not fail for it. The SDK takes a violation object at run time
+ * (server.js makeReportViolationFun), though its type names only the message form.
+ */
+export function reportUnchecked(reportViolation: ReportViolation, policyName: string, message: string, urn?: string): void {
+    const report = reportViolation as unknown as (violation: { name: string; message: string; urn?: string; enforcementLevel: "advisory" }) => void;
+    report({ name: policyName, message: `could not check: ${message}`, urn, enforcementLevel: "advisory" });
+}
+
+/** `$1.25/hour`. */
+export function dollars(perHour: number): string {
+    return `$${Math.round(perHour * 10000) / 10000}/hour`;
+}
