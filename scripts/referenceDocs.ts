@@ -20,6 +20,8 @@ import { templateRecordSchema } from "../provider/schemas/template";
 import { TEMPLATE_FILTER_FIELDS } from "../provider/schemas/templateFilters";
 import { currentUserSchema } from "../provider/schemas/user";
 import { REPO_ROOT } from "../testkit/repoRoot";
+import { Policy } from "@pulumi/policy";
+import { vastaiPolicies } from "../provider/policy";
 import { Member, functionDoc, membersOf, parse } from "./docComments";
 
 /** Reads a file of the repository by its path from the root; the test passes one that alters a source. */
@@ -84,7 +86,14 @@ interface FunctionPage {
     readonly filters?: Readonly<Record<string, FieldKind>>;
 }
 
-type Page = ResourcePage | FunctionPage;
+/** A policy pack's page: each policy's name, level, what it checks and its config, from the policies themselves. */
+interface PoliciesPage {
+    readonly kind: "policies";
+    readonly page: string;
+    readonly policies: readonly Policy[];
+}
+
+type Page = ResourcePage | FunctionPage | PoliciesPage;
 
 const OPTIONS: FunctionParameter = {
     name: "options",
@@ -114,6 +123,7 @@ function volumePage(page: string): ResourcePage {
 }
 
 export const PAGES: readonly Page[] = [
+    { kind: "policies", page: "policies/vastai-guardrails.md", policies: vastaiPolicies },
     {
         kind: "resource",
         page: "resources/template.md",
@@ -527,6 +537,27 @@ function filterTable(fields: Readonly<Record<string, FieldKind>>): string {
 
 // ---- Pages ----
 
+/** Each policy: a heading, its default level, what it checks, and its config properties as the CLI's config file takes them. */
+function policyReference(policies: readonly Policy[]): string {
+    return policies
+        .map((p) => {
+            const properties = Object.entries(p.configSchema?.properties ?? {}) as Array<[string, { type?: string; items?: { type?: string }; default?: unknown; description?: string }]>;
+            const config = properties.map(([name, s]) => {
+                const type = s.type === "array" ? `list of ${s.items?.type ?? "value"}s` : s.type === "integer" ? "whole number" : (s.type ?? "value");
+                const fallback = s.default === undefined ? "" : `, default \`${JSON.stringify(s.default)}\``;
+                return `- \`${name}\` (${type}${fallback}): ${s.description ?? ""}`;
+            });
+            return [
+                `### ${p.name}`,
+                "",
+                `${p.description} Default level: \`${p.enforcementLevel ?? "advisory"}\`.`,
+                "",
+                config.length > 0 ? `Config:\n\n${config.join("\n")}` : "Config: none besides `enforcementLevel`.",
+            ].join("\n");
+        })
+        .join("\n\n");
+}
+
 const TEMPLATES = "scripts/reference";
 const SNIPPETS = "examples/snippets";
 
@@ -553,9 +584,11 @@ export function renderPage(page: Page, read: ReadFile = readRepoFile): string {
         if (page.kind === "function" && marker === "arguments") return functionArguments(read, page);
         if (page.kind === "function" && marker === "result") return functionResult(read, page);
         if (page.kind === "function" && marker === "filters" && page.filters) return filterTable(page.filters);
+        if (page.kind === "policies" && marker === "policies") return policyReference(page.policies);
         throw new Error(`${templateOf(page.page)}: unknown marker <!-- ${marker} -->`);
     };
-    const required = page.kind === "resource" ? ["arguments", "outputs"] : ["description", "arguments", "result", ...(page.filters ? ["filters"] : [])];
+    const required =
+        page.kind === "resource" ? ["arguments", "outputs"] : page.kind === "policies" ? ["policies"] : ["description", "arguments", "result", ...(page.filters ? ["filters"] : [])];
     for (const marker of required) {
         if (!template.includes(`<!-- ${marker} -->`)) throw new Error(`${templateOf(page.page)}: no <!-- ${marker} --> marker`);
     }
@@ -569,7 +602,7 @@ export function referencePages(read: ReadFile = readRepoFile): Array<{ page: str
     return PAGES.map((page) => ({ page: page.page, text: renderPage(page, read) }));
 }
 
-const GENERATED_FOLDERS = ["resources", "functions"];
+const GENERATED_FOLDERS = ["resources", "functions", "policies"];
 
 /** The Markdown files under docs/resources/ and docs/functions/ now. */
 function committedPages(): string[] {

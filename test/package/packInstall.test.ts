@@ -7,6 +7,8 @@ import { API_KEY_PROPERTIES } from "../../provider/resources/apiKey/apiKeyArgs";
 import { INSTANCE_PROPERTIES } from "../../provider/resources/instance/instanceArgs";
 import { SSH_KEY_PROPERTIES } from "../../provider/resources/sshKey/sshKeyArgs";
 import { TEMPLATE_PROPERTIES } from "../../provider/resources/template/templateArgs";
+import { typeToken } from "../../provider/dynamic/typeTokens";
+import { PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 
 /**
@@ -121,7 +123,7 @@ describe("the packed package in a fresh Pulumi program", () => {
     });
     afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-    it("packs a complete build, installs, compiles every README snippet, and runs through the host", () => {
+    it("packs a complete build, installs, compiles every README snippet, and runs through the host", async () => {
         const checkout = path.join(tmp, "checkout");
         checkoutInto(checkout);
         expect(fs.existsSync(path.join(checkout, "dist"))).toBe(false);
@@ -134,7 +136,9 @@ describe("the packed package in a fresh Pulumi program", () => {
             "dist/provider/index.js", "dist/provider/index.d.ts", "dist/provider/runtime/index.js", "dist/types-node10/index.d.ts",
             packageJson.bin["pulumi-vastai"],
         ]));
-        expect(shipped.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+        expect(shipped.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual([
+            "LICENSE", "README.md", "package.json", "policy/PulumiPolicy.yaml", "policy/package.json",
+        ]);
 
         const program = path.join(tmp, "program");
         fs.mkdirSync(program);
@@ -142,12 +146,21 @@ describe("the packed package in a fresh Pulumi program", () => {
         run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--legacy-peer-deps", path.join(tmp, packed.filename)], program);
         linkFromRepository(program, "@pulumi/pulumi");
         linkFromRepository(program, path.join("@types", "node"));
+        // What a program that runs the policy pack installs beside the package (an optional peer dependency).
+        linkFromRepository(program, path.join("@pulumi", "policy"));
         expect(require.resolve("pulumi-vastai/runtime", { paths: [program] })).toBe(path.join(fs.realpathSync(program), "node_modules", "pulumi-vastai", "dist", "provider", "runtime", "index.js"));
 
+        // A policy pack's snippets are compiled as Pulumi runs a pack: checking the pack's own files
+        // (ts-node), not the libraries' declarations: @pulumi/policy 1.21's index.d.ts re-exports
+        // names its proxy.d.ts strips as internal, which only skipLibCheck lets through.
         const snippets = fs.readdirSync(SNIPPETS).filter((f) => f.endsWith(".ts"));
         for (const file of snippets) fs.copyFileSync(path.join(SNIPPETS, file), path.join(program, file));
-        fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(pulumiTsconfig(snippets), null, 4));
+        const [packSnippets, programSnippets] = [snippets.filter((f) => f.startsWith("policyPack")), snippets.filter((f) => !f.startsWith("policyPack"))];
+        fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(pulumiTsconfig(programSnippets), null, 4));
         run(process.execPath, [tsc, "-p", program], program);
+        const packConfig = pulumiTsconfig(packSnippets);
+        fs.writeFileSync(path.join(program, "tsconfig.pack.json"), JSON.stringify({ ...packConfig, compilerOptions: { ...packConfig.compilerOptions, skipLibCheck: true } }, null, 4));
+        run(process.execPath, [tsc, "-p", path.join(program, "tsconfig.pack.json")], program);
         // Each input property's doc comment, and those of documented result fields, as an editor shows
         // them on hover (the declarations' own printing of the schemas drops them: scripts/argsDocs.js puts them back).
         expect(undocumentedInputs(program)).toEqual([]);
@@ -162,5 +175,18 @@ describe("the packed package in a fresh Pulumi program", () => {
         for (const text of result.providers) expect(text).toContain('createRequire(process.cwd() + "/")("pulumi-vastai/runtime")');
         expect(result.destroyed).toEqual(["gpu", "trainer"]);
         expect(result.left).toEqual({ instances: 0, templates: 0 });
+
+        // The policy pack, started as `pulumi preview --policy-pack node_modules/pulumi-vastai/policy` starts it.
+        const configFile = path.join(program, "policy-config.json");
+        fs.writeFileSync(configFile, JSON.stringify({ "vastai-private-templates": { allowPublic: ["demo"] } }));
+        const pack = await PolicyPackHost.start({ packDir: path.join(program, "node_modules", "pulumi-vastai", "policy"), configFile });
+        try {
+            const template = (name: string) => ({ urn: `urn:pulumi:dev::user-program::${typeToken("template")}::${name}`, type: typeToken("template"), name, props: { name, image: "busybox", private: false } });
+            expect((await pack.analyze(template("shared"))).map((d) => [d.policyName, d.enforcementLevel])).toEqual([["vastai-private-templates", "mandatory"]]);
+            expect(await pack.analyze(template("demo"))).toEqual([]);
+        } finally {
+            await pack.stop();
+        }
+        expect(require.resolve("pulumi-vastai/policy", { paths: [program] })).toBe(path.join(fs.realpathSync(program), "node_modules", "pulumi-vastai", "dist", "provider", "policy", "index.js"));
     }, 180_000);
 });

@@ -41,4 +41,17 @@ describe("package facts", () => {
         expect(manifest.exports["."].types).toBe("./dist/provider/index.d.ts");
         expect(manifest.files).toEqual(expect.arrayContaining(["dist/provider", "dist/types-node10"]));
     });
+
+    it("the policy pack is a pack Pulumi can start: its version is the package's, its entry point the built pack", () => {
+        const pack = JSON.parse(read("policy", "package.json"));
+        expect(pack.version).toBe(manifest.version);
+        expect(path.normalize(path.join("policy", pack.main))).toBe(path.join("dist", "provider", "policy", "pack.js"));
+        // A program compiled with node10 resolution (which ignores exports) finds pulumi-vastai/policy's types through this file.
+        expect(path.normalize(path.join("policy", pack.types))).toBe(path.join("dist", "types-node10", "policy", "index.d.ts"));
+        expect(parse(read("policy", "PulumiPolicy.yaml")).runtime).toBe("nodejs");
+        expect(manifest.files).toEqual(expect.arrayContaining(["policy/PulumiPolicy.yaml", "policy/package.json"]));
+        // Only programs that run the pack need @pulumi/policy.
+        expect(manifest.peerDependenciesMeta["@pulumi/policy"]).toEqual({ optional: true });
+        expect(read("provider", "index.ts")).not.toMatch(/policy/);
+    });
 });
