@@ -30,8 +30,8 @@ export function instanceCeiling(props: Record<string, unknown>): Ceiling {
     if (typeof shown === "number") return { perHour: shown, from: "dphTotal (its price)" };
     const offerId = valueAt(props, "offerId");
     const adopt = valueAt(props, "adopt");
-    const what = typeof offerId === "number" ? `offer ${offerId}` : typeof adopt === "number" ? `instance ${adopt}` : "its offer";
-    return { unknown: `the price of ${what} is known once it is rented` };
+    if (typeof adopt === "number") return { unknown: `the price of instance ${adopt} is known once it is adopted` };
+    return { unknown: `the price of ${typeof offerId === "number" ? `offer ${offerId}` : "its offer"} is known once it is rented` };
 }
 
 /**

@@ -30,7 +30,7 @@ export const instanceCeiling: ResourceValidationPolicy = {
         const ceiling = ceilingOf(args.props);
         if ("unknown" in ceiling) {
             const offerId = valueAt(args.props, "offerId");
-            if (offerId === UNKNOWN || typeof offerId === "number") {
+            if (valueAt(args.props, "price") === undefined && (offerId === UNKNOWN || typeof offerId === "number")) {
                 reportViolation(`${who} has no ceiling: it is rented on offerId ${offerId === UNKNOWN ? "(not known yet)" : offerId} on demand, whose price is known only once it is rented. Rent by offer with offer.maxPricePerHour, or bid with price`);
             } else {
                 reportUnchecked(reportViolation, instanceCeiling.name, `${who}'s ceiling: ${ceiling.unknown}`);

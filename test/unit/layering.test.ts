@@ -24,7 +24,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
             ["env", "config"],
             ["resources", "functions"],
             ["declarative"],
-            ["runtime", "index", "cli"],
+            ["runtime", "index", "cli", "policy"],
         ],
     },
     {
@@ -54,7 +54,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     },
     {
         root: "testkit",
-        layers: [["repoRoot", "tls", "proxy"], ["emulator", "host"], ["engine"], ["support"]],
+        layers: [["repoRoot", "tls", "proxy"], ["emulator", "host", "policy"], ["engine"], ["support"]],
     },
     {
         root: "testkit",
@@ -104,6 +104,10 @@ describe("the provider's layering", () => {
 
     it("nothing imports the command line (provider/cli), which only runs as the package's bin", () => {
         expect(edges.filter((e) => e.to === "cli").map((e) => `${e.file} imports cli`)).toEqual([]);
+    });
+
+    it("nothing imports the policy pack (provider/policy), so only a pack loads @pulumi/policy", () => {
+        expect(edges.filter((e) => e.to === "policy").map((e) => `${e.file} imports policy`)).toEqual([]);
     });
 
     it("no two folders import each other both ways", () => {
