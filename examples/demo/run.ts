@@ -1,9 +1,10 @@
 import * as path from "path";
-import { templatesFromFiles } from "pulumi-vastai";
+import { Instance, templatesFromFiles } from "pulumi-vastai";
 import { Emulator } from "../../testkit/emulator/server";
 import { MiniEngine, Program, UpSummary } from "../../testkit/engine/miniEngine";
-import { followHost, renderDrift, renderOutputs, renderPlan, renderStep, renderSummary, snapshotOutputs } from "../../testkit/engine/render";
+import { followHost, renderDrift, renderOutputs, renderPlan, renderPolicies, renderStep, renderSummary, snapshotOutputs } from "../../testkit/engine/render";
 import { ProviderHost } from "../../testkit/host/providerHost";
+import { PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 import { clientFor } from "../../testkit/support/fixtures";
 import { quickstart } from "../quickstart/program";
@@ -13,9 +14,11 @@ import { quickstart } from "../quickstart/program";
  * service, Pulumi's own dynamic-provider host runs the provider, and a small engine drives the
  * quickstart program (examples/quickstart, what the root Pulumi.yaml runs) as the Pulumi CLI would:
  * preview and `up`, an edit, a change made behind the program's back that `refresh` shows, the
- * `up` that puts it back, more templates from files, and `destroy`. It prints what the CLI prints.
+ * `up` that puts it back, more templates from files, and `destroy`. Every command runs the
+ * package's policy pack (policy/) with examples/quickstart/policy-config.json. It prints what the CLI prints.
  */
 const TIME_SCALE = 0.05;
+const POLICY_CONFIG = "examples/quickstart/policy-config.json";
 const STACK = "dev";
 const print = (line = "") => console.log(line);
 
@@ -26,14 +29,19 @@ async function main(): Promise<void> {
         instanceTimings: { loadingAfterMs: 200, runningAfterMs: 600 },
         offerReturnAfterMs: 5000 * TIME_SCALE,
     });
-    const host = await ProviderHost.start({ cwd: REPO_ROOT, project: "vastai-quickstart", stack: STACK, env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
+    const [host, pack] = await Promise.all([
+        ProviderHost.start({ cwd: REPO_ROOT, project: "vastai-quickstart", stack: STACK, env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } }),
+        PolicyPackHost.start({ packDir: path.join(REPO_ROOT, "policy"), configFile: path.join(REPO_ROOT, POLICY_CONFIG), project: "vastai-quickstart", stack: STACK }),
+    ]);
     // The host's lines (the provider's progress while an instance boots, warnings, stderr) as they come.
     const hostLines = followHost(host, print);
     try {
         print(`emulator: ${emu.url} (live rate limits at ${TIME_SCALE}x time)`);
+        print(`policy pack: ${pack.pack}; every command below runs with --policy-pack policy --policy-pack-config ${POLICY_CONFIG}`);
         // What `pulumi config set --secret vastai:apiKey` and `vastai:baseUrl` give the provider.
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         const engine = new MiniEngine(host);
+        engine.policyPack = pack;
         // As the CLI, unchanged resources are not listed.
         engine.onStep = (event) => {
             hostLines.flush();
@@ -65,15 +73,31 @@ async function main(): Promise<void> {
             print(`\n$ ${command}`);
             print(`Previewing update (${STACK}):`);
             renderPlan(await engine.preview(next)).forEach((l) => print(l));
+            print();
+            renderPolicies(pack.pack, engine.policyDiagnostics).forEach((l) => print(l));
             print(`\nUpdating (${STACK}):`);
             const { summary, seconds } = await timed(() => engine.up(next));
             print();
             renderOutputs(stackOutputs()).forEach((l) => print(l));
             print();
+            renderPolicies(pack.pack, engine.policyDiagnostics).forEach((l) => print(l));
+            print();
             renderSummary(summary, seconds).forEach((l) => print(l));
         };
 
         await up("pulumi up --yes", program("2.3.0-cuda12.1-cudnn8-runtime"));
+
+        // A second GPU would take the stack's worst case past its budget: the policy pack says so in
+        // the preview, and `pulumi up`, which previews first, would stop before renting anything.
+        print(`\n$ pulumi preview   # with a second GPU of up to $0.9/hour`);
+        print(`Previewing update (${STACK}):`);
+        const second = () => ({
+            ...program("2.3.0-cuda12.1-cudnn8-runtime")(),
+            eval: new Instance("eval", { offer: { filters: { gpu_name: { eq: "RTX 4090" } }, maxPricePerHour: 0.9 }, image: "pytorch/pytorch", disk: 32 }),
+        });
+        renderPlan(await engine.preview(second)).forEach((l) => print(l));
+        print();
+        renderPolicies(pack.pack, engine.policyDiagnostics).forEach((l) => print(l));
 
         const edited = program("2.4.0-cuda12.4-cudnn9-runtime");
         await up("pulumi config set imageTag 2.4.0-cuda12.4-cudnn9-runtime && pulumi up --yes", edited);
@@ -112,7 +136,7 @@ async function main(): Promise<void> {
         if (templates.length > 0 || instances.length > 0 || volumes.length > 0 || engine.state.size > 0) throw new Error("the demo left resources behind");
     } finally {
         hostLines.stop();
-        await host.stop();
+        await Promise.all([host.stop(), pack.stop()]);
         await emu.stop();
     }
 }

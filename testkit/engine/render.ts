@@ -1,4 +1,5 @@
 import { ProviderHost, Props } from "../host/providerHost";
+import { PolicyDiagnostic } from "../policy/policyPackHost";
 import { MiniEngine, PlannedStep, StepEvent, UpSummary } from "./miniEngine";
 
 /**
@@ -58,6 +59,18 @@ export function renderSummary(summary: UpSummary, seconds: number): string[] {
         ...(summary.same.length > 0 ? [`    ${summary.same.length} unchanged`] : []),
         "",
         `Duration: ${seconds.toFixed(1)}s`,
+    ];
+}
+
+/** A policy pack's results after a preview or an update: a pass, or each violation with its level, policy and resource. */
+export function renderPolicies(pack: string, diagnostics: PolicyDiagnostic[]): string[] {
+    if (diagnostics.length === 0) return ["Policies:", `    ✅ ${pack}`];
+    return [
+        "Policy Violations:",
+        ...diagnostics.flatMap((d) => [
+            `    [${d.enforcementLevel}]  ${pack}  ${d.policyName}  (${d.urn ? d.urn.split("::").slice(-2).map(typeLabel).join(": ") : "the stack"})`,
+            ...d.message.split("\n").map((line) => `    ${line}`),
+        ]),
     ];
 }
 

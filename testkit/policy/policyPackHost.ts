@@ -51,6 +51,8 @@ export class PolicyPackHost {
         private readonly client: any,
         private readonly pb: any,
         private readonly Struct: any,
+        /** The pack as the CLI names it: `vastai-guardrails@v0.1.0`. */
+        readonly pack: string,
         readonly policies: PolicyInfo[],
         readonly output: string[],
         private readonly levels: Record<number, EnforcementLevel>,
@@ -96,7 +98,7 @@ export class PolicyPackHost {
                 configSchema: schema ? { properties: schema.getProperties()?.toJavaScript() ?? {}, required: schema.getRequiredList() } : undefined,
             };
         });
-        const host = new PolicyPackHost(child, client, pb, Struct, policies, output, levels);
+        const host = new PolicyPackHost(child, client, pb, Struct, `${info.getName()}@v${info.getVersion()}`, policies, output, levels);
         await host.configure(options.configFile);
         return host;
     }
