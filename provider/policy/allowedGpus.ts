@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { allowedValues, upperBound } from "./conditions";
-import { UNKNOWN, isGiven, named, reportUnchecked, resourcesOf, valueAt } from "./props";
+import { UNKNOWN, isGiven, machineNotKnownYet, named, reportUnchecked, resourcesOf, valueAt } from "./props";
 
 export interface AllowedGpusConfig {
     gpuNames?: string[];
@@ -13,9 +13,9 @@ const sameModel = (a: string, b: string) => a.replace(/[_\s]+/g, " ").trim().toL
 
 /**
  * Instances rent only the GPU models allowed, at most so many GPUs and so much disk each. A rented
- * instance is judged by what its machine has (`gpuName`, `numGpus`, as the search that chose it
- * said); one not rented yet by its search's `gpu_name` and `num_gpus` conditions, which must
- * bound what can be rented; one on a given `offerId` only once it is rented.
+ * instance is judged by what its machine has (`gpuName`, `numGpus`); one not rented yet by its
+ * search's `gpu_name` and `num_gpus` conditions, which must bound what can be rented; one on a
+ * given `offerId` once it is rented (until then it is reported unchecked).
  */
 export const allowedGpus: StackValidationPolicy = {
     name: "vastai-allowed-gpus",
@@ -25,7 +25,11 @@ export const allowedGpus: StackValidationPolicy = {
         properties: {
             gpuNames: { type: "array", items: { type: "string" }, description: 'The GPU models instances may rent, as the marketplace names them ("RTX 4090", "H100 SXM"). Unset: any model.' },
             maxGpusPerInstance: { type: "integer", minimum: 1, description: "The most GPUs one instance may rent. Unset: any number." },
-            maxDiskGbPerInstance: { type: "number", exclusiveMinimum: 0, description: "The most disk one instance may have, in GB. Unset: any size." },
+            maxDiskGbPerInstance: {
+                type: "number",
+                exclusiveMinimum: 0,
+                description: "The most disk one instance may have, in GB; each instance must then give disk, as its template's recommended disk is not seen. Unset: any size.",
+            },
         },
     },
     validateStack: (args, reportViolation) => {
@@ -35,7 +39,6 @@ export const allowedGpus: StackValidationPolicy = {
             const who = named("instance", r.name);
             const rentedModel = valueAt(r.props, "gpuName");
             const rentedCount = valueAt(r.props, "numGpus");
-            const pinned = valueAt(r.props, "offerId") ?? valueAt(r.props, "adopt");
             const search = isGiven(r.props, "offer");
             if (gpuNames !== undefined) {
                 if (typeof rentedModel === "string") {
@@ -51,7 +54,7 @@ export const allowedGpus: StackValidationPolicy = {
                         if (others.length > 0) reportViolation(`${who}'s offer.filters.gpu_name allows ${others.join(", ")}, not among the allowed models: ${gpuNames.join(", ")}`, r.urn);
                     }
                 } else {
-                    unchecked(r.urn, `${who}'s GPU model: ${pinned === undefined || pinned === UNKNOWN ? "its offer is not known yet" : "it is known once it is rented"}`);
+                    unchecked(r.urn, `${who}'s GPU model: ${machineNotKnownYet("instance", r.props)}`);
                 }
             }
             if (maxGpusPerInstance !== undefined) {
@@ -63,7 +66,7 @@ export const allowedGpus: StackValidationPolicy = {
                     else if (most === "any") reportViolation(`${who}'s offer search allows any number of GPUs (offer.filters.num_gpus has no eq, in, lte or lt); the limit is ${maxGpusPerInstance} (maxGpusPerInstance)`, r.urn);
                     else if (most > maxGpusPerInstance) reportViolation(`${who}'s offer.filters.num_gpus allows ${most} GPUs, above the limit ${maxGpusPerInstance} (maxGpusPerInstance)`, r.urn);
                 } else {
-                    unchecked(r.urn, `${who}'s GPU count: ${pinned === undefined || pinned === UNKNOWN ? "its offer is not known yet" : "it is known once it is rented"}`);
+                    unchecked(r.urn, `${who}'s GPU count: ${machineNotKnownYet("instance", r.props)}`);
                 }
             }
             if (maxDiskGbPerInstance !== undefined) {

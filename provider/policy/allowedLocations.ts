@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { allowedValues } from "./conditions";
-import { UNKNOWN, isGiven, kindOf, named, reportUnchecked, resourcesOf, valueAt } from "./props";
+import { UNKNOWN, isGiven, kindOf, machineNotKnownYet, named, reportUnchecked, resourcesOf, valueAt } from "./props";
 
 export interface AllowedLocationsConfig {
     locations?: string[];
@@ -54,8 +54,7 @@ export const allowedLocations: StackValidationPolicy = {
                     if (outside.length > 0) reportViolation(`${who}'s offer.filters.geolocation allows ${outside.join(", ")}, outside the allowed locations: ${locations.join(", ")}`, r.urn);
                 }
             } else {
-                const pinned = valueAt(r.props, "offerId") ?? valueAt(r.props, "adopt");
-                reportUnchecked(reportViolation, allowedLocations.name, `where ${who} is: ${pinned === undefined || pinned === UNKNOWN ? "its offer is not known yet" : "the provider learns a machine's location from an offer search, and this one is rented on a given offer; rent by offer with a geolocation condition to have it checked"}`, r.urn);
+                reportUnchecked(reportViolation, allowedLocations.name, `where ${who} is: ${machineNotKnownYet(kindOf(r.type)!, r.props)}`, r.urn);
             }
         }
     },

@@ -48,5 +48,6 @@ export function volumeCeiling(props: Record<string, unknown>): Ceiling {
     if (typeof max === "number") return { perHour: (size * max) / HOURS_PER_MONTH, from: `sizeGb × offer.maxPricePerGbMonth (${size} GB at $${max}/GB-month)` };
     const shown = valueAt(props, "storageCostPerGbMonth");
     if (typeof shown === "number") return { perHour: (size * shown) / HOURS_PER_MONTH, from: `sizeGb × storageCostPerGbMonth (${size} GB at $${shown}/GB-month)` };
-    return { none: "its offer search has no maxPricePerGbMonth" };
+    if (isGiven(props, "offer") === true) return { none: "its offer search has no maxPricePerGbMonth" };
+    return { none: "made on a given offer or adopted, its price per GB-month is not recorded" };
 }

@@ -11,13 +11,12 @@ export function allowedValues<T>(condition: unknown): Allowed<T> {
     if (condition === UNKNOWN) return UNKNOWN;
     if (condition === undefined || condition === null || typeof condition !== "object") return "any";
     const c = condition as { eq?: T; in?: T[] };
-    if (c.eq !== undefined && c.in !== undefined) return { values: c.in.filter((v) => v === c.eq) };
     if (c.eq !== undefined) return { values: [c.eq] };
     if (Array.isArray(c.in)) return { values: c.in };
     return "any";
 }
 
-/** The highest number `condition` lets through; "any" when it sets no upper bound. */
+/** The highest whole number (a count) `condition` lets through; "any" when it sets no upper bound. */
 export function upperBound(condition: unknown): number | "any" | typeof UNKNOWN {
     if (condition === UNKNOWN) return UNKNOWN;
     if (condition === undefined || condition === null || typeof condition !== "object") return "any";
@@ -26,6 +25,6 @@ export function upperBound(condition: unknown): number | "any" | typeof UNKNOWN 
     if (typeof c.eq === "number") bounds.push(c.eq);
     if (Array.isArray(c.in) && c.in.length > 0) bounds.push(Math.max(...c.in));
     if (typeof c.lte === "number") bounds.push(c.lte);
-    if (typeof c.lt === "number") bounds.push(Number.isInteger(c.lt) ? c.lt - 1 : c.lt);
+    if (typeof c.lt === "number") bounds.push(Math.ceil(c.lt) - 1);
     return bounds.length > 0 ? Math.min(...bounds) : "any";
 }

@@ -14,7 +14,7 @@ export interface InstanceCeilingConfig {
  */
 export const instanceCeiling: ResourceValidationPolicy = {
     name: "vastai-instance-ceiling",
-    description: "Every instance has a price ceiling of its own (offer.maxPricePerHour, or a bid in price), at most the configured maximum.",
+    description: "Every instance the stack rents (not one it adopts) has a price ceiling of its own (offer.maxPricePerHour, or a bid in price), at most the configured maximum.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {

@@ -21,6 +21,12 @@ export function isGiven(props: Record<string, unknown>, ...path: string[]): bool
     return value === UNKNOWN ? UNKNOWN : value !== undefined && value !== null;
 }
 
+/** The keys of the object at `path` (reading none of their values); none when it is not an object or not known. */
+export function keysAt(props: Record<string, unknown>, ...path: string[]): string[] {
+    const value = read(props, path, (v) => v);
+    return value !== null && typeof value === "object" ? Object.keys(value) : [];
+}
+
 function read(props: Record<string, unknown>, path: string[], copy: (value: unknown) => unknown): unknown {
     try {
         let value: unknown = props;
@@ -66,6 +72,20 @@ export function named(kind: ResourceKind, name: string): string {
 export function reportUnchecked(reportViolation: ReportViolation, policyName: string, message: string, urn?: string): void {
     const report = reportViolation as unknown as (violation: { name: string; message: string; urn?: string; enforcementLevel: "advisory" }) => void;
     report({ name: policyName, message: `could not check: ${message}`, urn, enforcementLevel: "advisory" });
+}
+
+/**
+ * Why what a resource's machine has (GPU, place) is not known, when no offer search says it:
+ * the offer is not known yet, or it is rented on a given offer or adopted, whose machine its
+ * record tells once it is made.
+ */
+export function machineNotKnownYet(kind: ResourceKind, props: Record<string, unknown>): string {
+    const offerId = valueAt(props, "offerId");
+    const adopt = valueAt(props, "adopt");
+    const made = kind === "instance" ? "rented" : "created";
+    if (typeof offerId === "number") return `it is ${made} on offer ${offerId} without a search, so its machine is known once it is ${made}`;
+    if (typeof adopt === "number") return `it adopts ${kind === "instance" ? "instance" : "volume"} ${adopt}, whose machine is known once it is adopted`;
+    return "its offer is not known yet";
 }
 
 /** `$1.25/hour`. */

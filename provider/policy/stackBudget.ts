@@ -9,7 +9,8 @@ export interface StackBudgetConfig {
 /**
  * The stack's worst case in dollars per hour: every instance's ceiling (`ceilings.ts`) plus every
  * volume's where it has one, at most the budget. An instance with no ceiling makes the worst case
- * unbounded, which is reported too; one whose ceiling is not known yet is said, not counted.
+ * unbounded, which is reported too; one whose ceiling is not known yet is said, not counted. A
+ * volume with no ceiling (on a given offer, before its price was recorded) is named, not counted.
  */
 export const stackBudget: StackValidationPolicy = {
     name: "vastai-stack-budget",
@@ -25,6 +26,7 @@ export const stackBudget: StackValidationPolicy = {
         const counted: string[] = [];
         const unbounded: string[] = [];
         const unknown: string[] = [];
+        const uncounted: string[] = [];
         let sum = 0;
         for (const r of resourcesOf(args.resources, "instance", "volume", "networkVolume")) {
             const kind = kindOf(r.type)!;
@@ -37,9 +39,12 @@ export const stackBudget: StackValidationPolicy = {
                 unknown.push(`${who}: ${ceiling.unknown}`);
             } else if (kind === "instance") {
                 unbounded.push(`${who}: ${ceiling.none}`);
+            } else {
+                uncounted.push(`${who} (${ceiling.none})`);
             }
         }
-        const total = `${dollars(sum)} (${counted.join(", ") || "nothing counted"})`;
+        const notCounted = uncounted.length > 0 ? `; not counted, having no ceiling: ${uncounted.join(", ")}` : "";
+        const total = `${dollars(sum)} (${counted.join(", ") || "nothing counted"}${notCounted})`;
         if (unbounded.length > 0) {
             reportViolation(`the stack's worst case is unbounded, above the budget ${dollars(budget)}: ${unbounded.join("; ")}. Give each instance a ceiling (offer.maxPricePerHour, or a bid in price). Counted so far: ${total}`);
         } else if (sum > budget) {

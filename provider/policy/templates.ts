@@ -1,7 +1,7 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { looksLikeCredential } from "../env/credentials";
 import { TEMPLATE_DEFAULTS } from "../resources/template/templateArgs";
-import { UNKNOWN, kindOf, named, reportUnchecked, valueAt } from "./props";
+import { UNKNOWN, isGiven, keysAt, kindOf, named, reportUnchecked, valueAt } from "./props";
 
 export interface PrivateTemplatesConfig {
     allowPublic?: string[];
@@ -28,8 +28,10 @@ export const privateTemplates: ResourceValidationPolicy = {
         if (isPrivate === UNKNOWN) return reportUnchecked(reportViolation, privateTemplates.name, `whether ${who} is private: private is not known yet`);
         if (isPrivate !== false) return;
         const allowed = args.getConfig<PrivateTemplatesConfig>().allowPublic ?? [];
+        if (allowed.includes(args.name)) return;
         const templateName = valueAt(args.props, "name");
-        if (allowed.includes(args.name) || (typeof templateName === "string" && allowed.includes(templateName))) return;
+        if (templateName === UNKNOWN) return reportUnchecked(reportViolation, privateTemplates.name, `whether ${who} may be public: private is false, and its name is not known yet`);
+        if (typeof templateName === "string" && allowed.includes(templateName)) return;
         reportViolation(`${who}: private is false, and the template is not among those allowed to be public (allowPublic: ${allowed.join(", ") || "none"}). Every Vast.ai user can read a public template's env, start script and readme`);
     },
 };
@@ -39,27 +41,38 @@ const REGISTRY_WORDS = /(^|_)(DOCKER|DOCKERHUB|REGISTRY|GHCR|NGC|QUAY|ECR|GCR|AC
 /** A registry login with its password on the command line: `docker login -u me -p s3cret`, `podman login --password=s3cret`. */
 const LOGIN_WITH_PASSWORD = /\b(?:docker|podman|buildah|skopeo|nerdctl)\s+login\b[^\n;|&]*?\s(?:-p|--password)(?:=|\s+)("[^"]*"|'[^']*'|[^\s;|&]+)/g;
 
-/** Where a registry login can be written in plain text: each property and what was found there. */
-function plainRegistryLogins(props: Record<string, unknown>): string[] {
-    const found: string[] = [];
-    const env = valueAt(props, "env");
-    if (env !== UNKNOWN && env !== null && typeof env === "object") {
-        for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
-            if (typeof value === "string" && REGISTRY_WORDS.test(name.toUpperCase()) && looksLikeCredential(name, value)) found.push(`env ${name}`);
+/** What a resource's props show of registry logins in plain text, and what is not known yet. */
+interface LoginsFound {
+    found: string[];
+    unknown: string[];
+}
+
+/** The registry logins a resource's env, start script and arguments hold in plain text. */
+function plainRegistryLogins(props: Record<string, unknown>): LoginsFound {
+    const result: LoginsFound = { found: [], unknown: [] };
+    const env = isGiven(props, "env");
+    if (env === UNKNOWN) result.unknown.push("env");
+    else if (env) {
+        const flags = valueAt(props, "env");
+        if (typeof flags === "string") searchText("env", flags, result);
+        else for (const name of keysAt(props, "env")) {
+            const value = valueAt(props, "env", name);
+            if (value === UNKNOWN) result.unknown.push(`env ${name}`);
+            else if (typeof value === "string" && REGISTRY_WORDS.test(name.toUpperCase()) && looksLikeCredential(name, value)) result.found.push(`env ${name}`);
         }
     }
-    const texts: Array<[string, unknown]> = [
-        ["onstart", valueAt(props, "onstart")],
-        ["argsStr", valueAt(props, "argsStr")],
-        ["args", ((a) => (Array.isArray(a) ? a.join(" ") : undefined))(valueAt(props, "args"))],
-        ["env", typeof env === "string" ? env : undefined],
-    ];
-    for (const [property, text] of texts) {
-        if (typeof text !== "string") continue;
-        const inline = [...text.matchAll(LOGIN_WITH_PASSWORD)].filter((m) => !/^["']?\$/.test(m[1]));
-        if (inline.length > 0) found.push(`${property} (a registry login with its password on the command line)`);
+    for (const property of ["onstart", "argsStr", "args"]) {
+        const text = valueAt(props, property);
+        if (text === UNKNOWN) result.unknown.push(property);
+        else if (typeof text === "string") searchText(property, text, result);
+        else if (Array.isArray(text)) searchText(property, text.filter((a) => typeof a === "string").join(" "), result);
     }
-    return found;
+    return result;
+}
+
+function searchText(property: string, text: string, result: LoginsFound): void {
+    const inline = [...text.matchAll(LOGIN_WITH_PASSWORD)].filter((m) => !/^["']?\$/.test(m[1]));
+    if (inline.length > 0) result.found.push(`${property} (a registry login with its password on the command line)`);
 }
 
 /**
@@ -76,8 +89,10 @@ export const registryLoginsSecret: ResourceValidationPolicy = {
         const kind = kindOf(args.type);
         if (kind !== "template" && kind !== "instance") return;
         const where = kind === "template" ? "dockerLoginUser and dockerLoginPass" : "imageLogin";
-        for (const found of plainRegistryLogins(args.props)) {
-            reportViolation(`${named(kind, args.name)}: ${found} holds a registry login in plain text. Give it as ${where}, which are kept secret`);
+        const { found, unknown } = plainRegistryLogins(args.props);
+        for (const place of found) {
+            reportViolation(`${named(kind, args.name)}: ${place} holds a registry login in plain text. Give it as ${where}, which are kept secret`);
         }
+        if (unknown.length > 0) reportUnchecked(reportViolation, registryLoginsSecret.name, `${named(kind, args.name)}: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not known yet`);
     },
 };

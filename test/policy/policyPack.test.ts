@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { Instance, Template, Volume } from "../../provider";
+import { Instance, NetworkVolume, Template, Volume } from "../../provider";
 import { PolicyDiagnostic, PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 import { TestStack, startStack } from "../../testkit/support/stack";
@@ -99,9 +99,14 @@ describe("the guardrails policy pack, through its analyzer server", () => {
             expect(unchecked).toContain('Instance "later": offer.maxPricePerHour is not known yet');
             expect(unchecked).toContain(`Instance "pinned": the price of offer ${pinned.id} is known once it is rented`);
 
-            await stack.engine.preview(() => new Instance("open", { offer: search("RTX 4090"), image: "busybox" }));
+            await stack.engine.preview(() => [
+                new Instance("open", { offer: search("RTX 4090"), image: "busybox" }),
+                new Volume("scratch", { offerId: 4242, sizeGb: 100 }),
+            ]);
             expect(messages("vastai-stack-budget", "mandatory")).toEqual([expect.stringContaining("the stack's worst case is unbounded")]);
             expect(messages("vastai-stack-budget", "mandatory")[0]).toContain('Instance "open": its offer search has no maxPricePerHour');
+            // A volume without a ceiling is not counted, and says so.
+            expect(messages("vastai-stack-budget", "mandatory")[0]).toContain('not counted, having no ceiling: Volume "scratch" (made on a given offer or adopted');
         });
 
         it("after an up, counts a pinned instance at the price the service shows, and fails the up above the budget", async () => {
@@ -140,6 +145,32 @@ describe("the guardrails policy pack, through its analyzer server", () => {
         });
     });
 
+    it("every resource policy says what it could not check in preview, and still checks the rest", async () => {
+        await configure({ all: "mandatory", "vastai-allowed-gpus": { gpuNames: ["RTX 4090"] }, "vastai-private-templates": { allowPublic: ["demo-template"] } });
+        await stack.engine.preview(() => {
+            const base = new Template("base", { name: "base", image: "busybox" });
+            const later = base.templateId.apply(() => "later");
+            return [
+                base,
+                new Template("named-later", { name: later, image: "busybox", private: false }),
+                new Template("leaky", { name: "leaky", image: "busybox", env: { DOCKER_PASSWORD: "hunter2hunter2", OTHER: later } }),
+                new Instance("priced-later", { offer: search("RTX 4090", { maxPricePerHour: base.templateId.apply(() => 1) }), image: "busybox", onstart: later }),
+                new Instance("model-later", { offer: { filters: { gpu_name: { eq: later } }, maxPricePerHour: 1 }, image: "busybox" }),
+            ];
+        });
+        const found = stack.engine.policyDiagnostics.filter((d) => d.urn.split("::").pop() !== "base").map((d) => [d.policyName, d.urn.split("::").pop(), d.enforcementLevel, d.message.replace(/^[^\n]*\n/, "")]);
+        expect(found).toEqual(
+            expect.arrayContaining([
+                ["vastai-private-templates", "named-later", "advisory", 'could not check: whether Template "named-later" may be public: private is false, and its name is not known yet'],
+                ["vastai-registry-logins-secret", "leaky", "mandatory", expect.stringContaining('Template "leaky": env DOCKER_PASSWORD holds a registry login in plain text')],
+                ["vastai-registry-logins-secret", "leaky", "advisory", 'could not check: Template "leaky": env OTHER is not known yet'],
+                ["vastai-registry-logins-secret", "priced-later", "advisory", 'could not check: Instance "priced-later": onstart is not known yet'],
+                ["vastai-instance-ceiling", "priced-later", "advisory", 'could not check: Instance "priced-later"\'s ceiling: offer.maxPricePerHour is not known yet'],
+                ["vastai-allowed-gpus", "model-later", "advisory", 'could not check: Instance "model-later"\'s offer.filters.gpu_name is not known yet'],
+            ]),
+        );
+    });
+
     describe("vastai-allowed-gpus", () => {
         it("fails a search that allows another model, any count or too much disk; passes one within the limits", async () => {
             await configure({ "vastai-allowed-gpus": { gpuNames: ["RTX 4090", "RTX 3090"], maxGpusPerInstance: 2, maxDiskGbPerInstance: 200 } });
@@ -173,6 +204,20 @@ describe("the guardrails policy pack, through its analyzer server", () => {
         });
     });
 
+    it("judges an instance rented on a given offer by its record once it is rented", async () => {
+        const pinned = offer("PP-PINNED-GPU", 0.2, "Sweden, SE");
+        await configure({ "vastai-instance-ceiling": "disabled", "vastai-allowed-gpus": { gpuNames: ["RTX 4090"] }, "vastai-allowed-locations": { locations: ["US"] } });
+        await stack.engine.preview(() => new Instance("pinned", { offerId: pinned.id, image: "busybox" }));
+        expect(of("vastai-allowed-gpus").map((d) => [d.enforcementLevel, d.message])).toEqual([
+            ["advisory", `could not check: Instance "pinned"'s GPU model: it is rented on offer ${pinned.id} without a search, so its machine is known once it is rented`],
+        ]);
+        expect(of("vastai-allowed-locations").map((d) => d.enforcementLevel)).toEqual(["advisory"]);
+        await expect(stack.engine.up(() => new Instance("pinned", { offerId: pinned.id, image: "busybox" }))).rejects.toThrow(/mandatory policy violations/);
+        expect(stack.engine.get("pinned").outputs).toMatchObject({ gpuName: "PP-PINNED-GPU", numGpus: 1, geolocation: "Sweden, SE" });
+        expect(messages("vastai-allowed-gpus", "mandatory")).toEqual([expect.stringContaining('Instance "pinned" runs on PP-PINNED-GPU (gpuName), which is not among the allowed models: RTX 4090')]);
+        expect(messages("vastai-allowed-locations", "mandatory")).toEqual([expect.stringContaining('Instance "pinned" is in Sweden, SE (geolocation), outside the allowed locations: US')]);
+    });
+
     describe("vastai-allowed-locations", () => {
         it("fails instances and volumes whose search allows a place outside the allowed locations, passes those inside", async () => {
             await configure({ "vastai-allowed-locations": { locations: ["US", "CA"] } });
@@ -182,11 +227,14 @@ describe("the guardrails policy pack, through its analyzer server", () => {
                 new Volume("anywhere", { offer: { maxPricePerGbMonth: 0.2 }, sizeGb: 10 }),
                 new Volume("near", { offer: { filters: { geolocation: { eq: "US" } }, maxPricePerGbMonth: 0.2 }, sizeGb: 10 }),
                 new Instance("pinned", { offerId: 4242, price: 0.2, image: "busybox" }),
+                new NetworkVolume("shared", { offer: { filters: { geolocation: { eq: "Oslo, NO" } }, maxPricePerGbMonth: 0.2 }, sizeGb: 10 }),
             ]);
-            expect(of("vastai-allowed-locations").map((d) => [d.urn.split("::").pop(), d.enforcementLevel, d.message])).toEqual([
+            const byName = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+            expect(of("vastai-allowed-locations").map((d) => [d.urn.split("::").pop(), d.enforcementLevel, d.message]).sort(byName)).toEqual([
                 ["abroad", "mandatory", expect.stringContaining('Instance "abroad"\'s offer.filters.geolocation allows Sweden, SE, outside the allowed locations: US, CA')],
                 ["anywhere", "mandatory", expect.stringContaining('Volume "anywhere"\'s offer search allows any location')],
-                ["pinned", "advisory", expect.stringContaining('could not check: where Instance "pinned" is')],
+                ["pinned", "advisory", expect.stringContaining('could not check: where Instance "pinned" is: it is rented on offer 4242 without a search')],
+                ["shared", "mandatory", expect.stringContaining('NetworkVolume "shared"\'s offer.filters.geolocation allows Oslo, NO, outside the allowed locations: US, CA')],
             ]);
         });
 

@@ -126,6 +126,8 @@ export interface EmuInstance {
     script: OfferScript;
     isBid: boolean;
     dphTotal: number;
+    /** What the rented offer listed: the record shows them as `gpu_name`, `num_gpus` and `geolocation`. */
+    hardware: { gpu_name: string; num_gpus: number; geolocation: string };
     sshPort: number;
     /**
      * The last start or stop asked for (`PUT /instances/{id}/ {state}`), or a freeze from the web

@@ -459,7 +459,6 @@ export class MiniEngine {
         return leaks;
     }
 
-    /** Tells `onStep` a resource's step finished. */
     /** `Analyze` one resource; in an `up`, a mandatory violation stops it before its step, as the engine does. */
     private async analyze(resource: AnalyzedResource, dryRun: boolean): Promise<void> {
         if (!this.policyPack) return;
@@ -478,6 +477,7 @@ export class MiniEngine {
         if (!dryRun && mandatory.length > 0) throw policyViolation("the stack", mandatory);
     }
 
+    /** Tells `onStep` a resource's step finished. */
     private finished(op: PlannedStep["op"], name: string, type: string, started: number, because: string[] = []): void {
         this.onStep?.({ op, name, type, because, ms: Date.now() - started });
     }

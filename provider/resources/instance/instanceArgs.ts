@@ -273,11 +273,11 @@ export interface InstanceOutputs extends InstanceInputs {
     machineId?: number;
     /** The offer the instance was rented on: `offerId`, or the one `offer`'s search chose. */
     rentedOfferId?: number;
-    /** The rented machine's GPU model, when the offer search told it. */
+    /** The rented machine's GPU model, as the offer search or the instance's record says it. */
     gpuName?: string;
-    /** The number of GPUs rented, when the offer search told it. */
+    /** The number of GPUs rented, as the offer search or the instance's record says it. */
     numGpus?: number;
-    /** Where the rented machine is ("Texas, US"), when the offer search told it. */
+    /** Where the rented machine is ("Texas, US"), as the offer search or the instance's record says it. */
     geolocation?: string;
     /** $/hour, everything included. */
     dphTotal?: number;

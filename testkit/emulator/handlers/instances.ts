@@ -90,6 +90,7 @@ export function createInstance(ctx: HandlerContext): EmuResponse {
         script: offer.upcoming.shift() ?? offer.script,
         isBid: typeof body.price === "number",
         dphTotal: typeof body.price === "number" ? body.price : offer.dphTotal,
+        hardware: { gpu_name: offer.listing.gpu_name, num_gpus: offer.listing.num_gpus, geolocation: offer.listing.geolocation },
         sshPort: 20000 + (offerId % 10000),
         ...(linked.volumes ? { volumes: linked.volumes } : {}),
     };
@@ -232,6 +233,7 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         ports: running ? ports : {},
         dph_total: instance.dphTotal,
         is_bid: instance.isBid,
+        ...instance.hardware,
         extra_env: Object.entries(instance.effective.env).filter(([k]) => !k.startsWith("-")),
         disk_space: instance.effective.disk,
         start_date: instance.createdAt / 1000,

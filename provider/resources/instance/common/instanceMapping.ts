@@ -126,6 +126,9 @@ export function reportedByService(record: InstanceRecord): Partial<InstanceOutpu
         ports: portMap(record.ports),
         machineId: record.machine_id ?? undefined,
         dphTotal: record.dph_total ?? undefined,
+        gpuName: record.gpu_name ?? undefined,
+        numGpus: record.num_gpus ?? undefined,
+        geolocation: record.geolocation ?? undefined,
     };
 }
 
