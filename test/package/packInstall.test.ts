@@ -179,13 +179,28 @@ describe("the packed package in a fresh Pulumi program", () => {
         // The policy pack, started as `pulumi preview --policy-pack node_modules/pulumi-vastai/policy` starts it.
         const configFile = path.join(program, "policy-config.json");
         fs.writeFileSync(configFile, JSON.stringify({ "vastai-private-templates": { allowPublic: ["demo"] } }));
+        const template = (name: string) => ({ urn: `urn:pulumi:dev::user-program::${typeToken("template")}::${name}`, type: typeToken("template"), name, props: { name, image: "busybox", private: false } });
         const pack = await PolicyPackHost.start({ packDir: path.join(program, "node_modules", "pulumi-vastai", "policy"), configFile });
         try {
-            const template = (name: string) => ({ urn: `urn:pulumi:dev::user-program::${typeToken("template")}::${name}`, type: typeToken("template"), name, props: { name, image: "busybox", private: false } });
             expect((await pack.analyze(template("shared"))).map((d) => [d.policyName, d.enforcementLevel])).toEqual([["vastai-private-templates", "mandatory"]]);
             expect(await pack.analyze(template("demo"))).toEqual([]);
         } finally {
             await pack.stop();
+        }
+        // examples/policy-pack, the pack to publish to an organisation, installed beside the package
+        // and started as its own folder (its index.ts compiled by the pack runner, its defaults applied).
+        const ownPack = path.join(tmp, "policy-pack");
+        fs.cpSync(path.join(REPO_ROOT, "examples", "policy-pack"), ownPack, { recursive: true });
+        for (const name of ["pulumi-vastai", path.join("@pulumi", "policy"), path.join("@pulumi", "pulumi")]) {
+            fs.mkdirSync(path.dirname(path.join(ownPack, "node_modules", name)), { recursive: true });
+            fs.symlinkSync(fs.realpathSync(path.join(program, "node_modules", name)), path.join(ownPack, "node_modules", name));
+        }
+        const own = await PolicyPackHost.start({ packDir: ownPack });
+        try {
+            expect(own.config["vastai-stack-budget"]).toEqual({ enforcementLevel: "mandatory", properties: { maxPricePerHour: 25 } });
+            expect((await own.analyze(template("shared"))).map((d) => d.policyName)).toEqual(["vastai-private-templates"]);
+        } finally {
+            await own.stop();
         }
         expect(require.resolve("pulumi-vastai/policy", { paths: [program] })).toBe(path.join(fs.realpathSync(program), "node_modules", "pulumi-vastai", "dist", "provider", "policy", "index.js"));
     }, 180_000);

@@ -1,6 +1,7 @@
 /**
  * A `--policy-pack-config` file as the Pulumi CLI applies it (pkg/resource/analyzer/config.go):
- * each policy's schema defaults, then the file (`"all": "mandatory"` sets every policy's level; a
+ * each policy's schema defaults, then the pack's own initial config (`new PolicyPack`'s third
+ * argument), then the file (`"all": "mandatory"` sets every policy's level; a
  * policy's entry is a level, or an object of properties with an optional `enforcementLevel`),
  * then the result checked against each policy's schema. What the CLI then sends in `Configure`.
  */
@@ -37,19 +38,23 @@ export function parsePolicyPackConfig(text: string): Record<string, { enforcemen
     return result;
 }
 
-/** Defaults, then the file; throws the CLI's "validating policy config" with every schema error. */
-export function reconcilePolicyPackConfig(policies: PolicyInfo[], file: ReturnType<typeof parsePolicyPackConfig>): PolicyConfig {
+type GivenConfig = ReturnType<typeof parsePolicyPackConfig>;
+
+/** Defaults, then the pack's initial config, then the file; throws the CLI's "validating policy config" with every schema error. */
+export function reconcilePolicyPackConfig(policies: PolicyInfo[], initial: GivenConfig, file: GivenConfig): PolicyConfig {
     const result: PolicyConfig = {};
     for (const p of policies) {
         const defaults = Object.entries(p.configSchema?.properties ?? {}).filter(([, s]) => s.default !== undefined);
         result[p.name] = { enforcementLevel: p.enforcementLevel, properties: Object.fromEntries(defaults.map(([k, s]) => [k, s.default])) };
     }
-    const all = file.all?.enforcementLevel;
-    if (all) for (const name of Object.keys(result)) result[name].enforcementLevel = all;
-    for (const [name, given] of Object.entries(file)) {
-        if (name === "all") continue;
-        const current = result[name] ?? { enforcementLevel: "advisory", properties: {} };
-        result[name] = { enforcementLevel: given.enforcementLevel ?? current.enforcementLevel, properties: { ...current.properties, ...given.properties } };
+    for (const given of [initial, file]) {
+        const all = given.all?.enforcementLevel;
+        if (all) for (const name of Object.keys(result)) result[name].enforcementLevel = all;
+        for (const [name, entry] of Object.entries(given)) {
+            if (name === "all") continue;
+            const current = result[name] ?? { enforcementLevel: "advisory", properties: {} };
+            result[name] = { enforcementLevel: entry.enforcementLevel ?? current.enforcementLevel, properties: { ...current.properties, ...entry.properties } };
+        }
     }
     const errors = policies.flatMap((p) => schemaErrors(p, result[p.name].properties).map((e) => `${p.name}: ${e}`));
     if (errors.length > 0) throw new Error(`validating policy config: ${errors.join("; ")}`);

@@ -54,6 +54,8 @@ export class PolicyPackHost {
         /** The pack as the CLI names it: `vastai-guardrails@v0.1.0`. */
         readonly pack: string,
         readonly policies: PolicyInfo[],
+        /** The pack's own config (`new PolicyPack`'s third argument), which a config file overrides. */
+        private readonly initialConfig: Record<string, { enforcementLevel?: EnforcementLevel; properties: Record<string, unknown> }>,
         readonly output: string[],
         private readonly levels: Record<number, EnforcementLevel>,
     ) {}
@@ -98,7 +100,11 @@ export class PolicyPackHost {
                 configSchema: schema ? { properties: schema.getProperties()?.toJavaScript() ?? {}, required: schema.getRequiredList() } : undefined,
             };
         });
-        const host = new PolicyPackHost(child, client, pb, Struct, `${info.getName()}@v${info.getVersion()}`, policies, output, levels);
+        const initial: Record<string, { enforcementLevel?: EnforcementLevel; properties: Record<string, unknown> }> = {};
+        info.getInitialconfigMap().forEach((c: any, name: string) => {
+            initial[name] = { enforcementLevel: levels[c.getEnforcementlevel()], properties: c.getProperties()?.toJavaScript() ?? {} };
+        });
+        const host = new PolicyPackHost(child, client, pb, Struct, `${info.getName()}@v${info.getVersion()}`, policies, initial, output, levels);
         await host.configure(options.configFile);
         return host;
     }
@@ -109,7 +115,7 @@ export class PolicyPackHost {
      */
     async configure(configFile?: string): Promise<void> {
         const file = configFile ? parsePolicyPackConfig(fs.readFileSync(configFile, "utf8")) : {};
-        this.config = reconcilePolicyPackConfig(this.policies, file);
+        this.config = reconcilePolicyPackConfig(this.policies, this.initialConfig, file);
         const req = new this.pb.ConfigureAnalyzerRequest();
         for (const [name, c] of Object.entries(this.config)) {
             const pc = new this.pb.PolicyConfig();
