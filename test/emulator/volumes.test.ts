@@ -1,7 +1,6 @@
-import * as http from "http";
 import { Emulator } from "../../testkit/emulator/server";
 // Plain http, as any client: the emulator is tested without the provider's client.
-import { RawReply, rawCall as call } from "../../testkit/support/rawCall";
+import { RawReply, rawCall as call, rawRequest } from "../../testkit/support/rawCall";
 import { startEmulator } from "../../testkit/support/fixtures";
 
 /**
@@ -20,38 +19,8 @@ const asks = (offerId: number) => `/api/v0/asks/${offerId}/`;
 const instance = (id: number) => `/api/v0/instances/${id}/`;
 const deleteVolume = (id: number | string) => `${VOLUMES}?id=${id}`;
 
-/** One request with a key of the test's choosing (rawCall always sends the demo key). */
-function callWithKey(emu: Emulator, key: string, method: string, path: string, body?: unknown): Promise<RawReply> {
-    return new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : JSON.stringify(body);
-        const req = http.request(
-            `${emu.url}${path}`,
-            {
-                method,
-                headers: {
-                    Authorization: `Bearer ${key}`,
-                    ...(payload !== undefined ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
-                },
-            },
-            (res) => {
-                const chunks: Buffer[] = [];
-                res.on("data", (chunk: Buffer) => chunks.push(chunk));
-                res.on("end", () => {
-                    const text = Buffer.concat(chunks).toString("utf8");
-                    let json: unknown = text;
-                    try {
-                        json = JSON.parse(text);
-                    } catch {
-                        // not JSON: the text itself
-                    }
-                    resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text, json });
-                });
-            },
-        );
-        req.on("error", reject);
-        req.end(payload);
-    });
-}
+/** One request with a key of the test's choosing. */
+const callWithKey = (emu: Emulator, key: string, method: string, path: string, body?: unknown): Promise<RawReply> => rawRequest(emu, method, path, { key, body });
 
 async function listed(emu: Emulator, type = "all_volume"): Promise<Array<Record<string, any>>> {
     const reply = await call(emu, "GET", `${VOLUMES}?owner=me&type=${type}`);

@@ -3,7 +3,8 @@ import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { Emulator } from "../../testkit/emulator/server";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { eventually, startEmulator } from "../../testkit/support/fixtures";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { upKilled } from "../../testkit/support/killedUp";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 /**
@@ -58,14 +59,6 @@ describe("instance creates whose instance the engine never got: a killed host, a
         expect(rentsOf(emu, offerId)).toHaveLength(1);
         await next.destroy();
         expect(onOffer(offerId)).toEqual([]);
-    }
-
-    /** Starts an `up` and kills its host once `until` holds, as the engine does on a second Ctrl-C. */
-    async function upKilled(engine: MiniEngine, program: () => Instance, until: () => boolean): Promise<void> {
-        const up = engine.up(program).catch((e: Error) => e);
-        await eventually(async () => until());
-        await engine.host.kill();
-        expect(await up).toBeInstanceOf(Error);
     }
 
     it("the next up takes over the instance the killed one rented while it booted: one rent, one instance, in state", async () => {

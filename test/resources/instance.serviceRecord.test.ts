@@ -7,7 +7,8 @@ import { Emulator } from "../../testkit/emulator/server";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { makeProgramDir } from "../../testkit/support/programDir";
-import { eventually, startEmulator } from "../../testkit/support/fixtures";
+import { startEmulator } from "../../testkit/support/fixtures";
+import { upKilled } from "../../testkit/support/killedUp";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
 
 /**
@@ -40,14 +41,6 @@ describe("the service as the record of interrupted creates: a killed up resumed 
         hosts.push(host);
         await host.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         return host;
-    }
-
-    /** Starts an `up` and kills its machine once `until` holds, as a cancelled job does. */
-    async function upKilled(engine: MiniEngine, program: () => Instance | Volume, until: () => boolean): Promise<void> {
-        const up = engine.up(program).catch((e: Error) => e);
-        await eventually(async () => until());
-        await engine.host.kill();
-        expect(await up).toBeInstanceOf(Error);
     }
 
     /** `count` like offers on one machine of their own, found by searching for `gpu`. */
