@@ -103,10 +103,13 @@ export const instanceRecordSchema = z.looseObject({
     ports: portBindingsSchema.nullish(),
     dph_total: z.number().nullish(),
     is_bid: z.boolean().nullish(),
-    /** The rented machine's GPU model, number of GPUs and place, as the vendor clients show an instance. */
-    gpu_name: z.string().nullish(),
-    num_gpus: z.number().int().nullish(),
-    geolocation: z.string().nullish(),
+    /**
+     * The rented machine's GPU model, number of GPUs and place, as the vendor clients show an
+     * instance. Read for the policy pack only: a value of another type is dropped, never a failed read.
+     */
+    gpu_name: z.string().nullish().catch(undefined),
+    num_gpus: z.number().int().nullish().catch(undefined),
+    geolocation: z.string().nullish().catch(undefined),
     /** `[[key, value], ...]`. */
     extra_env: z.array(z.tuple([z.string(), z.string()])).nullish(),
     disk_space: z.number().nullish(),

@@ -1,6 +1,7 @@
 import { allowedValues, upperBound } from "../../provider/policy/conditions";
 import { HOURS_PER_MONTH, instanceCeiling, volumeCeiling } from "../../provider/policy/ceilings";
 import { locationAllowed } from "../../provider/policy/allowedLocations";
+import { instanceRecordSchema } from "../../provider/schemas/instance";
 
 /** What an offer search's condition lets through, as the GPU, location and budget policies judge it. */
 describe("policy conditions", () => {
@@ -37,5 +38,13 @@ describe("policy conditions", () => {
         expect(instanceCeiling({ offer: {} })).toEqual({ none: "its offer search has no maxPricePerHour" });
         expect(volumeCeiling({ sizeGb: 730, storageCostPerGbMonth: 0.1 })).toEqual({ perHour: 0.1, from: expect.stringContaining("storageCostPerGbMonth") });
         expect(volumeCeiling({ sizeGb: 100, offer: { maxPricePerGbMonth: 0.73 } })).toMatchObject({ perHour: (100 * 0.73) / HOURS_PER_MONTH });
+    });
+});
+
+describe("what an instance record tells the policies", () => {
+    it("reads the machine's GPU, count and place, and drops a value of another type instead of failing the read", () => {
+        expect(instanceRecordSchema.parse({ id: 1, gpu_name: "RTX 4090", num_gpus: 2, geolocation: "Texas, US" })).toMatchObject({ gpu_name: "RTX 4090", num_gpus: 2, geolocation: "Texas, US" });
+        const odd = instanceRecordSchema.parse({ id: 1, gpu_name: 7, num_gpus: "2", geolocation: "Texas, US" });
+        expect(odd).toEqual({ id: 1, geolocation: "Texas, US" });
     });
 });
