@@ -1,6 +1,6 @@
 import { PolicyResource, ReportViolation, UnknownValueError } from "@pulumi/policy";
 import { ResourceKind } from "../dynamic/shim";
-import { typeToken } from "../dynamic/typeTokens";
+import { kindOfType, typeToken } from "../dynamic/typeTokens";
 
 /** A value the engine does not know yet: one that depends on an output of a resource still to be made (preview). */
 export const UNKNOWN = Symbol("not known yet");
@@ -48,10 +48,9 @@ function plain(value: unknown): unknown {
     return Object.fromEntries(Object.keys(value).map((key) => [key, plain((value as Record<string, unknown>)[key])]));
 }
 
-/** The resource's kind when it is one of this package's, by its type token. */
+/** The resource's kind when it is one of this package's, by its type token: a dynamic resource's or the plugin's. */
 export function kindOf(type: string): ResourceKind | undefined {
-    const kinds: ResourceKind[] = ["template", "instance", "apiKey", "sshKey", "volume", "networkVolume"];
-    return kinds.find((kind) => typeToken(kind) === type);
+    return kindOfType(type);
 }
 
 /** The stack's resources of these kinds. */
