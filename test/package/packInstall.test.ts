@@ -1,4 +1,3 @@
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -10,6 +9,7 @@ import { TEMPLATE_PROPERTIES } from "../../provider/resources/template/templateA
 import { typeToken } from "../../provider/dynamic/typeTokens";
 import { PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
+import { installPacked, linkFromRepository, packCheckout, run } from "./packedPackage";
 
 /**
  * The package as a user gets it: a checkout (the files git has, no dist/) packed with `npm pack`,
@@ -89,33 +89,6 @@ function pulumiTsconfig(files: string[]) {
     };
 }
 
-function run(command: string, args: string[], cwd: string): string {
-    try {
-        return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    } catch (e) {
-        const failed = e as { stdout?: string; stderr?: string; message: string };
-        throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${failed.stdout ?? ""}${failed.stderr ?? ""}`);
-    }
-}
-
-/** What a fresh clone holds: the files git tracks or would add, the working tree's copies. */
-function checkoutInto(dir: string): void {
-    const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], REPO_ROOT).split("\0").filter(Boolean);
-    for (const file of files) {
-        const from = path.join(REPO_ROOT, file);
-        if (!fs.existsSync(from) || fs.lstatSync(from).isSymbolicLink()) continue; // deleted, or node_modules
-        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-        fs.copyFileSync(from, path.join(dir, file));
-    }
-    fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, "node_modules")), path.join(dir, "node_modules"));
-}
-
-function linkFromRepository(program: string, name: string): void {
-    const target = path.join(program, "node_modules", name);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, "node_modules", name)), target);
-}
-
 describe("the packed package in a fresh Pulumi program", () => {
     let tmp: string;
     beforeAll(() => {
@@ -124,26 +97,19 @@ describe("the packed package in a fresh Pulumi program", () => {
     afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
     it("packs a complete build, installs, compiles every README snippet, and runs through the host", async () => {
-        const checkout = path.join(tmp, "checkout");
-        checkoutInto(checkout);
-        expect(fs.existsSync(path.join(checkout, "dist"))).toBe(false);
-
         // npm pack runs `prepare`, which builds provider/ into dist/.
-        const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", tmp], checkout));
-        const shipped: string[] = packed.files.map((f: { path: string }) => f.path);
-        expect(shipped).toEqual(expect.arrayContaining([
+        const packed = packCheckout(tmp);
+        expect(packed.files).toEqual(expect.arrayContaining([
             "LICENSE", "README.md", "package.json", "docs/service-contract.md", "docs/live-service.md",
             "dist/provider/index.js", "dist/provider/index.d.ts", "dist/provider/runtime/index.js", "dist/types-node10/index.d.ts",
             packageJson.bin["pulumi-vastai"],
         ]));
-        expect(shipped.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual([
+        expect(packed.files.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual([
             "LICENSE", "README.md", "package.json", "policy/PulumiPolicy.yaml", "policy/package.json",
         ]);
 
         const program = path.join(tmp, "program");
-        fs.mkdirSync(program);
-        fs.writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "user-program", main: "index.ts" }));
-        run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--legacy-peer-deps", path.join(tmp, packed.filename)], program);
+        installPacked(program, packed.tarball);
         linkFromRepository(program, "@pulumi/pulumi");
         linkFromRepository(program, path.join("@types", "node"));
         // What a program that runs the policy pack installs beside the package (an optional peer dependency).
