@@ -104,8 +104,10 @@ describe("the packed package in a fresh Pulumi program", () => {
             "dist/provider/index.js", "dist/provider/index.d.ts", "dist/provider/runtime/index.js", "dist/types-node10/index.d.ts",
             packageJson.bin["pulumi-vastai"],
         ]));
+        // The plugin's launchers and its schema (test/package/pluginInstall.test.ts starts the plugin from this install).
         expect(packed.files.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual([
-            "LICENSE", "README.md", "package.json", "policy/PulumiPolicy.yaml", "policy/package.json",
+            "LICENSE", "README.md", "bin/pulumi-resource-vastai", "bin/pulumi-resource-vastai.cmd", "package.json",
+            "policy/PulumiPolicy.yaml", "policy/package.json", "schema.json",
         ]);
 
         const program = path.join(tmp, "program");
