@@ -1,6 +1,6 @@
 import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
-import { CheckResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
+import { CheckResult, DiffResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
 import { noteSecretOutputs } from "../host/programMocks";
 import { AnalyzedResource, PolicyDiagnostic, PolicyPackHost } from "../policy/policyPackHost";
 
@@ -142,6 +142,11 @@ function changedInputs(olds: Props, news: Props): string[] {
     return [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !sameJson(olds[k], news[k]));
 }
 
+/** What an update's plan lists: the provider's detailed diff when it sends one (the plugin), else every changed input, as the CLI shows a dynamic resource's. */
+function updatedProperties(diff: { detailedDiff?: Record<string, string> }, olds: Props, news: Props): string[] {
+    return diff.detailedDiff ? Object.keys(diff.detailedDiff) : changedInputs(olds, news);
+}
+
 function checkFailed(name: string, checked: CheckResult): Error {
     // A failure without a property (an unknown one, named in its reason) is shown by its reason alone.
     return new Error(`${name}: check failed: ${checked.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
@@ -224,7 +229,7 @@ export class MiniEngine {
                     step("replace", checked.inputs, diff.replaces);
                     return { id: "", state: checked.inputs };
                 }
-                step("update", checked.inputs, changedInputs(old.inputs, checked.inputs));
+                step("update", checked.inputs, updatedProperties(diff, old.inputs, checked.inputs));
                 return { id: old.id, state: checked.inputs };
             });
             // As the engine in a preview: a dynamic resource to be made or changed shows its checked inputs as its outputs.
@@ -506,7 +511,7 @@ export class MiniEngine {
             return entry;
         }
         // A replacement asked for by `--replace` is not diffed: the engine blames the id.
-        const diff = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+        const diff: DiffResult = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await this.host.diff(old.id, urn, old.outputs, checked.inputs);
         // The engine updates a resource whose create failed, changed or not, so it can finish.
         if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
@@ -550,7 +555,7 @@ export class MiniEngine {
         const entry = { ...old, inputs: checked.inputs, outputs: updated.properties, initFailed: false };
         this.state.set(urn, entry);
         summary.update.push(name);
-        this.finished("update", name, type, started, changedInputs(old.inputs, checked.inputs));
+        this.finished("update", name, type, started, updatedProperties(diff, old.inputs, checked.inputs));
         return entry;
     }
 
