@@ -1,8 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { FUNCTION_NAMES, functionToken } from "../../provider/dynamic/typeTokens";
-import { PluginResource } from "../../testkit/host/pluginResource";
-import { ProviderHost } from "../../testkit/host/providerHost";
+import { PluginProvider, PluginResource } from "../../testkit/host/pluginResource";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 import { TestStack, startStack } from "../../testkit/support/stack";
 
@@ -48,22 +47,27 @@ describe("pulumi-resource-vastai over gRPC", () => {
         expect(host.output.join("\n")).not.toContain(emu.demoKey);
     });
 
-    it("two providers, two accounts: each plugin process acts with its own key, as the engine runs one per provider", async () => {
-        const { emu } = stack;
+    it("an explicit provider manages another account's resources in the same program, through refresh and destroy", async () => {
+        const { emu, engine } = stack;
         const other = emu.model.addUser({ email: "other-team@example.com" });
-        const second = await ProviderHost.start({ plugin: true, env: { VASTAI_TIME_SCALE: "0.01" } });
-        try {
-            await second.configure({ "vastai:apiKey": other.apiKey, "vastai:baseUrl": emu.url });
-            for (const [host, account] of [[stack.host, emu.demoUser], [second, other]] as const) {
-                const urn = host.urn("vastai:index:SshKey", `key-of-${account.id}`);
-                const checked = await host.check(urn, {}, { publicKey: `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAccount${account.id}000000000000000000000000000000000 me@${account.id}` });
-                const created = await host.create(urn, checked.inputs);
-                expect(emu.model.sshKeys.get(Number(created.id))!.userId).toBe(account.id);
-                await host.delete(created.id, urn, created.properties);
-            }
-        } finally {
-            await second.stop();
-        }
+        const key = (who: string) => `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKeyOf${who}00000000000000000000000000000000000 ${who}@ci`;
+        const program = () => {
+            const otherAccount = new PluginProvider("other-account", { apiKey: other.apiKey, baseUrl: emu.url });
+            return [
+                new PluginResource("sshKey", "ours", { publicKey: key("ours") }),
+                new PluginResource("sshKey", "theirs", { publicKey: key("theirs") }, { provider: otherAccount }),
+            ];
+        };
+        expect((await engine.up(program)).create).toEqual(["ours", "theirs"]);
+        const owner = (name: string) => emu.model.sshKeys.get(Number(engine.get(name).id))?.userId;
+        expect([owner("ours"), owner("theirs")]).toEqual([emu.demoUser.id, other.id]);
+        // A new command starts the providers again from what state holds of them, as the engine does.
+        await stack.freshHost();
+        expect((await engine.refresh()).same).toEqual(["ours", "theirs"]);
+        const ids = ["ours", "theirs"].map((name) => Number(engine.get(name).id));
+        expect(await engine.destroy()).toEqual(["theirs", "ours"]);
+        expect(ids.filter((id) => emu.model.sshKeys.has(id))).toEqual([]);
+        expect(stack.host.output.join("\n")).not.toContain(other.apiKey);
     });
 
     describe("detailed diffs: a plan lists what the program changed, never what the provider keeps for itself", () => {

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { resourceArgs } from "../../provider/dynamic/properties";
 import { ResourceKind } from "../../provider/dynamic/shim";
-import { pluginTypeToken } from "../../provider/dynamic/typeTokens";
+import { PACKAGE_NAME, pluginTypeToken } from "../../provider/dynamic/typeTokens";
 import { RESOURCE_DECLARATIONS } from "../../provider/resources/declarations";
 
 /**
@@ -20,5 +20,12 @@ export class PluginResource extends pulumi.CustomResource {
     /** An output by name (generated SDKs declare one field per output; here they are looked up). */
     output<T = unknown>(name: string): pulumi.Output<T> {
         return (this as unknown as Record<string, pulumi.Output<T>>)[name];
+    }
+}
+
+/** An explicit provider, as a generated SDK declares `vastai.Provider`: its key kept secret. */
+export class PluginProvider extends pulumi.ProviderResource {
+    constructor(name: string, args: { apiKey?: pulumi.Input<string>; baseUrl?: pulumi.Input<string> }, opts?: pulumi.ResourceOptions) {
+        super(PACKAGE_NAME, name, { apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey), baseUrl: args.baseUrl }, opts);
     }
 }
