@@ -1,4 +1,5 @@
 import * as fs from "fs";
+import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { FUNCTION_NAMES, functionToken } from "../../provider/dynamic/typeTokens";
 import { PluginProvider, PluginResource } from "../../testkit/host/pluginResource";
@@ -45,6 +46,15 @@ describe("pulumi-resource-vastai over gRPC", () => {
         expect(sent.map((r) => r.keyId)).toEqual([emu.model.keys.get(emu.demoKey)!.id]);
         await engine.destroy();
         expect(host.output.join("\n")).not.toContain(emu.demoKey);
+    });
+
+    it("keeps secrets secret: a secret input and the outputs the schema marks are encrypted in state, none in plain text", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new PluginResource("instance", "private", { offerId: offer.id, image: "ghcr.io/acme/trainer:1", imageLogin: "-u bot -p ghp_plugin_secret ghcr.io", env: { TOKEN: pulumi.secret("tok_plugin_secret") } }));
+        expect(engine.get("private").secretOutputs).toEqual(expect.arrayContaining(["imageLogin", "env", "effectiveEnv"]));
+        expect(engine.secretLeaks()).toEqual([]);
+        await engine.destroy();
     });
 
     it("an explicit provider manages another account's resources in the same program, through refresh and destroy", async () => {
