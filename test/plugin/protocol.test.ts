@@ -122,10 +122,19 @@ describe("pulumi-resource-vastai over gRPC", () => {
             });
         });
 
-        it("pinning the offer the instance is on changes nothing worth a plan line, and never replaces", async () => {
-            const diff = await planned({ ...base(), label: "two", offerId: created.properties.rentedOfferId });
-            expect(diff.replaces).toEqual([]);
-            expect(Object.keys(diff.detailedDiff!)).toEqual(["label"]);
+        it("a property declared to replace that changes in place plans an update: pinning the offer a search rented", async () => {
+            const searched = { offer: { filters: { gpu_name: { eq: "RTX 4090" } }, maxPricePerHour: 5 }, image: "busybox", disk: 16 };
+            const searchUrn = stack.host.urn("vastai:index:Instance", "searched");
+            const checked = (await stack.host.check(searchUrn, {}, searched)).inputs;
+            const rented = await stack.host.create(searchUrn, checked);
+            try {
+                const pinned = (await stack.host.check(searchUrn, checked, { ...searched, offer: undefined, offerId: rented.properties.rentedOfferId })).inputs;
+                const diff = await stack.host.diff(rented.id, searchUrn, rented.properties, pinned);
+                expect(diff).toMatchObject({ changes: "some", replaces: [] });
+                expect(diff.detailedDiff).toEqual({ offerId: "ADD", offer: "DELETE" });
+            } finally {
+                await stack.host.delete(rented.id, searchUrn, rented.properties);
+            }
         });
 
         it("no internal input appears in any detailed diff", async () => {
