@@ -158,6 +158,7 @@ export const PAGES: readonly Page[] = [
         outputs: "ApiKeyOutputs",
         computed: API_KEY_COMPUTED_OUTPUTS,
         types: { permissions: "`PermissionsBuilder`, or object `{ api: { <category>: {} } }`" },
+        nestedDocs: { permissions: { file: "provider/resources/apiKey/apiKeyArgs.ts", declaredAs: "grantsSomething" } },
         lists: { permissions: PERMISSION_NAMES },
     },
     {
