@@ -122,6 +122,11 @@ export function classDoc(source: ts.SourceFile, name: string): string {
     return docOf(source, name, ts.isClassDeclaration, "class");
 }
 
+/** The doc comment of the interface `name` declared in `source`, as `functionDoc` reads a function's. */
+export function interfaceDoc(source: ts.SourceFile, name: string): string {
+    return docOf(source, name, ts.isInterfaceDeclaration, "interface");
+}
+
 /** The doc comment of the variable `name` declared in `source` (a schema's), as `functionDoc` reads a function's. */
 export function variableDoc(source: ts.SourceFile, name: string): string {
     return docOf(source, name, ts.isVariableDeclaration, "variable");
