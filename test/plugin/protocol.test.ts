@@ -128,7 +128,8 @@ describe("pulumi-resource-vastai over gRPC", () => {
             const checked = (await stack.host.check(searchUrn, {}, searched)).inputs;
             const rented = await stack.host.create(searchUrn, checked);
             try {
-                const pinned = (await stack.host.check(searchUrn, checked, { ...searched, offer: undefined, offerId: rented.properties.rentedOfferId })).inputs;
+                const { offer: _, ...rest } = searched;
+                const pinned = (await stack.host.check(searchUrn, checked, { ...rest, offerId: rented.properties.rentedOfferId })).inputs;
                 const diff = await stack.host.diff(rented.id, searchUrn, rented.properties, pinned);
                 expect(diff).toMatchObject({ changes: "some", replaces: [] });
                 expect(diff.detailedDiff).toEqual({ offerId: "ADD", offer: "DELETE" });
