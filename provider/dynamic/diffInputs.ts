@@ -1,4 +1,12 @@
+import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown } from "./unknowns";
+
+/**
+ * A diff as each resource answers it: Pulumi's dynamic `DiffResult`, and `diffs`, the input
+ * properties a plan lists as changed. The provider plugin sends those as its detailed diff; the
+ * dynamic host reads only the first four fields, so internal inputs there show in plans anyway.
+ */
+export type PropertyDiffResult = pulumi.dynamic.DiffResult & { diffs: string[] };
 
 /** Order-insensitive comparison of plain JSON values; an absent key equals `undefined`. */
 export function sameValue(a: unknown, b: unknown): boolean {

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CurrentUser } from "../schemas/user";
+import { VastClient } from "../client/vastClient";
 import { FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 
@@ -12,7 +13,12 @@ import { FunctionOptions, programClient } from "./programClient";
  *     export const accountId = me.id;
  */
 export async function getCurrentUser(options?: FunctionOptions): Promise<CurrentUser> {
-    return programClient("getCurrentUser", options).account.currentUser();
+    return currentUserOf(programClient("getCurrentUser", options));
+}
+
+/** The look-up itself, on a client: what the function above and the plugin's invoke both run. */
+export function currentUserOf(client: VastClient): Promise<CurrentUser> {
+    return client.account.currentUser();
 }
 
 /**

@@ -33,8 +33,12 @@ export const getMachinesArgsSchema = z.strictObject(
  *     const online = (await vast.getMachines()).filter((m) => m.online && (m.gpuRamGib ?? 0) >= 24);
  */
 export async function getMachines(args: GetMachinesArgs = {}, options?: FunctionOptions): Promise<Machine[]> {
+    return machinesOf(programClient("getMachines", options), args);
+}
+
+/** The listing itself, on a client: what the function above and the plugin's invoke both run. The arguments are checked first. */
+export async function machinesOf(vast: VastClient, args: GetMachinesArgs = {}): Promise<Machine[]> {
     const checked = checkFunctionArgs("getMachines", "arguments", getMachinesArgsSchema, args);
-    const vast = programClient("getMachines", options);
     const userId = checked.userId ?? (await keyAccountId(vast));
     const records = await vast.account.machines(userId);
     return records.map(machineFromRecord);

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OfferSearch, offerQuery } from "../client/api/offers";
 import { OfferRecord } from "../schemas/offer";
+import { VastClient } from "../client/vastClient";
 import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
@@ -21,7 +22,12 @@ export type { OfferSearch } from "../client/api/offers";
  */
 export async function searchOffers(search: OfferSearch = {}, options?: FunctionOptions): Promise<OfferRecord[]> {
     refuseOutputs("searchOffers", "search", search);
-    return programClient("searchOffers", options).offers.search(offerQuery(search));
+    return offersMatching(programClient("searchOffers", options), search);
+}
+
+/** The search itself, on a client: what the function above and the plugin's invoke both run. */
+export function offersMatching(client: VastClient, search: OfferSearch = {}): Promise<OfferRecord[]> {
+    return client.offers.search(offerQuery(search));
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TemplateRecord } from "../schemas/template";
+import { VastClient } from "../client/vastClient";
 import { TemplateFilters } from "../schemas/templateFilters";
 import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
@@ -20,7 +21,12 @@ export async function searchTemplates(
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
     refuseOutputs("searchTemplates", "filters", filters);
-    return programClient("searchTemplates", options).templates.search(conditionsOf(filters));
+    return templatesMatching(programClient("searchTemplates", options), conditionsOf(filters));
+}
+
+/** The search itself, on a client: what the function above and the plugin's invoke both run. */
+export function templatesMatching(client: VastClient, filters: TemplateFilters = {}): Promise<TemplateRecord[]> {
+    return client.templates.search(filters);
 }
 
 /**

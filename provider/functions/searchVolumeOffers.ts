@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VolumeOfferSearch, volumeOfferQuery } from "../client/api/volumes";
 import { VolumeOfferRecord } from "../schemas/volume";
+import { VastClient } from "../client/vastClient";
 import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
@@ -18,7 +19,12 @@ export type { VolumeOfferSearch } from "../client/api/volumes";
  */
 export async function searchVolumeOffers(search: VolumeOfferSearch = {}, options?: FunctionOptions): Promise<VolumeOfferRecord[]> {
     refuseOutputs("searchVolumeOffers", "search", search);
-    return programClient("searchVolumeOffers", options).volumes.searchOffers(volumeOfferQuery(search), search.network ? "network" : "local");
+    return volumeOffersMatching(programClient("searchVolumeOffers", options), search);
+}
+
+/** The search itself, on a client: what the function above and the plugin's invoke both run. */
+export function volumeOffersMatching(client: VastClient, search: VolumeOfferSearch = {}): Promise<VolumeOfferRecord[]> {
+    return client.volumes.searchOffers(volumeOfferQuery(search), search.network ? "network" : "local");
 }
 
 /** `searchVolumeOffers` as an Output, the search and options Inputs at any depth. */

@@ -18,3 +18,12 @@ export function nextGeneration(olds: { createGeneration?: unknown }, inState: bo
 export function slotInput(type: string, name: string, opts: pulumi.ResourceOptions | undefined): pulumi.Output<string> {
     return pulumi.output(opts?.parent?.urn ?? "").apply((parent) => resourceSlot(type, pulumi.getProject(), pulumi.getStack(), parent, name));
 }
+
+/**
+ * The slot of a resource the engine names by its URN, as the provider plugin's check is told it:
+ * the URN holds the stack, the project, the parent types and the name, so it stands where
+ * `resourceSlot`'s parts do.
+ */
+export function slotOfUrn(urn: string): string {
+    return createHash("sha256").update(["urn", urn].join("\0")).digest("hex").slice(0, 24);
+}

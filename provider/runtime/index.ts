@@ -6,15 +6,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CheckFailure, unquotedFailures } from "../dynamic/checkFailures";
 import { PropertySchema, propertiesOf, unquotableOf } from "../dynamic/properties";
-import { apiKeyArgsSchema } from "../resources/apiKey/apiKeyArgs";
 import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
-import { instanceArgsSchema } from "../resources/instance/instanceArgs";
+import { RESOURCE_DECLARATIONS } from "../resources/declarations";
 import { instanceProvider } from "../resources/instance/instanceProvider";
-import { sshKeyArgsSchema } from "../resources/sshKey/sshKeyArgs";
 import { sshKeyProvider } from "../resources/sshKey/sshKeyProvider";
-import { templateArgsSchema } from "../resources/template/templateArgs";
 import { templateProvider } from "../resources/template/templateProvider";
-import { volumeArgsSchema } from "../resources/volume/volumeArgs";
 import { volumeProvider } from "../resources/volume/volumeProvider";
 import { configure, processContext } from "./providerContext";
 
@@ -33,14 +29,17 @@ function forTheEngine<P extends Checks>(provider: P, schema: PropertySchema): P 
     };
 }
 
-export const template = { configure, ...forTheEngine(templateProvider(processContext), templateArgsSchema) };
-export const instance = { configure, ...forTheEngine(instanceProvider(processContext), instanceArgsSchema) };
-export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext), apiKeyArgsSchema) };
-export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), sshKeyArgsSchema) };
-export const volume = { configure, ...forTheEngine(volumeProvider(processContext, "local"), volumeArgsSchema) };
-export const networkVolume = { configure, ...forTheEngine(volumeProvider(processContext, "network"), volumeArgsSchema) };
+const args = (kind: keyof typeof RESOURCE_DECLARATIONS) => RESOURCE_DECLARATIONS[kind].args;
+export const template = { configure, ...forTheEngine(templateProvider(processContext), args("template")) };
+export const instance = { configure, ...forTheEngine(instanceProvider(processContext), args("instance")) };
+export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext), args("apiKey")) };
+export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), args("sshKey")) };
+export const volume = { configure, ...forTheEngine(volumeProvider(processContext, "local"), args("volume")) };
+export const networkVolume = { configure, ...forTheEngine(volumeProvider(processContext, "network"), args("networkVolume")) };
 
-const KINDS = { template, instance, apiKey, sshKey, volume, networkVolume };
+/** Every kind's implementation: the one core both the dynamic resources (through `load`) and the provider plugin call. */
+export const KINDS = { template, instance, apiKey, sshKey, volume, networkVolume };
+export type Implementation = (typeof KINDS)[keyof typeof KINDS];
 const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
 
 /**

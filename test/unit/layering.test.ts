@@ -25,6 +25,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
             ["resources", "functions"],
             ["declarative"],
             ["runtime", "index", "cli", "policy"],
+            ["plugin"],
         ],
     },
     {

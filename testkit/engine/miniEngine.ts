@@ -1,6 +1,6 @@
 import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
-import { CheckResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
+import { CheckResult, DiffResult, HostCallError, ProviderHost, Props, UNKNOWN } from "../host/providerHost";
 import { noteSecretOutputs } from "../host/programMocks";
 import { AnalyzedResource, PolicyDiagnostic, PolicyPackHost } from "../policy/policyPackHost";
 
@@ -26,6 +26,15 @@ export interface StateEntry {
     secretOutputs: string[];
     /** Created, but its create failed (an init failure): the next `up` updates it even without a diff. */
     initFailed?: boolean;
+    /** The explicit provider that manages it (`urn::id`), when the program gave one. */
+    provider?: string;
+}
+
+/** An explicit provider resource (`pulumi:providers:vastai`), as state keeps it: its inputs, from which the engine starts it again. */
+export interface ProviderEntry {
+    urn: string;
+    name: string;
+    inputs: Props;
 }
 
 /** What a step did, by resource name, as the CLI sums it up; `refresh` and `destroy` in `run` use it too. */
@@ -142,6 +151,11 @@ function changedInputs(olds: Props, news: Props): string[] {
     return [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !sameJson(olds[k], news[k]));
 }
 
+/** What an update's plan lists: the provider's detailed diff when it sends one (the plugin), else every changed input, as the CLI shows a dynamic resource's. */
+function updatedProperties(diff: { detailedDiff?: Record<string, string> }, olds: Props, news: Props): string[] {
+    return diff.detailedDiff ? Object.keys(diff.detailedDiff) : changedInputs(olds, news);
+}
+
 function checkFailed(name: string, checked: CheckResult): Error {
     // A failure without a property (an unknown one, named in its reason) is shown by its reason alone.
     return new Error(`${name}: check failed: ${checked.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
@@ -180,7 +194,49 @@ export class MiniEngine {
     /** The policy pack's diagnostics from the last `preview` or `up`. */
     policyDiagnostics: PolicyDiagnostic[] = [];
 
-    constructor(public host: ProviderHost) {}
+    /** Explicit provider resources by reference (`urn::id`); each is run by a plugin process of its own, as the engine does. */
+    readonly providers = new Map<string, ProviderEntry>();
+    private readonly providerHosts = new Map<string, Promise<ProviderHost>>();
+
+    /** `startProvider`: starts a plugin host for an explicit provider (unconfigured); without it, a program cannot declare one. */
+    constructor(
+        public host: ProviderHost,
+        private readonly startProvider?: () => Promise<ProviderHost>,
+    ) {}
+
+    /** The host that manages resources of `provider`: the default one, or an explicit provider's own process, started and configured on first use. */
+    private hostOf(provider: string | undefined): Promise<ProviderHost> {
+        if (!provider) return Promise.resolve(this.host);
+        let started = this.providerHosts.get(provider);
+        if (!started) {
+            const entry = this.providers.get(provider);
+            if (!entry || !this.startProvider) return Promise.reject(new Error(`no explicit provider ${provider} (this engine starts none)`));
+            const start = this.startProvider;
+            started = (async () => {
+                const host = await start();
+                const checked = await host.checkConfig(entry.inputs);
+                if (checked.failures.length > 0) throw new Error(`${entry.name}: check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+                await host.configure(Object.fromEntries(Object.entries(entry.inputs).map(([k, v]) => [`vastai:${k}`, String(v)])));
+                return host;
+            })();
+            this.providerHosts.set(provider, started);
+        }
+        return started;
+    }
+
+    /** Ends the explicit providers' processes, as the engine does at the end of a command. */
+    async stopProviders(): Promise<void> {
+        const hosts = [...this.providerHosts.values()];
+        this.providerHosts.clear();
+        await Promise.all(hosts.map((h) => h.then((host) => host.stop(), () => undefined)));
+    }
+
+    /** An explicit provider the program declares: kept with its inputs; its process is started when a resource needs it. */
+    private registerProvider(args: pulumi.runtime.MockResourceArgs, urn: string): { id: string; state: Props } {
+        const id = `${args.name}-provider`;
+        this.providers.set(`${urn}::${id}`, { urn, name: args.name, inputs: unwrapSecrets(args.inputs) as Props });
+        return { id, state: {} };
+    }
 
     /**
      * Runs the next commands in `host`, as Pulumi starts a host process per command: what a
@@ -203,7 +259,8 @@ export class MiniEngine {
             const planned = new Map<string, AnalyzedResource>();
             const registered = await this.runProgram(program, true, async (args, urn, news) => {
                 const old = this.state.get(urn);
-                const checked = await this.host.check(urn, old?.inputs ?? {}, news);
+                const host = await this.hostOf(args.provider);
+                const checked = await host.check(urn, old?.inputs ?? {}, news);
                 if (checked.failures.length > 0) throw checkFailed(args.name, checked);
                 const secrets = Object.keys(args.inputs).filter((k) => isSecret(args.inputs[k]));
                 await this.analyze({ urn, type: args.type, name: args.name, props: checked.inputs, secrets }, true);
@@ -215,7 +272,7 @@ export class MiniEngine {
                     step("create", checked.inputs);
                     return { id: "", state: checked.inputs };
                 }
-                const diff = await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+                const diff = await host.diff(old.id, urn, old.outputs, checked.inputs);
                 if (diff.changes === "none" && !old.initFailed) {
                     step("same", old.outputs);
                     return { id: old.id, state: old.outputs };
@@ -224,7 +281,7 @@ export class MiniEngine {
                     step("replace", checked.inputs, diff.replaces);
                     return { id: "", state: checked.inputs };
                 }
-                step("update", checked.inputs, changedInputs(old.inputs, checked.inputs));
+                step("update", checked.inputs, updatedProperties(diff, old.inputs, checked.inputs));
                 return { id: old.id, state: checked.inputs };
             });
             // As the engine in a preview: a dynamic resource to be made or changed shows its checked inputs as its outputs.
@@ -283,7 +340,7 @@ export class MiniEngine {
                 ...(this.additionalSecretOutputs.get(args.name) ?? []),
             ];
             const before = this.state.get(urn);
-            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs, replace.includes(args.name));
+            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs, replace.includes(args.name), args.provider);
             if (entry !== before) stepped.set(urn, news);
             return { id: entry.id, state: entry.outputs };
         });
@@ -291,7 +348,7 @@ export class MiniEngine {
         for (const entry of [...this.state.values()].reverse()) {
             if (registered.has(entry.urn)) continue;
             const started = Date.now();
-            await this.host.delete(entry.id, entry.urn, entry.outputs);
+            await (await this.hostOf(entry.provider)).delete(entry.id, entry.urn, entry.outputs);
             this.state.delete(entry.urn);
             summary.delete.push(entry.name);
             this.finished("delete", entry.name, entry.type, started);
@@ -313,6 +370,7 @@ export class MiniEngine {
             {
                 newResource: async (args: pulumi.runtime.MockResourceArgs) => {
                     const urn = this.host.urn(args.type, args.name);
+                    if (args.type.startsWith("pulumi:providers:")) return this.registerProvider(args, urn);
                     registered.add(urn);
                     return onResource(args, urn, unwrapSecrets(args.inputs) as Props);
                 },
@@ -346,11 +404,12 @@ export class MiniEngine {
             [...stepped].map(async ([urn, news]) => {
                 const entry = this.state.get(urn);
                 if (!entry) return `${urn} is not in state`;
-                const checked = await this.host.check(urn, entry.inputs, news);
+                const host = await this.hostOf(entry.provider);
+                const checked = await host.check(urn, entry.inputs, news);
                 if (checked.failures.length > 0) {
                     return `${entry.name} fails check: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
                 }
-                const diff = await this.host.diff(entry.id, urn, entry.outputs, checked.inputs);
+                const diff = await host.diff(entry.id, urn, entry.outputs, checked.inputs);
                 if (diff.changes === "none") return undefined;
                 const inputs = changedInputs(entry.inputs, checked.inputs);
                 const what = diff.replaces.length > 0 ? `be replaced (${diff.replaces.join(", ")})` : `change (${diff.changes})`;
@@ -371,7 +430,7 @@ export class MiniEngine {
             const summary = emptySummary();
             // The engine reads in parallel (up to --parallel at once); the summary keeps state order.
             const entries = [...this.state.values()];
-            const reads = await inParallel(entries, REFRESH_PARALLELISM, (e) => this.host.read(e.id, e.urn, e.outputs, e.inputs));
+            const reads = await inParallel(entries, REFRESH_PARALLELISM, async (e) => (await this.hostOf(e.provider)).read(e.id, e.urn, e.outputs, e.inputs));
             for (const [i, entry] of entries.entries()) {
                 const read = reads[i];
                 if (!read.id) {
@@ -399,7 +458,7 @@ export class MiniEngine {
             const deleted: string[] = [];
             for (const entry of [...this.state.values()].reverse()) {
                 const started = Date.now();
-                await this.host.delete(entry.id, entry.urn, entry.outputs);
+                await (await this.hostOf(entry.provider)).delete(entry.id, entry.urn, entry.outputs);
                 this.state.delete(entry.urn);
                 deleted.push(entry.name);
                 this.finished("delete", entry.name, entry.type, started);
@@ -430,7 +489,7 @@ export class MiniEngine {
     private async deletePending(): Promise<void> {
         while (this.pendingDeletes.length > 0) {
             const old = this.pendingDeletes[0];
-            await this.host.delete(old.id, old.urn, old.outputs);
+            await (await this.hostOf(old.provider)).delete(old.id, old.urn, old.outputs);
             this.pendingDeletes.shift();
         }
     }
@@ -482,31 +541,32 @@ export class MiniEngine {
         this.onStep?.({ op, name, type, because, ms: Date.now() - started });
     }
 
-    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean): Promise<StateEntry> {
+    private async step(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean, provider?: string): Promise<StateEntry> {
         const before = this.state.get(urn);
-        const entry = await this.apply(urn, type, name, news, summary, secretOutputs, replace);
+        const entry = await this.apply(urn, type, name, news, summary, secretOutputs, replace, provider);
         // A resource left the same keeps its outputs as stored, secrets still encrypted (Pulumi's
         // SameStep), even one whose input the program no longer gives.
         entry.secretOutputs = entry === before ? [...new Set([...before.secretOutputs, ...secretOutputs])] : secretOutputs;
         return entry;
     }
 
-    private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean): Promise<StateEntry> {
+    private async apply(urn: string, type: string, name: string, news: Props, summary: UpSummary, secretOutputs: string[], replace: boolean, provider?: string): Promise<StateEntry> {
         const started = Date.now();
         const old = this.state.get(urn);
-        const checked = await this.host.check(urn, old?.inputs ?? {}, news);
+        const host = await this.hostOf(provider);
+        const checked = await host.check(urn, old?.inputs ?? {}, news);
         if (checked.failures.length > 0) {
             throw checkFailed(name, checked);
         }
         await this.analyze({ urn, type, name, props: checked.inputs, secrets: secretOutputs }, false);
         if (!old) {
-            const entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
+            const entry = await this.create(host, urn, type, name, checked.inputs, secretOutputs, provider);
             summary.create.push(name);
             this.finished("create", name, type, started);
             return entry;
         }
         // A replacement asked for by `--replace` is not diffed: the engine blames the id.
-        const diff = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await this.host.diff(old.id, urn, old.outputs, checked.inputs);
+        const diff: DiffResult = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await host.diff(old.id, urn, old.outputs, checked.inputs);
         // The engine updates a resource whose create failed, changed or not, so it can finish.
         if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
@@ -515,11 +575,11 @@ export class MiniEngine {
             return old;
         }
         if (diff.replaces.length > 0) {
-            if (diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs);
+            if (diff.deleteBeforeReplace) await (await this.hostOf(old.provider)).delete(old.id, urn, old.outputs);
             this.state.delete(urn);
             let entry: StateEntry;
             try {
-                entry = await this.create(urn, type, name, checked.inputs, secretOutputs);
+                entry = await this.create(host, urn, type, name, checked.inputs, secretOutputs, provider);
             } catch (e) {
                 // As the engine does: a failed replacement keeps the old resource in state; if the new
                 // one was made all the same (created but failed), the old one waits to be deleted.
@@ -529,7 +589,7 @@ export class MiniEngine {
             }
             // As the engine does, a replaced resource whose delete fails stays in state, marked
             // for deletion, and the next `up` or `destroy` deletes it first.
-            if (!diff.deleteBeforeReplace) await this.host.delete(old.id, urn, old.outputs).catch((e) => {
+            if (!diff.deleteBeforeReplace) await (await this.hostOf(old.provider)).delete(old.id, urn, old.outputs).catch((e) => {
                 this.pendingDeletes.push(old);
                 throw e;
             });
@@ -539,7 +599,7 @@ export class MiniEngine {
         }
         let updated;
         try {
-            updated = await this.host.update(old.id, urn, old.outputs, checked.inputs);
+            updated = await host.update(old.id, urn, old.outputs, checked.inputs);
         } catch (e) {
             if (e instanceof HostCallError && e.initFailure) {
                 old.outputs = { ...e.initFailure.properties, __provider: checked.inputs.__provider };
@@ -547,17 +607,17 @@ export class MiniEngine {
             }
             throw e;
         }
-        const entry = { ...old, inputs: checked.inputs, outputs: updated.properties, initFailed: false };
+        const entry = { ...old, inputs: checked.inputs, outputs: updated.properties, initFailed: false, provider };
         this.state.set(urn, entry);
         summary.update.push(name);
-        this.finished("update", name, type, started, changedInputs(old.inputs, checked.inputs));
+        this.finished("update", name, type, started, updatedProperties(diff, old.inputs, checked.inputs));
         return entry;
     }
 
-    private async create(urn: string, type: string, name: string, inputs: Props, secretOutputs: string[]): Promise<StateEntry> {
+    private async create(host: ProviderHost, urn: string, type: string, name: string, inputs: Props, secretOutputs: string[], provider?: string): Promise<StateEntry> {
         try {
-            const created = await this.host.create(urn, inputs);
-            const entry: StateEntry = { urn, type, name, id: created.id, inputs, outputs: created.properties, secretOutputs };
+            const created = await host.create(urn, inputs);
+            const entry: StateEntry = { urn, type, name, id: created.id, inputs, outputs: created.properties, secretOutputs, provider };
             this.state.set(urn, entry);
             return entry;
         } catch (e) {
@@ -565,7 +625,7 @@ export class MiniEngine {
             if (e instanceof HostCallError && e.initFailure) {
                 const { id, properties } = e.initFailure;
                 this.state.set(urn, {
-                    urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider }, secretOutputs, initFailed: true,
+                    urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider }, secretOutputs, initFailed: true, provider,
                 });
             }
             throw e;

@@ -18,7 +18,11 @@ const providerGrpc = pulumiRequire("./proto/provider_grpc_pb");
 const providerPb = pulumiRequire("./proto/provider_pb");
 const statusPb = pulumiRequire("./proto/status_pb");
 const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb");
+const emptyPb = pulumiRequire("google-protobuf/google/protobuf/empty_pb");
 const HOST_ENTRY = pulumiRequire.resolve("./cmd/dynamic-provider");
+/** The provider plugin, built: what `pulumi-resource-vastai` runs with the user's node. */
+const PLUGIN_ENTRY = path.join(REPO_ROOT, "dist", "provider", "plugin", "main.js");
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
 const WATCHDOG = path.join(REPO_ROOT, "testkit", "host", "watchdog.js");
 /** The script the Pulumi CLI starts for dynamic providers: a shell that runs the host with node, without exec. */
@@ -43,6 +47,8 @@ export interface DiffResult {
     changes: "unknown" | "none" | "some";
     replaces: string[];
     deleteBeforeReplace: boolean;
+    /** Per property, `UPDATE`, `UPDATE_REPLACE`, …: only the plugin sends one (the dynamic host never does). */
+    detailedDiff?: Record<string, string>;
 }
 
 export interface ReadResult {
@@ -75,6 +81,12 @@ export interface HostOptions {
      * CLI killed outright (kill -9, out of memory) leaves its plugins' process group running.
      */
     viaEngine?: boolean;
+    /**
+     * The provider plugin `pulumi-resource-vastai` instead of the dynamic-provider host: started as
+     * the engine starts a resource plugin, configured with the provider's inputs (`apiKey`,
+     * `baseUrl`) as the engine sends a default provider's, from the same stack config.
+     */
+    plugin?: boolean;
 }
 
 export class ProviderHost {
@@ -87,6 +99,8 @@ export class ProviderHost {
         private readonly client: any,
         readonly project: string,
         readonly stack: string,
+        /** The provider plugin, not the dynamic-provider host (see `HostOptions.plugin`). */
+        readonly plugin: boolean,
     ) {}
 
     static async start(options: HostOptions = {}): Promise<ProviderHost> {
@@ -99,7 +113,8 @@ export class ProviderHost {
         // Through the engine's stand-in, the watchdog comes with NODE_OPTIONS (the script starts node
         // twice; it acts in the host only), and watches this process itself: the host's stdin closes with the stand-in.
         if (options.viaEngine) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --require ${WATCHDOG}`, VASTAI_WATCHDOG_PID: String(process.pid) });
-        const args = options.viaEngine ? ["-e", ENGINE_STAND_IN, PULUMI_NODEJS_PLUGIN, "127.0.0.1:0"] : ["--require", WATCHDOG, HOST_ENTRY, "127.0.0.1:0"];
+        const entry = options.plugin ? PLUGIN_ENTRY : HOST_ENTRY;
+        const args = options.viaEngine ? ["-e", ENGINE_STAND_IN, PULUMI_NODEJS_PLUGIN, "127.0.0.1:0"] : ["--require", WATCHDOG, entry, "127.0.0.1:0"];
         const child = spawn(process.execPath, args, {
             cwd: options.cwd ?? REPO_ROOT,
             env: env as NodeJS.ProcessEnv,
@@ -124,7 +139,7 @@ export class ProviderHost {
             child.once("exit", (code) => reject(new Error(`provider host exited with ${code}: ${output.join("\n")}`)));
         });
         const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-        const host = new ProviderHost(child, client, project, stack);
+        const host = new ProviderHost(child, client, project, stack, options.plugin === true);
         host.pluginGroup = await pluginGroup;
         host.output.push(...output);
         output = host.output;
@@ -141,14 +156,64 @@ export class ProviderHost {
         return `urn:pulumi:${this.stack}::${this.project}::${type}::${name}`;
     }
 
-    /** Configure: the whole stack config, keys namespaced (`vastai:apiKey`), secrets decrypted. */
+    /**
+     * Configure: the whole stack config, keys namespaced (`vastai:apiKey`), secrets decrypted, as
+     * the engine sends it to the dynamic-provider host. The plugin gets what the engine sends a
+     * default provider: its inputs from the `vastai:` keys, checked first (CheckConfig), the key as a secret.
+     */
     async configure(config: Record<string, string> = {}): Promise<void> {
+        if (this.plugin) return this.configurePlugin(config);
         const req = new providerPb.ConfigureRequest();
         req.setArgs(Struct.fromJavaScript(config));
         for (const [k, v] of Object.entries(config)) req.getVariablesMap().set(k, v);
         req.setAcceptsecrets(true);
         req.setAcceptresources(true);
         await this.call("configure", req);
+    }
+
+    private async configurePlugin(config: Record<string, string>): Promise<void> {
+        const inputs = Object.fromEntries(Object.entries(config).filter(([k]) => k.startsWith("vastai:")).map(([k, v]) => [k.slice("vastai:".length), v]));
+        const checked = await this.checkConfig(inputs);
+        if (checked.failures.length > 0) throw new HostCallError(`CheckConfig failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+        const req = new providerPb.ConfigureRequest();
+        const args = { ...checked.inputs, ...(typeof inputs.apiKey === "string" ? { apiKey: { ...SECRET_SIG, value: inputs.apiKey } } : {}) };
+        req.setArgs(Struct.fromJavaScript(args));
+        for (const [k, v] of Object.entries(inputs)) req.getVariablesMap().set(`vastai:config:${k}`, v);
+        req.setAcceptsecrets(true);
+        req.setAcceptresources(true);
+        await this.call("configure", req);
+    }
+
+    /** CheckConfig: the provider's inputs, as the engine checks a provider resource's before configuring it. */
+    async checkConfig(news: Props, olds: Props = {}): Promise<CheckResult> {
+        const req = new providerPb.CheckRequest();
+        req.setUrn(this.urn("pulumi:providers:vastai", "default"));
+        req.setOlds(Struct.fromJavaScript(olds));
+        req.setNews(Struct.fromJavaScript(news));
+        const resp = await this.call("checkConfig", req);
+        return {
+            inputs: resp.getInputs()?.toJavaScript() ?? {},
+            failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+        };
+    }
+
+    /** GetSchema: the package schema's text. */
+    async getSchema(): Promise<string> {
+        return (await this.call("getSchema", new providerPb.GetSchemaRequest())).getSchema();
+    }
+
+    /** GetPluginInfo: the plugin's version. */
+    async getPluginInfo(): Promise<string> {
+        return (await this.call("getPluginInfo", new emptyPb.Empty())).getVersion();
+    }
+
+    /** Invoke: a function by its token, as a program in any language calls one. */
+    async invoke(token: string, args: Props = {}): Promise<Props> {
+        const req = new providerPb.InvokeRequest();
+        req.setTok(token);
+        req.setArgs(Struct.fromJavaScript(args));
+        const resp = await this.call("invoke", req);
+        return resp.getReturn()?.toJavaScript() ?? {};
     }
 
     async check(urn: string, olds: Props, news: Props): Promise<CheckResult> {
@@ -171,7 +236,14 @@ export class ProviderHost {
         req.setNews(Struct.fromJavaScript(news));
         const resp = await this.call("diff", req);
         const changes = ["unknown", "none", "some"][resp.getChanges()] as DiffResult["changes"];
-        return { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
+        const result: DiffResult = { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
+        if (resp.getHasdetaileddiff()) {
+            const kinds = Object.fromEntries(Object.entries(providerPb.PropertyDiff.Kind).map(([name, value]) => [value, name]));
+            const detailed: Record<string, string> = {};
+            resp.getDetaileddiffMap().forEach((d: any, k: string) => (detailed[k] = kinds[d.getKind()] as string));
+            result.detailedDiff = detailed;
+        }
+        return result;
     }
 
     async create(urn: string, properties: Props, preview = false): Promise<{ id: string; properties: Props }> {

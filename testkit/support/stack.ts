@@ -28,25 +28,26 @@ export async function startStack(
     options: { emulator?: EmulatorOptions; host?: HostOptions; config?: Record<string, string> } = {},
 ): Promise<TestStack> {
     const emu = await startEmulator({ rateLimitScale: TEST_TIME_SCALE, ...options.emulator });
+    const launch = () => ProviderHost.start({ ...options.host, env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...options.host?.env } });
     const startHost = async () => {
-        const started = await ProviderHost.start({
-            ...options.host,
-            env: { VASTAI_TIME_SCALE: String(TEST_TIME_SCALE), ...options.host?.env },
-        });
+        const started = await launch();
         await started.configure(options.config ?? { "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
         return started;
     };
-    const engine = new MiniEngine(await startHost());
+    // Explicit provider resources are the plugin's: the engine runs a plugin process for each.
+    const engine = new MiniEngine(await startHost(), options.host?.plugin ? launch : undefined);
     const stack: TestStack = {
         emu,
         host: engine.host,
         engine,
         async freshHost() {
+            await engine.stopProviders();
             await engine.host.stop();
             engine.useHost(await startHost());
             stack.host = engine.host;
         },
         async stop() {
+            await engine.stopProviders();
             await engine.host.stop();
             await emu.stop();
         },

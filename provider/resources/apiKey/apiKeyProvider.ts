@@ -37,7 +37,7 @@ export const apiKeyProvider = (ctx: ProviderContext) => ({
         // As declared in apiKeyArgsSchema (every property replaces), and a key without its secret.
         const replaces = changed.filter((p) => API_KEY_REPLACED_BY.includes(p));
         if (typeof olds.key !== "string") replaces.push("key");
-        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false, diffs: changed };
     },
 
     /** Reached only with nothing to change (diff replaces on any change; a new shim in state): the rest stays as it is. */

@@ -28,7 +28,7 @@ export const sshKeyProvider = (ctx: ProviderContext) => ({
     /** A key cannot be edited: a new text replaces it, the new key added before the old one is removed. */
     async diff(_id: string, olds: SshKeyOutputs, news: SshKeyInputs) {
         const changed = changedProperties(olds, news, SSH_KEY_PROPERTIES);
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces: changed, deleteBeforeReplace: false, diffs: changed };
     },
 
     /** Reached only with nothing to change (a new shim in state): the rest stays as it is. */

@@ -61,7 +61,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const unsure = olds.editUnconfirmed === true;
         // Kept (not replaced): this resource holds its template in this `up` (common/templateHolders.ts).
         if (replaces.length === 0) warnIfHeldByOthers(ctx.log, Number(olds.templateId ?? id), hold(Number(olds.templateId ?? id), olds.holder));
-        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news) || unsure, replaces, deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || replaces.length > 0 || shimChanged(olds, news) || unsure, replaces, deleteBeforeReplace: false, diffs: changed };
     },
 
     async create(inputs: TemplateInputs) {

@@ -47,7 +47,7 @@ export const volumeProvider = (ctx: ProviderContext, kind: VolumeKind = "local")
         // A made name moves on with the generation: only a create uses it.
         const changed = changedProperties(olds, news, VOLUME_PROPERTIES).filter((p) => !(p === "name" && (news.nameGenerated || (news.adopt !== undefined && news.name === undefined))));
         const replaces = changed.filter((p) => p !== "offer" && !(p === "offerId" && news.offerId === olds.rentedOfferId));
-        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false };
+        return { changes: changed.length > 0 || shimChanged(olds, news), replaces, deleteBeforeReplace: false, diffs: changed };
     },
 
     /** Reached for the query or a new shim: recorded, nothing sent. */

@@ -1,6 +1,5 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext } from "../../../dynamic/context";
-import { changedProperties, shimChanged } from "../../../dynamic/diffInputs";
+import { PropertyDiffResult, changedProperties, shimChanged } from "../../../dynamic/diffInputs";
 import { isUnknown } from "../../../dynamic/unknowns";
 import { INSTANCE_PROPERTIES, InstanceInputs, InstanceOutputs, adoptsAnother, highBidOnSameOffer, replacementAdoptsItself, replacingChanges } from "../instanceArgs";
 import { sharedInstanceReader } from "../common/sharedInstanceReader";
@@ -11,7 +10,7 @@ import { endedWarning, recordedStatus, startState } from "../wait/readiness";
 // An instance's diff: what changes, whether in place or by a replacement, and in which order.
 
 /** What changed between state and the program, and which changes replace the instance. */
-export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<pulumi.dynamic.DiffResult> {
+export async function diffInstance(ctx: ProviderContext, id: string, olds: InstanceOutputs, news: InstanceInputs): Promise<PropertyDiffResult> {
     holdsInState(ctx.client().baseUrl, Number(olds.instanceId ?? id));
     const finish = await createToFinish(ctx, Number(olds.instanceId ?? id), olds, news);
     if (finish !== "finish") await warnIfStillEnded(ctx, Number(olds.instanceId ?? id), olds);
@@ -33,10 +32,15 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
     const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
     // So is a label edit whose response was lost and could not be read back (see `labelUnconfirmed`).
     const labelToConfirm = olds.labelUnconfirmed === true && news.label !== undefined;
-    if (finish === "finish") return { changes: true, replaces: [...replaces, "unfinishedCreate"], deleteBeforeReplace: true };
+    if (finish === "finish") return { changes: true, replaces: [...replaces, "unfinishedCreate"], deleteBeforeReplace: true, diffs: changed };
     // Running since: an update in place clears the mark, or a job that ends later would be taken for a create to finish.
     const runsNow = finish === "runs";
-    return { changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm || runsNow, replaces, deleteBeforeReplace: replaces.length > 0 && (sameOffer || mountsVolume) };
+    return {
+        changes: changed.length > 0 || shimChanged(olds, news) || bidToConfirm || labelToConfirm || runsNow,
+        replaces,
+        deleteBeforeReplace: replaces.length > 0 && (sameOffer || mountsVolume),
+        diffs: [...new Set([...changed, ...(bidToConfirm ? ["price"] : []), ...(labelToConfirm ? ["label"] : [])])],
+    };
 }
 
 /**
