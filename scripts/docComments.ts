@@ -114,13 +114,63 @@ export function schemaNames(source: ts.SourceFile, pattern: RegExp): string[] {
 
 /** The doc comment of the function `name` declared in `source`, line breaks and indented examples kept. */
 export function functionDoc(source: ts.SourceFile, name: string): string {
+    return docOf(source, name, ts.isFunctionDeclaration, "function");
+}
+
+/** The doc comment of the class `name` declared in `source`, as `functionDoc` reads a function's. */
+export function classDoc(source: ts.SourceFile, name: string): string {
+    return docOf(source, name, ts.isClassDeclaration, "class");
+}
+
+/** The doc comment of the interface `name` declared in `source`, as `functionDoc` reads a function's. */
+export function interfaceDoc(source: ts.SourceFile, name: string): string {
+    return docOf(source, name, ts.isInterfaceDeclaration, "interface");
+}
+
+/** The doc comment of the variable `name` declared in `source` (a schema's), as `functionDoc` reads a function's. */
+export function variableDoc(source: ts.SourceFile, name: string): string {
+    return docOf(source, name, ts.isVariableDeclaration, "variable");
+}
+
+function docOf(source: ts.SourceFile, name: string, is: (node: ts.Node) => node is ts.Node & { readonly name?: ts.Node }, what: string): string {
     let doc: string | undefined;
     const visit = (node: ts.Node): void => {
         if (doc !== undefined) return;
-        if (ts.isFunctionDeclaration(node) && node.name?.text === name) doc = docText(node);
+        if (is(node) && node.name?.getText(source) === name) doc = docText(node);
         else ts.forEachChild(node, visit);
     };
     visit(source);
-    if (doc === undefined) throw new Error(`${source.fileName}: no function ${name}`);
+    if (doc === undefined) throw new Error(`${source.fileName}: no ${what} ${name}`);
     return doc;
+}
+
+/** A block of a doc comment: a paragraph of prose (on one line), or an indented example (its lines, unindented). */
+export type DocBlock = { readonly prose: string } | { readonly example: string };
+
+/** A doc comment's paragraphs and indented examples, in order; a blank line ends either. */
+export function docBlocks(doc: string): DocBlock[] {
+    const blocks: DocBlock[] = [];
+    let prose: string[] = [];
+    let example: string[] = [];
+    const flushProse = () => {
+        if (prose.length) blocks.push({ prose: oneLine(prose.join(" ")) });
+        prose = [];
+    };
+    const flush = () => {
+        flushProse();
+        if (example.length) blocks.push({ example: example.join("\n") });
+        example = [];
+    };
+    for (const line of doc.split("\n")) {
+        if (/^ {4}/.test(line) && line.trim() !== "") {
+            flushProse();
+            example.push(line.slice(4));
+        } else if (line.trim() === "") flush();
+        else {
+            if (example.length) flush();
+            prose.push(line);
+        }
+    }
+    flush();
+    return blocks;
 }

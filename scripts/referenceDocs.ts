@@ -22,16 +22,16 @@ import { currentUserSchema } from "../provider/schemas/user";
 import { REPO_ROOT } from "../testkit/repoRoot";
 import { Policy } from "@pulumi/policy";
 import { vastaiPolicies } from "../provider/policy";
-import { Member, functionDoc, membersOf, parse } from "./docComments";
+import { Member, docBlocks, functionDoc, membersOf, parse } from "./docComments";
 import { RESOURCE_KINDS, pluginTypeToken, typeToken } from "../provider/dynamic/typeTokens";
 import { ResourceKind } from "../provider/dynamic/shim";
 
 /** Reads a file of the repository by its path from the root; the test passes one that alters a source. */
 export type ReadFile = (repoPath: string) => string;
-const readRepoFile: ReadFile = (repoPath) => fs.readFileSync(path.join(REPO_ROOT, repoPath), "utf8");
+export const readRepoFile: ReadFile = (repoPath) => fs.readFileSync(path.join(REPO_ROOT, repoPath), "utf8");
 
 /** Where a member's doc comment is declared: a schema's object literal or an interface, by name. */
-interface DocSource {
+export interface DocSource {
     readonly file: string;
     readonly declaredAs: string;
 }
@@ -41,7 +41,7 @@ interface ObjectSchema {
     readonly shape: Readonly<Record<string, unknown>>;
 }
 
-interface ResourcePage {
+export interface ResourcePage {
     readonly kind: "resource";
     readonly page: string;
     readonly schema: PropertySchema;
@@ -59,7 +59,7 @@ interface ResourcePage {
     readonly lists?: Readonly<Record<string, readonly string[]>>;
 }
 
-interface FieldList {
+export interface FieldList {
     /** The fields' types, optionality and order; without it, the interface of `docs` gives them. */
     readonly schema?: ObjectSchema;
     readonly docs: DocSource;
@@ -67,7 +67,7 @@ interface FieldList {
     readonly types?: Readonly<Record<string, string>>;
 }
 
-interface FunctionParameter {
+export interface FunctionParameter {
     readonly name: string;
     readonly optional: boolean;
     /** What the parameter is, in a sentence. */
@@ -75,7 +75,7 @@ interface FunctionParameter {
     readonly fields?: FieldList;
 }
 
-interface FunctionPage {
+export interface FunctionPage {
     readonly kind: "function";
     readonly page: string;
     /** The functions whose doc comments open the page, in `file`. */
@@ -160,6 +160,7 @@ export const PAGES: readonly Page[] = [
         outputs: "ApiKeyOutputs",
         computed: API_KEY_COMPUTED_OUTPUTS,
         types: { permissions: "`PermissionsBuilder`, or object `{ api: { <category>: {} } }`" },
+        nestedDocs: { permissions: { file: "provider/resources/apiKey/apiKeyArgs.ts", declaredAs: "grantsSomething" } },
         lists: { permissions: PERMISSION_NAMES },
     },
     {
@@ -275,14 +276,15 @@ export const PAGES: readonly Page[] = [
 
 // ---- Types in words, from the zod schema ----
 
-/** The parts of a zod 4 definition the pages read. */
-interface Def {
+/** The parts of a zod 4 definition the pages (and the package schema) read. */
+export interface Def {
     readonly type: string;
     readonly innerType?: Schema;
     readonly in?: Schema;
     readonly element?: Schema;
     readonly valueType?: Schema;
     readonly options?: readonly Schema[];
+    readonly items?: readonly Schema[];
     readonly entries?: Readonly<Record<string, string>>;
     readonly shape?: Readonly<Record<string, Schema>>;
     readonly defaultValue?: unknown;
@@ -302,7 +304,7 @@ interface Schema {
 const defOf = (schema: unknown): Def => (schema as Schema)._zod.def;
 
 /** A property's schema without its optional, nullable and default wrappers, and what they said. */
-function unwrap(schema: unknown): { inner: Def; optional: boolean; nullable: boolean; hasDefault: boolean; defaultValue?: unknown } {
+export function unwrap(schema: unknown): { inner: Def; optional: boolean; nullable: boolean; hasDefault: boolean; defaultValue?: unknown } {
     let def = defOf(schema);
     const found = { optional: false, nullable: false, hasDefault: false, defaultValue: undefined as unknown };
     for (;;) {
@@ -318,6 +320,8 @@ function unwrap(schema: unknown): { inner: Def; optional: boolean; nullable: boo
 }
 
 const checksOf = (def: Def): CheckDef[] => (def.checks ?? []).map((c) => c._zod.def);
+/** A number schema that takes whole numbers only (`.int()`). */
+export const isInteger = (def: Def): boolean => checksOf(def).some((c) => c.check === "number_format" && /int/.test(c.format ?? ""));
 const code = (value: unknown) => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
 
 function typeWords(def: Def): string {
@@ -326,7 +330,7 @@ function typeWords(def: Def): string {
         case "boolean":
             return def.type;
         case "number":
-            return checksOf(def).some((c) => c.check === "number_format" && /int/.test(c.format ?? "")) ? "integer" : "number";
+            return isInteger(def) ? "integer" : "number";
         case "enum":
             return `one of ${Object.values(def.entries ?? {}).map(code).join(", ")}`;
         case "array":
@@ -372,20 +376,25 @@ function tsTypeWords(type: string | undefined): string {
 
 // ---- Text for users ----
 
+/** Where a link to a file under docs/ (`live-service.md`, `resources/instance.md`) points; from a page, a path beside it. */
+export type DocsLink = (docsPath: string) => string;
+const fromPage: DocsLink = (docsPath) => `../${docsPath}`;
+
 /**
  * A doc comment as a user page says it: the contract's section citations (`§`) left out, the
- * project's documents linked from docs/<folder>/.
+ * project's documents linked (from docs/<folder>/, unless `link` says otherwise).
  */
-function forUsers(text: string): string {
+export function forUsers(text: string, link: DocsLink = fromPage): string {
     return text
         .replace(/\s*\((?:see )?docs\/service-contract\.md §[\d.]+\)/g, "")
-        .replace(/(?<![[(/])docs\/(service-contract|live-service)\.md(?: "[^"]*")?/g, (_m, doc: string) => `[docs/${doc}.md](../${doc}.md)`)
-        .replace(/\bdocs\/(resources|functions)\/([\w-]+\.md)/g, (_m, folder: string, page: string) => `[${folder}/${page}](../${folder}/${page})`);
+        .replace(/(?<![[(/])docs\/(service-contract|live-service)\.md(?: "[^"]*")?/g, (_m, doc: string) => `[docs/${doc}.md](${link(`${doc}.md`)})`)
+        .replace(/\bdocs\/(resources|functions)\/([\w-]+\.md)/g, (_m, folder: string, page: string) => `[${folder}/${page}](${link(`${folder}/${page}`)})`);
 }
 
-function described(member: Member | undefined, where: string): string {
+/** A member's doc comment for users; one without is an error, naming `where`. */
+export function described(member: Member | undefined, where: string, link: DocsLink = fromPage): string {
     if (!member?.doc) throw new Error(`${where} has no doc comment: write one (it is what the reference page says of it)`);
-    return forUsers(member.doc);
+    return forUsers(member.doc, link);
 }
 
 // ---- Lists ----
@@ -415,8 +424,14 @@ function schemaFacts(schema: unknown, pathName: string, units: Readonly<Record<s
     return { facts, required: !u.optional && !u.hasDefault, inner: u.inner };
 }
 
-function memberDocs(read: ReadFile, source: DocSource): Map<string, Member> {
+export function memberDocs(read: ReadFile, source: DocSource): Map<string, Member> {
     return membersOf(parse(source.file, read(source.file)), source.declaredAs);
+}
+
+/** The doc comments of an object argument's fields: the page's other source for them, and those written inside its declaration. */
+export function fieldDocsOf(read: ReadFile, page: ResourcePage, name: string, member: Member | undefined): Map<string, Member> {
+    const extra = page.nestedDocs?.[name] ? memberDocs(read, page.nestedDocs[name]) : new Map<string, Member>();
+    return new Map([...extra, ...(member?.nested ?? new Map())]);
 }
 
 /** A list of fields: from a schema (types, defaults, order) documented by `docs`, or an interface's members. */
@@ -451,8 +466,7 @@ function resourceArguments(read: ReadFile, page: ResourcePage): string {
         facts.push(d.wire === undefined ? "no service field" : `service field \`${d.wire}\``);
         const member = docs.get(d.name);
         if (inner.type === "object" && inner.shape && types[d.name] === undefined) {
-            const extra = page.nestedDocs?.[d.name] ? memberDocs(read, page.nestedDocs[d.name]) : new Map<string, Member>();
-            const fieldDocs = new Map([...extra, ...(member?.nested ?? new Map())]);
+            const fieldDocs = fieldDocsOf(read, page, d.name, member);
             const fields = Object.entries(inner.shape).map(([name, schema]) => {
                 const field = schemaFacts(schema, `${d.name}.${name}`, units, types);
                 return { name, facts: field.facts, doc: described(fieldDocs.get(name), `${page.args.file}: ${d.name}.${name}`), required: field.required };
@@ -478,30 +492,9 @@ function resourceOutputs(read: ReadFile, page: ResourcePage): string {
 
 /** A function's doc comment as Markdown: its prose as paragraphs, its indented example as a plain code block (a fragment: only whole snippet files are fenced as ts, and compiled). */
 function functionText(doc: string): string {
-    const blocks: string[] = [];
-    let prose: string[] = [];
-    let example: string[] = [];
-    const flush = () => {
-        if (prose.length) blocks.push(forUsers(prose.join(" ").replace(/\s+/g, " ").trim()));
-        if (example.length) blocks.push("```\n" + example.join("\n") + "\n```");
-        prose = [];
-        example = [];
-    };
-    for (const line of doc.split("\n")) {
-        if (/^ {4}/.test(line) && line.trim() !== "") {
-            if (prose.length) {
-                blocks.push(forUsers(prose.join(" ").replace(/\s+/g, " ").trim()));
-                prose = [];
-            }
-            example.push(line.slice(4));
-        } else if (line.trim() === "") flush();
-        else {
-            if (example.length) flush();
-            prose.push(line);
-        }
-    }
-    flush();
-    return blocks.join("\n\n");
+    return docBlocks(doc)
+        .map((block) => ("prose" in block ? forUsers(block.prose) : "```\n" + block.example + "\n```"))
+        .join("\n\n");
 }
 
 function functionDescription(read: ReadFile, page: FunctionPage): string {
@@ -525,9 +518,11 @@ function functionResult(read: ReadFile, page: FunctionPage): string {
         .join("\n");
 }
 
+/** A filter field's kind as its type is called. */
+export const FIELD_KIND_TYPES: Readonly<Record<FieldKind, "integer" | "number" | "boolean" | "string">> = { int: "integer", float: "number", bool: "boolean", string: "string" };
+
 function filterTable(fields: Readonly<Record<string, FieldKind>>): string {
-    const kinds: Record<FieldKind, string> = { int: "integer", float: "number", bool: "boolean", string: "string" };
-    const rows = Object.entries(fields).map(([field, kind]) => `| \`${field}\` | ${kinds[kind]} |`);
+    const rows = Object.entries(fields).map(([field, kind]) => `| \`${field}\` | ${FIELD_KIND_TYPES[kind]} |`);
     return [
         `Each condition is \`{ field: { op: value } }\`, \`op\` one of ${FILTER_OPERATORS.map(code).join(", ")} (\`in\` and \`notin\` take a list). A value must be of its field's type: the compiler checks it, and so does the function before anything is sent.`,
         "",

@@ -137,7 +137,7 @@ describe("the packed package in a fresh Pulumi program", () => {
             packageJson.bin["pulumi-vastai"],
         ]));
         expect(shipped.filter((f) => !/^(dist\/provider\/|dist\/types-node10\/|docs\/)/.test(f)).sort()).toEqual([
-            "LICENSE", "README.md", "package.json", "policy/PulumiPolicy.yaml", "policy/package.json",
+            "LICENSE", "README.md", "package.json", "policy/PulumiPolicy.yaml", "policy/package.json", "schema.json",
         ]);
 
         const program = path.join(tmp, "program");

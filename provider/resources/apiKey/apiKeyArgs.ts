@@ -10,6 +10,10 @@ import { PermissionsBuilder } from "./permissionsBuilder";
  * checks each of them.
  */
 const grantsSomething = z.looseObject({
+    /**
+     * The categories granted, by name (docs/resources/api-key.md lists them), each `{}` for the whole
+     * category or its rules per endpoint, `{ "api.instance.destroy": { constraints: { id: { eq: 1227 } } } }`.
+     */
     api: z.record(z.string(), z.unknown()).refine((api) => Object.keys(api).length > 0, "grant at least one permission category"),
 });
 
