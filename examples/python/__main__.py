@@ -62,6 +62,19 @@ gpu = vastai.Instance(
     opts=pulumi.ResourceOptions(depends_on=[laptop] if laptop else []),
 )
 
+# What the marketplace has now that the instance's query would match: read at every preview, it
+# rents nothing. The instance makes its own search at create.
+matching_now = vastai.search_offers_output(
+    filters={
+        "gpu_name": {"in": ["RTX 4090", "RTX 3090"]},
+        "gpu_ram": {"gte": 20000},
+        "reliability": {"gte": 0.98},
+        "dph_total": {"lte": max_price_per_hour},
+    },
+    order=[["dph_total", "asc"]],
+    limit=3,
+)
+
 pulumi.export("templateHashId", trainer.hash_id)
 pulumi.export("instanceId", gpu.instance_id)
 pulumi.export(
@@ -79,4 +92,8 @@ pulumi.export(
         datasets.machine_id,
         datasets.storage_cost_per_gb_month,
     ),
+)
+pulumi.export(
+    "matchingNow",
+    matching_now.offers.apply(lambda offers: [f"{o.num_gpus} × {o.gpu_name} at ${o.dph_total}/hour" for o in offers]),
 )
