@@ -1,6 +1,5 @@
 import { CheckFailure } from "../dynamic/checkFailures";
 import { PropertyDiffResult } from "../dynamic/diffInputs";
-import { declarationsOf } from "../dynamic/properties";
 import { ResourceKind } from "../dynamic/shim";
 import { PACKAGE_NAME, kindOfType, pluginTypeToken } from "../dynamic/typeTokens";
 import { RESOURCE_DECLARATIONS } from "../resources/declarations";
@@ -47,20 +46,18 @@ export type PropertyChange = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE"
 /**
  * Diff: the kind's diff, and a detailed diff of the properties it names (`diffs`), so a plan
  * lists what the program changed and nothing the provider keeps for itself (the create's slot and
- * generation). A property declared to replace that the diff keeps in place (an instance pinned to
- * the offer it already has) is left out: the schema's `replaceOnChanges` would make the engine
- * replace for it. What replaces beside the properties (an unfinished create) is named as itself.
+ * generation). Each is a replace when the diff replaces for it, else an update: a property
+ * declared to replace can change in place (an instance pinned to the offer it already runs on).
+ * What replaces beside the properties (an unfinished create) is named as itself.
  */
 export async function diff(id: string, urn: string, olds: Props, news: Props): Promise<PluginDiff> {
     const kind = kindOfUrn(urn);
     const result = (await KINDS[kind].diff(id, olds as never, news as never)) as PropertyDiffResult;
     const replaces = result.replaces ?? [];
-    const declared = new Map(declarationsOf(RESOURCE_DECLARATIONS[kind].args).map((d) => [d.name as string, d]));
     const detailedDiff: Record<string, PropertyChange> = {};
     const changes = result.changes === true;
     for (const name of changes ? (result.diffs ?? []) : []) {
         const replacing = replaces.includes(name);
-        if (!replacing && declared.get(name)?.onChange === "replace") continue;
         const change = olds[name] === undefined ? "ADD" : news[name] === undefined ? "DELETE" : "UPDATE";
         detailedDiff[name] = replacing ? `${change}_REPLACE` : change;
     }

@@ -9,8 +9,8 @@ import { TestStack, startStack } from "../../testkit/support/stack";
 /**
  * Every resource's lifecycle through both front doors, from one table: Pulumi's dynamic-provider
  * host with the TypeScript classes, and the provider plugin with the resources a generated SDK
- * declares. Create, update in place (same id), replace (new id, old one gone from the service),
- * refresh, destroy verified on the service; the engine checks after every `up` that the next
+ * declares. Create, refresh, update in place (same id), replace (new id, old one gone from the
+ * service), destroy verified on the service; the engine checks after every `up` that the next
  * plan is empty. Through the plugin, an update's plan lists exactly what the program changed.
  */
 type Path = "dynamic" | "plugin";
@@ -55,7 +55,8 @@ function volumeCase(kind: "volume" | "networkVolume"): LifecycleCase {
             const geolocation = network ? "Oslo, NO" : "Bergen, NO";
             emu.addVolumeOffer({ machineId, network, diskSpace: 500, storageCost: 0.1, geolocation });
             const offer = { filters: { geolocation: { eq: geolocation } }, maxPricePerGbMonth: 0.2 };
-            return { create: { offer, sizeGb: 20 }, replace: { args: { offer, sizeGb: 30 }, because: ["sizeGb"] } };
+            const dearer = { ...offer, maxPricePerGbMonth: 0.3 }; // a search only chooses at create: recorded in place
+            return { create: { offer, sizeGb: 20 }, update: { args: { offer: dearer, sizeGb: 20 }, because: ["offer"] }, replace: { args: { offer: dearer, sizeGb: 30 }, because: ["sizeGb"] } };
         },
         held: (emu, id) => emu.liveVolumes().some((v) => String(v.id) === id),
     };
@@ -110,7 +111,7 @@ describe.each<Path>(["dynamic", "plugin"])("every resource's lifecycle through t
     });
     afterAll(() => stack.stop());
 
-    it.each(CASES.map((c) => [c.kind, c] as const))("%s: create, update in place, replace, refresh, destroy", async (kind, c) => {
+    it.each(CASES.map((c) => [c.kind, c] as const))("%s: create, refresh, update in place, replace, destroy", async (kind, c) => {
         const { engine, emu } = stack;
         const plan = c.arrange(emu);
         const name = `${kind}-${path}`;
@@ -120,6 +121,7 @@ describe.each<Path>(["dynamic", "plugin"])("every resource's lifecycle through t
         const first = engine.get(name);
         expect(first.type).toBe(path === "plugin" ? `vastai:index:${first.type.split(":").pop()}` : `pulumi-nodejs:dynamic/vastai:${first.type.split(":").pop()}`);
         expect(c.held(emu, first.id)).toBe(true);
+        expect((await engine.refresh()).same).toEqual([name]);
 
         if (plan.update) {
             steps.length = 0;
@@ -130,7 +132,6 @@ describe.each<Path>(["dynamic", "plugin"])("every resource's lifecycle through t
             if (path === "plugin") expect(because).toEqual(plan.update.because);
             else expect(because).toEqual(expect.arrayContaining(plan.update.because));
         }
-        expect((await engine.refresh()).same).toEqual([name]);
 
         let last = engine.get(name).id;
         if (plan.replace) {

@@ -1,4 +1,5 @@
 import * as fs from "fs";
+import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { FUNCTION_NAMES, functionToken } from "../../provider/dynamic/typeTokens";
 import { PluginProvider, PluginResource } from "../../testkit/host/pluginResource";
@@ -45,6 +46,15 @@ describe("pulumi-resource-vastai over gRPC", () => {
         expect(sent.map((r) => r.keyId)).toEqual([emu.model.keys.get(emu.demoKey)!.id]);
         await engine.destroy();
         expect(host.output.join("\n")).not.toContain(emu.demoKey);
+    });
+
+    it("keeps secrets secret: a secret input and the outputs the schema marks are encrypted in state, none in plain text", async () => {
+        const { emu, engine } = stack;
+        const offer = emu.addOffer();
+        await engine.up(() => new PluginResource("instance", "private", { offerId: offer.id, image: "ghcr.io/acme/trainer:1", imageLogin: "-u bot -p ghp_plugin_secret ghcr.io", env: { TOKEN: pulumi.secret("tok_plugin_secret") } }));
+        expect(engine.get("private").secretOutputs).toEqual(expect.arrayContaining(["imageLogin", "env", "effectiveEnv"]));
+        expect(engine.secretLeaks()).toEqual([]);
+        await engine.destroy();
     });
 
     it("an explicit provider manages another account's resources in the same program, through refresh and destroy", async () => {
@@ -112,10 +122,20 @@ describe("pulumi-resource-vastai over gRPC", () => {
             });
         });
 
-        it("pinning the offer the instance is on changes nothing worth a plan line, and never replaces", async () => {
-            const diff = await planned({ ...base(), label: "two", offerId: created.properties.rentedOfferId });
-            expect(diff.replaces).toEqual([]);
-            expect(Object.keys(diff.detailedDiff!)).toEqual(["label"]);
+        it("a property declared to replace that changes in place plans an update: pinning the offer a search rented", async () => {
+            const searched = { offer: { filters: { gpu_name: { eq: "RTX 4090" } }, maxPricePerHour: 5 }, image: "busybox", disk: 16 };
+            const searchUrn = stack.host.urn("vastai:index:Instance", "searched");
+            const checked = (await stack.host.check(searchUrn, {}, searched)).inputs;
+            const rented = await stack.host.create(searchUrn, checked);
+            try {
+                const { offer: _, ...rest } = searched;
+                const pinned = (await stack.host.check(searchUrn, checked, { ...rest, offerId: rented.properties.rentedOfferId })).inputs;
+                const diff = await stack.host.diff(rented.id, searchUrn, rented.properties, pinned);
+                expect(diff).toMatchObject({ changes: "some", replaces: [] });
+                expect(diff.detailedDiff).toEqual({ offerId: "ADD", offer: "DELETE" });
+            } finally {
+                await stack.host.delete(rented.id, searchUrn, rented.properties);
+            }
         });
 
         it("no internal input appears in any detailed diff", async () => {

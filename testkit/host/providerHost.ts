@@ -185,16 +185,8 @@ export class ProviderHost {
     }
 
     /** CheckConfig: the provider's inputs, as the engine checks a provider resource's before configuring it. */
-    async checkConfig(news: Props, olds: Props = {}): Promise<CheckResult> {
-        const req = new providerPb.CheckRequest();
-        req.setUrn(this.urn("pulumi:providers:vastai", "default"));
-        req.setOlds(Struct.fromJavaScript(olds));
-        req.setNews(Struct.fromJavaScript(news));
-        const resp = await this.call("checkConfig", req);
-        return {
-            inputs: resp.getInputs()?.toJavaScript() ?? {},
-            failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
-        };
+    checkConfig(news: Props, olds: Props = {}): Promise<CheckResult> {
+        return this.checkCall("checkConfig", this.urn("pulumi:providers:vastai", "default"), olds, news);
     }
 
     /** GetSchema: the package schema's text. */
@@ -216,12 +208,16 @@ export class ProviderHost {
         return resp.getReturn()?.toJavaScript() ?? {};
     }
 
-    async check(urn: string, olds: Props, news: Props): Promise<CheckResult> {
+    check(urn: string, olds: Props, news: Props): Promise<CheckResult> {
+        return this.checkCall("check", urn, olds, news);
+    }
+
+    private async checkCall(method: "check" | "checkConfig", urn: string, olds: Props, news: Props): Promise<CheckResult> {
         const req = new providerPb.CheckRequest();
         req.setUrn(urn);
         req.setOlds(Struct.fromJavaScript(olds));
         req.setNews(Struct.fromJavaScript(news));
-        const resp = await this.call("check", req);
+        const resp = await this.call(method, req);
         return {
             inputs: resp.getInputs()?.toJavaScript() ?? {},
             failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
