@@ -4,6 +4,7 @@ import { Emulator } from "../../testkit/emulator/server";
 import { MiniEngine, Program, UpSummary } from "../../testkit/engine/miniEngine";
 import { followHost, renderDrift, renderOutputs, renderPlan, renderPolicies, renderStep, renderSummary, snapshotOutputs } from "../../testkit/engine/render";
 import { ProviderHost } from "../../testkit/host/providerHost";
+import { PluginResource } from "../../testkit/host/pluginResource";
 import { PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 import { clientFor } from "../../testkit/support/fixtures";
@@ -134,10 +135,57 @@ async function main(): Promise<void> {
         const volumes = emu.liveVolumes();
         print(`\nleft on the account: ${templates.length} templates, ${instances.length} instances, ${volumes.length} volumes`);
         if (templates.length > 0 || instances.length > 0 || volumes.length > 0 || engine.state.size > 0) throw new Error("the demo left resources behind");
+
+        await fromAnotherLanguage(emu, print);
     } finally {
         hostLines.stop();
         await Promise.all([host.stop(), pack.stop()]);
         await emu.stop();
+    }
+}
+
+/**
+ * The same resources as a Python, Go, C#, Java or YAML program declares them, through the provider
+ * plugin (examples/python, examples/yaml): plain type tokens, and a plan that lists only what the
+ * program changed, from the plugin's detailed diff.
+ */
+async function fromAnotherLanguage(emu: Emulator, print: (line?: string) => void): Promise<void> {
+    print("\n# The same provider from Python, Go, C#, Java or YAML: the plugin pulumi-resource-vastai (docs/guides/other-languages.md)");
+    const plugin = await ProviderHost.start({ plugin: true, cwd: REPO_ROOT, project: "vastai-python", stack: STACK, env: { VASTAI_TIME_SCALE: String(TIME_SCALE) } });
+    const lines = followHost(plugin, print);
+    try {
+        await plugin.configure({ "vastai:apiKey": emu.demoKey, "vastai:baseUrl": emu.url });
+        const engine = new MiniEngine(plugin);
+        engine.onStep = (event) => {
+            lines.flush();
+            if (event.op !== "same") print(renderStep(event));
+        };
+        const program = (label: string) => () => {
+            const trainer = new PluginResource("template", "trainer", { name: "trainer", image: "pytorch/pytorch", tag: "2.3.0-cuda12.1-cudnn8-runtime", runtype: "ssh", sshDirect: true });
+            const gpu = new PluginResource("instance", "gpu", {
+                offer: { filters: { gpu_name: { in: ["RTX 4090", "RTX 3090"] } }, order: [["dph_total", "asc"]], maxPricePerHour: 0.5 },
+                templateHashId: trainer.output("hashId"),
+                disk: 40,
+                label,
+            });
+            return [trainer, gpu];
+        };
+        for (const [command, next] of [["pulumi up --yes", program("trainer")], ["pulumi up --yes   # a new label", program("trainer-2")]] as const) {
+            print(`\n$ ${command}`);
+            print(`Previewing update (${STACK}):`);
+            renderPlan(await engine.preview(next)).forEach((l) => print(l));
+            print(`\nUpdating (${STACK}):`);
+            await engine.up(next);
+            lines.flush();
+        }
+        print(`\n$ pulumi destroy --yes`);
+        await engine.destroy();
+        lines.flush();
+        print(`left on the account: ${emu.liveInstances().length} instances`);
+        if (emu.liveInstances().length > 0 || engine.state.size > 0) throw new Error("the plugin's part of the demo left resources behind");
+    } finally {
+        lines.stop();
+        await plugin.stop();
     }
 }
 

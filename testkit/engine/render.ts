@@ -10,8 +10,9 @@ import { MiniEngine, PlannedStep, StepEvent, UpSummary } from "./miniEngine";
 const SYMBOL: Record<PlannedStep["op"], string> = { create: "+ ", update: "~ ", replace: "+-", delete: "- ", same: "  " };
 const PAST: Record<PlannedStep["op"], string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged" };
 
-/** `vastai:Template` from the type a dynamic resource registers (`pulumi-nodejs:dynamic:Resource`-style tokens end in it). */
+/** `vastai:Template` from the type a dynamic resource registers (`pulumi-nodejs:dynamic:Resource`-style tokens end in it); a plugin's token as it is. */
 export function typeLabel(type: string): string {
+    if (!type.startsWith("pulumi-nodejs:")) return type;
     const parts = type.split(":");
     return parts.length > 2 ? parts.slice(-2).join(":").replace(/^dynamic\//, "") : type;
 }
