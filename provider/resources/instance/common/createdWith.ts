@@ -42,3 +42,15 @@ export function createdWithDisagreements(record: InstanceRecord, desired: Instan
     }
     return found;
 }
+
+/**
+ * The program's env variables that the instance has with another value (its `extra_env`), each
+ * one line naming the variable, never its value (it may be a secret). A variable the record does
+ * not list is not counted: the service may leave some out (port mappings are not listed at all).
+ */
+export function envDisagreements(record: InstanceRecord, env: Record<string, unknown> | undefined): string[] {
+    const has = new Map(record.extra_env ?? []);
+    return Object.entries(env ?? {})
+        .filter(([name, value]) => !name.startsWith("-") && has.has(name) && has.get(name) !== value)
+        .map(([name]) => `env.${name}: the program's value is not the one instance ${record.id} has`);
+}
