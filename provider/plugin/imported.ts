@@ -5,7 +5,8 @@ import { Props } from "./wire";
  * service shows; an input it does not show back as a program writes it (an instance's `onstart`,
  * a template's registry password) is named under TAKEN in the read's outputs and inputs. Its value
  * is then the program's: at the first plan after the import, the one it gives then; at every plan
- * after that, the one that first plan recorded in state's inputs, so a change is a change.
+ * after that, the one that first plan recorded in state's inputs, so a change is a change. The mark
+ * stays in the outputs until an update writes the program's values there.
  */
 export const TAKEN = "takenAtImport";
 
@@ -21,14 +22,15 @@ export function markTaken(read: { props: Props; inputs: Props }, taken: readonly
     return { props: { ...read.props, [TAKEN]: [...taken] }, inputs: { ...read.inputs, [TAKEN]: [...taken] } };
 }
 
-function withoutMark(props: Props): Props {
+/** A bag without the mark: state's outputs as a kind's read takes them, a program's inputs. */
+export function withoutTakenMark(props: Props): Props {
     const { [TAKEN]: _, ...rest } = props;
     return rest;
 }
 
 /** `props` without the mark, each taken property with its value in `values` (none there, none here). */
 function withValues(props: Props, taken: readonly string[], values: Props): Props {
-    const filled = withoutMark(props);
+    const filled = withoutTakenMark(props);
     for (const p of taken) {
         if (values[p] === undefined) delete filled[p];
         else filled[p] = values[p];
@@ -42,7 +44,7 @@ function withValues(props: Props, taken: readonly string[], values: Props): Prop
  * program's bag never carries the mark (`pulumi import` checks the read's inputs as the program's).
  */
 export function checkedAfterImport(olds: Props, news: Props): { olds: Props; news: Props } {
-    const program = withoutMark(news);
+    const program = withoutTakenMark(news);
     const taken = takenOf(olds);
     return { olds: taken ? withValues(olds, taken, program) : olds, news: program };
 }
@@ -66,13 +68,17 @@ export function firstPlanAfterImport(olds: Props, oldInputs: Props): boolean {
 }
 
 /**
- * A refresh of an imported resource: its outputs with the program's values that state's inputs
- * hold (the mark goes, and the resource reads as one Pulumi made); the mark kept while state's
- * inputs are still the read's (a `pulumi import` with no `up` since).
+ * A refresh of an imported resource, from the kind's read of it (`read`, given state without the
+ * mark): the mark stays in the outputs, and each taken property keeps in the inputs the value state's
+ * inputs hold, the program's (the read cannot tell it, and would drop it or put the service's
+ * spelling in its place). Outputs never receive those values: the engine keeps an output of a
+ * refresh secret only where the outputs before it were, and they held none of these, which a
+ * program may give as secrets (`env`, `onstart`). An update writes them into the outputs, with the
+ * program's secrets, and the mark then goes.
  */
-export function refreshedAfterImport(props: Props, inputs: Props): { props: Props; stillTaken?: string[] } {
-    const taken = takenOf(props);
-    if (!taken) return { props };
-    if (takenOf(inputs)) return { props: withoutMark(props), stillTaken: taken };
-    return { props: withValues(props, taken, inputs) };
+export function refreshedAfterImport(read: { props: Props; inputs: Props }, state: Props, inputs: Props): { props: Props; inputs: Props } {
+    const taken = takenOf(state);
+    if (!taken) return read;
+    const kept = withValues(read.inputs, taken, inputs);
+    return { props: { ...read.props, [TAKEN]: taken }, inputs: takenOf(inputs) ? { ...kept, [TAKEN]: taken } : kept };
 }

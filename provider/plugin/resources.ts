@@ -6,7 +6,7 @@ import { PACKAGE_NAME, kindOfType, pluginTypeToken } from "../dynamic/typeTokens
 import { RESOURCE_DECLARATIONS } from "../resources/declarations";
 import { slotOfUrn } from "../resources/resourceSlot";
 import { IMPORTERS, KINDS, Implementation } from "../runtime";
-import { checkedAfterImport, firstPlanAfterImport, markTaken, outputsAfterImport, refreshedAfterImport } from "./imported";
+import { checkedAfterImport, firstPlanAfterImport, markTaken, outputsAfterImport, refreshedAfterImport, withoutTakenMark } from "./imported";
 import { Props } from "./wire";
 
 // The plugin's resource methods: each finds the kind from the URN and calls that kind's one
@@ -96,12 +96,12 @@ async function importRead(id: string, urn: string): Promise<{ id: string; props:
     return { id: imported.id, ...markTaken(imported, imported.taken) };
 }
 
+/** A refresh: the kind's read, and what an import took from the program kept as it is (imported.ts). */
 async function refresh(id: string, urn: string, state: Props, inputs: Props): Promise<{ id: string; props: Props; inputs: Props }> {
-    const { props, stillTaken } = refreshedAfterImport(state, inputs);
-    const found = await implementation(urn).read(id, props as never);
+    const found = await implementation(urn).read(id, withoutTakenMark(state) as never);
     if (!found.id) return { id: "", props: {}, inputs: {} };
     const read = { props: (found.props ?? {}) as Props, inputs: ((found as { inputs?: Props }).inputs ?? inputs) as Props };
-    return { id: String(found.id), ...markTaken(read, stillTaken ?? []) };
+    return { id: String(found.id), ...refreshedAfterImport(read, state, inputs) };
 }
 
 /** A program that says of a taken property what the service shows otherwise (another image): the import fails, naming each. */
