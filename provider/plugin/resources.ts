@@ -93,7 +93,7 @@ export async function read(id: string, urn: string, props: Props, inputs: Props)
 async function importRead(id: string, urn: string): Promise<{ id: string; props: Props; inputs: Props }> {
     const kind = kindOfUrn(urn);
     const imported = await IMPORTERS[kind].read(id, { createSlot: RESOURCE_DECLARATIONS[kind].slotted ? slotOfUrn(urn) : undefined });
-    return { id: imported.id, ...markTaken(imported, imported.taken) };
+    return { id: imported.id, ...markTaken({ props: imported.props, inputs: imported.inputs }, imported.taken) };
 }
 
 /** A refresh: the kind's read, and what an import took from the program kept as it is (imported.ts). */
