@@ -126,7 +126,7 @@ async function main(): Promise<void> {
         print(`Previewing destroy (${STACK}):`);
         renderPlan([...engine.state.values()].reverse().map((e) => ({ op: "delete", name: e.name, type: e.type, because: [] }))).forEach((l) => print(l));
         print(`\nDestroying (${STACK}):`);
-        const destroyed = await timed(async () => ({ create: [], update: [], replace: [], same: [], delete: await engine.destroy() }));
+        const destroyed = await timed(async () => ({ create: [], import: [], update: [], replace: [], same: [], delete: await engine.destroy() }));
         print();
         renderSummary(destroyed.summary, destroyed.seconds).forEach((l) => print(l));
 

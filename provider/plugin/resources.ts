@@ -4,7 +4,8 @@ import { ResourceKind } from "../dynamic/shim";
 import { PACKAGE_NAME, kindOfType, pluginTypeToken } from "../dynamic/typeTokens";
 import { RESOURCE_DECLARATIONS } from "../resources/declarations";
 import { slotOfUrn } from "../resources/resourceSlot";
-import { KINDS, Implementation } from "../runtime";
+import { IMPORTERS, KINDS, Implementation } from "../runtime";
+import { checkedAfterImport, firstPlanAfterImport, markTaken, outputsAfterImport, refreshedAfterImport, withoutTakenMark } from "./imported";
 import { Props } from "./wire";
 
 // The plugin's resource methods: each finds the kind from the URN and calls that kind's one
@@ -28,8 +29,9 @@ function implementation(urn: string): Implementation {
  */
 export async function check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
     const kind = kindOfUrn(urn);
-    const given = RESOURCE_DECLARATIONS[kind].slotted ? { ...news, createSlot: slotOfUrn(urn) } : news;
-    const checked = await KINDS[kind].check(olds, given);
+    const afterImport = checkedAfterImport(olds, news);
+    const given = RESOURCE_DECLARATIONS[kind].slotted ? { ...afterImport.news, createSlot: slotOfUrn(urn) } : afterImport.news;
+    const checked = await KINDS[kind].check(afterImport.olds, given);
     return { inputs: checked.inputs as Props, failures: checked.failures ?? [] };
 }
 
@@ -49,9 +51,13 @@ export type PropertyChange = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE"
  * generation). Each is a replace when the diff replaces for it, else an update: a property
  * declared to replace can change in place (an instance pinned to the offer it already runs on).
  * What replaces beside the properties (an unfinished create) is named as itself.
+ * After an import, what the import took from the program is the program's (imported.ts); at the
+ * first plan, once the program agrees with what the service shows of it.
  */
-export async function diff(id: string, urn: string, olds: Props, news: Props): Promise<PluginDiff> {
+export async function diff(id: string, urn: string, state: Props, news: Props, oldInputs: Props): Promise<PluginDiff> {
     const kind = kindOfUrn(urn);
+    if (firstPlanAfterImport(state, oldInputs)) await refuseDisagreements(kind, id, news);
+    const olds = outputsAfterImport(state, oldInputs, news);
     const result = (await KINDS[kind].diff(id, olds as never, news as never)) as PropertyDiffResult;
     const replaces = result.replaces ?? [];
     const detailedDiff: Record<string, PropertyChange> = {};
@@ -71,17 +77,42 @@ export async function create(urn: string, inputs: Props): Promise<{ id: string; 
 }
 
 /**
- * Read: a refresh (the state's outputs and inputs), or an import (the id alone). A resource gone
- * answers an empty id; a read that returns no inputs keeps the request's, as the dynamic host does.
+ * Read: an import, which sends the id alone (no state, no inputs: `pulumi import`, or the `import`
+ * resource option), or a refresh, which sends the state's outputs and inputs. An import reads by
+ * id, and an id the account has none of fails it, saying so. A refresh of a resource gone answers
+ * an empty id; a read that returns no inputs keeps the request's, as the dynamic host does.
  */
 export async function read(id: string, urn: string, props: Props, inputs: Props): Promise<{ id: string; props: Props; inputs: Props }> {
-    const found = await implementation(urn).read(id, props as never);
-    if (!found.id) return { id: "", props: {}, inputs: {} };
-    return { id: String(found.id), props: (found.props ?? {}) as Props, inputs: ((found as { inputs?: Props }).inputs ?? inputs) as Props };
+    const importing = Object.keys(props).length === 0 && Object.keys(inputs).length === 0;
+    return importing ? importRead(id, urn) : refresh(id, urn, props, inputs);
 }
 
-export async function update(id: string, urn: string, olds: Props, news: Props): Promise<Props> {
-    const updated = await implementation(urn).update(id, olds as never, news as never);
+async function importRead(id: string, urn: string): Promise<{ id: string; props: Props; inputs: Props }> {
+    const kind = kindOfUrn(urn);
+    const imported = await IMPORTERS[kind].read(id, { createSlot: RESOURCE_DECLARATIONS[kind].slotted ? slotOfUrn(urn) : undefined });
+    return { id: imported.id, ...markTaken({ props: imported.props, inputs: imported.inputs }, imported.taken) };
+}
+
+/** A refresh: the kind's read, and what an import took from the program kept as it is (imported.ts). */
+async function refresh(id: string, urn: string, state: Props, inputs: Props): Promise<{ id: string; props: Props; inputs: Props }> {
+    const found = await implementation(urn).read(id, withoutTakenMark(state) as never);
+    if (!found.id) return { id: "", props: {}, inputs: {} };
+    const read = { props: (found.props ?? {}) as Props, inputs: ((found as { inputs?: Props }).inputs ?? inputs) as Props };
+    return { id: String(found.id), ...refreshedAfterImport(read, state, inputs) };
+}
+
+/** A program that says of a taken property what the service shows otherwise (another image): the import fails, naming each. */
+async function refuseDisagreements(kind: ResourceKind, id: string, news: Props): Promise<void> {
+    const found = (await IMPORTERS[kind].disagreements?.(id, news)) ?? [];
+    if (found.length === 0) return;
+    throw new Error(
+        `vastai: ${pluginTypeToken(kind)} ${id}, just imported: the program disagrees with what it has, which only a replacement would change:\n  ` +
+            `${found.join("\n  ")}\nMake the program say what it has (or leave the property out), then run the command again`,
+    );
+}
+
+export async function update(id: string, urn: string, state: Props, news: Props, oldInputs: Props): Promise<Props> {
+    const updated = await implementation(urn).update(id, outputsAfterImport(state, oldInputs, news) as never, news as never);
     return (updated.outs ?? {}) as Props;
 }
 

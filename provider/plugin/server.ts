@@ -96,7 +96,7 @@ const service = {
         const checked = await check(req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
         return checkResponse(checked.inputs, checked.failures);
     }),
-    diff: unary(async (req: any) => diffResponse(await diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews())))),
+    diff: unary(async (req: any) => diffResponse(await diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs())))),
     create: unary(async (req: any) => {
         const created = await create(req.getUrn(), fromStruct(req.getProperties()));
         const res = new providerPb.CreateResponse();
@@ -114,7 +114,7 @@ const service = {
     }),
     update: unary(async (req: any) => {
         const res = new providerPb.UpdateResponse();
-        res.setProperties(toStruct(await update(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()))));
+        res.setProperties(toStruct(await update(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs()))));
         return res;
     }),
     delete: unary(async (req: any) => {

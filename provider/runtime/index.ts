@@ -6,11 +6,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CheckFailure, unquotedFailures } from "../dynamic/checkFailures";
 import { PropertySchema, propertiesOf, unquotableOf } from "../dynamic/properties";
+import { ResourceKind } from "../dynamic/shim";
 import { apiKeyProvider } from "../resources/apiKey/apiKeyProvider";
+import { apiKeyImporter } from "../resources/apiKey/importApiKey";
 import { RESOURCE_DECLARATIONS } from "../resources/declarations";
+import { Importer } from "../resources/importing";
 import { instanceProvider } from "../resources/instance/instanceProvider";
+import { instanceImporter } from "../resources/instance/read/importInstance";
+import { sshKeyImporter } from "../resources/sshKey/importSshKey";
 import { sshKeyProvider } from "../resources/sshKey/sshKeyProvider";
+import { templateImporter } from "../resources/template/read/importTemplate";
 import { templateProvider } from "../resources/template/templateProvider";
+import { volumeImporter } from "../resources/volume/importVolume";
 import { volumeProvider } from "../resources/volume/volumeProvider";
 import { configure, processContext } from "./providerContext";
 
@@ -40,6 +47,16 @@ export const networkVolume = { configure, ...forTheEngine(volumeProvider(process
 /** Every kind's implementation: the one core both the dynamic resources (through `load`) and the provider plugin call. */
 export const KINDS = { template, instance, apiKey, sshKey, volume, networkVolume };
 export type Implementation = (typeof KINDS)[keyof typeof KINDS];
+
+/** Every kind's import (`pulumi import` through the provider plugin): the read by id alone. */
+export const IMPORTERS: Readonly<Record<ResourceKind, Importer>> = {
+    template: templateImporter(processContext),
+    instance: instanceImporter(processContext),
+    apiKey: apiKeyImporter(processContext),
+    sshKey: sshKeyImporter(processContext),
+    volume: volumeImporter(processContext, "local"),
+    networkVolume: volumeImporter(processContext, "network"),
+};
 const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
 
 /**

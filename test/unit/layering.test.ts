@@ -51,7 +51,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     {
         root: "provider",
         within: "resources/template",
-        layers: [["templateArgs"], ["publishedSecrets", "common"], ["create", "update", "delete"], ["templateProvider", "template"]],
+        layers: [["templateArgs"], ["publishedSecrets", "common"], ["create", "read", "update", "delete"], ["templateProvider", "template"]],
     },
     {
         root: "testkit",

@@ -40,6 +40,8 @@ export interface ProviderEntry {
 /** What a step did, by resource name, as the CLI sums it up; `refresh` and `destroy` in `run` use it too. */
 export interface UpSummary {
     create: string[];
+    /** Imported (the `import` resource option): read by id into state, nothing made. */
+    import: string[];
     update: string[];
     replace: Array<{ name: string; because: string[] }>;
     delete: string[];
@@ -48,7 +50,7 @@ export interface UpSummary {
 
 /** What `pulumi preview` lists for one resource. */
 export interface PlannedStep {
-    op: "create" | "update" | "replace" | "delete" | "same";
+    op: "create" | "import" | "update" | "replace" | "delete" | "same";
     name: string;
     type: string;
     /** The properties that cause it: a replacement's (the provider's `replaces`), an update's changed inputs. */
@@ -68,6 +70,11 @@ export interface UpOptions {
     expectChanges?: boolean;
     /** Resources to replace whatever their diff says, as `pulumi up --replace <urn>` (by name): the engine then calls no diff. */
     replace?: string[];
+    /**
+     * Resources to import rather than create, by name, each with the id of what exists: the `import`
+     * resource option. A program whose inputs differ from what the read found fails the import.
+     */
+    import?: Record<string, string>;
 }
 
 /** One step of `run`, as a CLI command: `{ up: program }` (an edit is an `up` of the edited program), `{ refresh: true }`, `{ destroy: true }`. */
@@ -166,7 +173,7 @@ function policyViolation(what: string, mandatory: PolicyDiagnostic[]): Error {
 }
 
 function emptySummary(): UpSummary {
-    return { create: [], update: [], replace: [], delete: [], same: [] };
+    return { create: [], import: [], update: [], replace: [], delete: [], same: [] };
 }
 
 /** Rewrites an error's message, and the stack's copy of it, which is what a test runner prints. */
@@ -272,7 +279,7 @@ export class MiniEngine {
                     step("create", checked.inputs);
                     return { id: "", state: checked.inputs };
                 }
-                const diff = await host.diff(old.id, urn, old.outputs, checked.inputs);
+                const diff = await host.diff(old.id, urn, old.outputs, checked.inputs, old.inputs);
                 if (diff.changes === "none" && !old.initFailed) {
                     step("same", old.outputs);
                     return { id: old.id, state: old.outputs };
@@ -300,7 +307,7 @@ export class MiniEngine {
     up(program: Program, options: UpOptions = {}): Promise<UpSummary> {
         return this.reportingHost(async () => {
             this.policyDiagnostics = [];
-            const { summary, stepped } = await this.applyProgram(program, options.replace ?? []);
+            const { summary, stepped } = await this.applyProgram(program, options.replace ?? [], options.import ?? {});
             await this.analyzeStack(
                 [...this.state.values()].map((e) => ({ urn: e.urn, type: e.type, name: e.name, props: e.outputs, secrets: e.secretOutputs })),
                 false,
@@ -328,7 +335,7 @@ export class MiniEngine {
     }
 
     /** The `up` proper: every step the program calls for, then deletes of what it no longer has. */
-    private async applyProgram(program: Program, replace: string[]): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
+    private async applyProgram(program: Program, replace: string[], imports: Record<string, string>): Promise<{ summary: UpSummary; stepped: Map<string, Props> }> {
         await this.deletePending();
         const summary = emptySummary();
         // The inputs each created, updated or replaced resource was sent, for the plan that follows.
@@ -340,7 +347,9 @@ export class MiniEngine {
                 ...(this.additionalSecretOutputs.get(args.name) ?? []),
             ];
             const before = this.state.get(urn);
-            const entry = await this.step(urn, args.type, args.name, news, summary, secretOutputs, replace.includes(args.name), args.provider);
+            const entry = before || imports[args.name] === undefined
+                ? await this.step(urn, args.type, args.name, news, summary, secretOutputs, replace.includes(args.name), args.provider)
+                : await this.importStep(urn, args.type, args.name, imports[args.name], news, summary, secretOutputs);
             if (entry !== before) stepped.set(urn, news);
             return { id: entry.id, state: entry.outputs };
         });
@@ -409,7 +418,7 @@ export class MiniEngine {
                 if (checked.failures.length > 0) {
                     return `${entry.name} fails check: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
                 }
-                const diff = await host.diff(entry.id, urn, entry.outputs, checked.inputs);
+                const diff = await host.diff(entry.id, urn, entry.outputs, checked.inputs, entry.inputs);
                 if (diff.changes === "none") return undefined;
                 const inputs = changedInputs(entry.inputs, checked.inputs);
                 const what = diff.replaces.length > 0 ? `be replaced (${diff.replaces.join(", ")})` : `change (${diff.changes})`;
@@ -449,6 +458,53 @@ export class MiniEngine {
             }
             return summary;
         });
+    }
+
+    /**
+     * `pulumi import <type> <name> <id>`: the resource read by its id alone into state, with the
+     * inputs the read returned, as the engine's import deployment records them (it checks those
+     * inputs as a program's; failures are only warned of, and returned here). No program runs.
+     */
+    importById(type: string, name: string, id: string): Promise<{ inputs: Props; failures: CheckResult["failures"] }> {
+        return this.reportingHost(async () => {
+            const urn = this.host.urn(type, name);
+            if (this.state.has(urn)) throw new Error(`resource '${urn}' already exists`);
+            const read = await this.readToImport(urn, id);
+            const checked = await this.host.check(urn, read.inputs, read.inputs);
+            this.state.set(urn, { urn, type, name, id: read.id, inputs: read.inputs, outputs: read.properties, secretOutputs: [] });
+            return { inputs: read.inputs, failures: checked.failures };
+        });
+    }
+
+    /**
+     * The engine's import step (the `import` resource option): the resource read by its id alone,
+     * the program's inputs checked against the inputs the read returned, then diffed against what it
+     * read; any difference fails the import, as the engine's does. State then holds the read's
+     * outputs and the checked inputs.
+     */
+    private async importStep(urn: string, type: string, name: string, id: string, news: Props, summary: UpSummary, secretOutputs: string[]): Promise<StateEntry> {
+        const started = Date.now();
+        const read = await this.readToImport(urn, id);
+        const checked = await this.host.check(urn, read.inputs, news);
+        if (checked.failures.length > 0) throw checkFailed(name, checked);
+        await this.analyze({ urn, type, name, props: checked.inputs, secrets: secretOutputs }, false);
+        const diff = await this.host.diff(read.id, urn, read.properties, checked.inputs, read.inputs);
+        if (diff.changes !== "none") {
+            throw new Error(`${name}: inputs to import do not match the existing resource: [${Object.keys(diff.detailedDiff ?? {}).join(" ") || diff.replaces.join(" ")}]`);
+        }
+        const entry: StateEntry = { urn, type, name, id: read.id, inputs: checked.inputs, outputs: read.properties, secretOutputs };
+        this.state.set(urn, entry);
+        summary.import.push(name);
+        this.finished("import", name, type, started);
+        return entry;
+    }
+
+    /** The engine's import read: the id alone, no state and no inputs; nothing found, or no inputs returned, fails the import. */
+    private async readToImport(urn: string, id: string): Promise<{ id: string; properties: Props; inputs: Props }> {
+        const read = await this.host.read(id, urn, {});
+        if (!read.id) throw new Error(`resource '${id}' does not exist`);
+        if (!read.inputs) throw new Error("provider does not support importing resources");
+        return { id: read.id, properties: read.properties, inputs: read.inputs };
     }
 
     /** Deletes everything, newest first, like `pulumi destroy`. */
@@ -566,7 +622,7 @@ export class MiniEngine {
             return entry;
         }
         // A replacement asked for by `--replace` is not diffed: the engine blames the id.
-        const diff: DiffResult = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await host.diff(old.id, urn, old.outputs, checked.inputs);
+        const diff: DiffResult = replace ? { changes: "some", replaces: ["id"], deleteBeforeReplace: false } : await host.diff(old.id, urn, old.outputs, checked.inputs, old.inputs);
         // The engine updates a resource whose create failed, changed or not, so it can finish.
         if (diff.changes === "none" && !old.initFailed) {
             summary.same.push(name);
@@ -599,7 +655,7 @@ export class MiniEngine {
         }
         let updated;
         try {
-            updated = await host.update(old.id, urn, old.outputs, checked.inputs);
+            updated = await host.update(old.id, urn, old.outputs, checked.inputs, old.inputs);
         } catch (e) {
             if (e instanceof HostCallError && e.initFailure) {
                 old.outputs = { ...e.initFailure.properties, __provider: checked.inputs.__provider };

@@ -7,8 +7,8 @@ import { MiniEngine, PlannedStep, StepEvent, UpSummary } from "./miniEngine";
  * finishes, the resource summary, the stack outputs and the drift a refresh found. Lines only; the
  * caller prints them (the demo to the console).
  */
-const SYMBOL: Record<PlannedStep["op"], string> = { create: "+ ", update: "~ ", replace: "+-", delete: "- ", same: "  " };
-const PAST: Record<PlannedStep["op"], string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged" };
+const SYMBOL: Record<PlannedStep["op"], string> = { create: "+ ", import: "= ", update: "~ ", replace: "+-", delete: "- ", same: "  " };
+const PAST: Record<PlannedStep["op"], string> = { create: "created", import: "imported", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged" };
 
 /** `vastai:Template` from the type a dynamic resource registers (`pulumi-nodejs:dynamic:Resource`-style tokens end in it); a plugin's token as it is. */
 export function typeLabel(type: string): string {
@@ -50,6 +50,7 @@ export function renderStep(event: StepEvent): string {
 export function renderSummary(summary: UpSummary, seconds: number): string[] {
     const counts: Array<[PlannedStep["op"], number]> = [
         ["create", summary.create.length],
+        ["import", summary.import.length],
         ["update", summary.update.length],
         ["replace", summary.replace.length],
         ["delete", summary.delete.length],

@@ -224,12 +224,14 @@ export class ProviderHost {
         };
     }
 
-    async diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffResult> {
+    /** Diff: state's outputs (`olds`) against the checked inputs, and state's inputs beside them, as the engine sends them. */
+    async diff(id: string, urn: string, olds: Props, news: Props, oldInputs?: Props): Promise<DiffResult> {
         const req = new providerPb.DiffRequest();
         req.setId(id);
         req.setUrn(urn);
         req.setOlds(Struct.fromJavaScript(olds));
         req.setNews(Struct.fromJavaScript(news));
+        if (oldInputs) req.setOldInputs(Struct.fromJavaScript(oldInputs));
         const resp = await this.call("diff", req);
         const changes = ["unknown", "none", "some"][resp.getChanges()] as DiffResult["changes"];
         const result: DiffResult = { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
@@ -265,12 +267,13 @@ export class ProviderHost {
         };
     }
 
-    async update(id: string, urn: string, olds: Props, news: Props): Promise<{ properties: Props }> {
+    async update(id: string, urn: string, olds: Props, news: Props, oldInputs?: Props): Promise<{ properties: Props }> {
         const req = new providerPb.UpdateRequest();
         req.setId(id);
         req.setUrn(urn);
         req.setOlds(Struct.fromJavaScript(olds));
         req.setNews(Struct.fromJavaScript(news));
+        if (oldInputs) req.setOldInputs(Struct.fromJavaScript(oldInputs));
         const resp = await this.call("update", req);
         return { properties: resp.getProperties()?.toJavaScript() ?? {} };
     }

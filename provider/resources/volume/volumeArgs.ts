@@ -92,6 +92,7 @@ export interface VolumeOutputs extends VolumeInputs {
 }
 
 export const VOLUME_PROPERTIES = propertiesOf(volumeArgsSchema);
+export type VolumeProperty = (typeof VOLUME_PROPERTIES)[number];
 export const VOLUME_REPLACE_PROPERTIES = replacedBy(volumeArgsSchema);
 export const VOLUME_DEFAULTS = defaultsOf(volumeArgsSchema);
 

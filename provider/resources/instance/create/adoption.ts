@@ -1,9 +1,9 @@
 import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
-import { InstanceRecord } from "../../../schemas/instance";
 import { keyAccount, createdBy } from "../../sameAccount";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { CREATE_KEY_ENV, keyOf } from "../common/createKey";
+import { createdWithDisagreements } from "../common/createdWith";
 import { holdsInState } from "../common/heldInstances";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../common/instanceMapping";
 
@@ -13,45 +13,6 @@ import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedBySer
 
 /** The in-place update an adoption runs, from the instance as read to the program's inputs. */
 export type InPlaceUpdate = (id: string, olds: InstanceOutputs, news: InstanceInputs) => Promise<{ outs: InstanceOutputs }>;
-
-/** Docker Hub's own names for itself: `docker.io/library/busybox` is `busybox`. */
-const DOCKER_HUB = new Set(["docker.io", "index.docker.io", "registry-1.docker.io"]);
-
-/**
- * An image reference in one spelling, so that two which mean the same image compare equal: no tag
- * or digest is the `latest` tag, and Docker Hub's registry and `library/` namespace are left out.
- */
-function tagged(image: string): string {
-    const parts = image.split("/");
-    if (parts.length > 1 && DOCKER_HUB.has(parts[0].toLowerCase())) parts.shift();
-    if (parts.length === 2 && parts[0] === "library") parts.shift();
-    const name = parts[parts.length - 1];
-    const reference = parts.join("/");
-    return name.includes(":") || name.includes("@") ? reference : `${reference}:latest`;
-}
-
-/** What the program says the instance was created with that the service shows otherwise; each one line. */
-export function adoptionDisagreements(record: InstanceRecord, desired: InstanceInputs): string[] {
-    const found: string[] = [];
-    const id = record.id;
-    if (desired.image !== undefined && record.image_uuid && tagged(desired.image) !== tagged(record.image_uuid)) {
-        found.push(`image: the program says ${desired.image}, instance ${id} runs ${record.image_uuid}`);
-    }
-    if (desired.templateHashId !== undefined && record.template_hash_id && desired.templateHashId !== record.template_hash_id) {
-        found.push(`templateHashId: the program says ${desired.templateHashId}, instance ${id} was created from ${record.template_hash_id}`);
-    }
-    if (desired.disk !== undefined && typeof record.disk_space === "number" && Math.abs(desired.disk - record.disk_space) >= 0.5) {
-        found.push(`disk: the program says ${desired.disk} GB, instance ${id} has ${record.disk_space} GB`);
-    }
-    if (typeof record.is_bid === "boolean" && record.is_bid !== (desired.price !== undefined)) {
-        found.push(
-            record.is_bid
-                ? `price: instance ${id} is interruptible (a bid), the program gives no bid: set price to its bid`
-                : `price: the program bids $${desired.price}/hour, instance ${id} is on demand: remove price`,
-        );
-    }
-    return found;
-}
 
 /**
  * Adopts instance `desired.adopt`: its id and outputs once its label and state are the program's.
@@ -83,7 +44,7 @@ export async function adoptInstance(
                 "Run `pulumi up` for that resource, or destroy the instance; to move it between resources, use an alias",
         );
     }
-    const disagreements = adoptionDisagreements(record, desired);
+    const disagreements = createdWithDisagreements(record, desired);
     if (disagreements.length > 0) {
         throw new Error(
             `vastai: adopt instance ${instanceId} failed: the program disagrees with what it was created with, which only a replacement changes:\n  ` +

@@ -84,7 +84,7 @@ export function hasContent(record: TemplateRecord, fields: Partial<TemplateField
 }
 
 /** The service never returns the registry password; other fields it may leave out keep their value. */
-const NOT_READ_BACK: readonly TemplateProperty[] = ["dockerLoginPass"];
+export const NOT_READ_BACK: readonly TemplateProperty[] = ["dockerLoginPass"];
 
 /**
  * The inputs a service record stands for, as far as the program manages them: the properties it

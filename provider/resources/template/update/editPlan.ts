@@ -1,5 +1,6 @@
 /** What an edit sends: the content properties the program changed, against what state says it manages (diff and update share it). */
-import { changedProperties } from "../../../dynamic/diffInputs";
+import { changedProperties, sameValue } from "../../../dynamic/diffInputs";
+import { formatEnvFlags } from "../../../schemas/envFlags";
 import { TemplateFields } from "../../../schemas/template";
 import { REGISTRY_LOGIN_ON_CREATE, TEMPLATE_CONTENT, TemplateContentProperty, TemplateInputs } from "../templateArgs";
 import { asCheckedIn, clearedFields, clearedValue, toTemplateFields } from "../common/templateMapping";
@@ -23,11 +24,20 @@ export function withoutLegacyBlanks(olds: object, news: object): Props {
 
 /**
  * The content properties an edit sends: those changed, but for one the program stops setting that
- * has no cleared value (a registry login field). The diff uses it too (docs/design/template-edits.md).
+ * has no cleared value (a registry login field), or that state holds cleared already (`desc: ""`,
+ * `sshDirect: false`, an empty env, as an import reads a template back): clearing it again would
+ * change nothing but the hash. The diff uses it too (docs/design/template-edits.md).
  */
 export function editedProperties(managed: Props, desired: TemplateInputs): TemplateContentProperty[] {
     const changed = changedProperties(managed, desired, TEMPLATE_CONTENT);
-    return TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clearedValue(p) !== undefined));
+    const clears = (p: TemplateContentProperty) => clearedValue(p) !== undefined && !isCleared(p, managed[p]);
+    return TEMPLATE_CONTENT.filter((p) => changed.includes(p) && (desired[p] !== undefined || clears(p)));
+}
+
+/** Whether `value` is what the service shows for `property` not set: its cleared value (an env map, as its flag string). */
+function isCleared(property: TemplateContentProperty, value: unknown): boolean {
+    const asSent = property === "env" && value !== null && typeof value === "object" ? formatEnvFlags(value as Record<string, string>) : value;
+    return sameValue(asSent, clearedValue(property));
 }
 
 /** The body of the edit: the program's content, and a cleared value for each property it stopped setting. */
