@@ -1,10 +1,11 @@
 import { Instance } from "../../provider";
+import { AVOID_ENV } from "../../provider/resources/instance/common/placement";
 import { MiniEngine } from "../../testkit/engine/miniEngine";
 import { Emulator } from "../../testkit/emulator/server";
 import { PROGRAM_PATHS, ProgramPath, declareOn } from "../../testkit/host/pluginResource";
 import { ProviderHost } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
-import { startEmulator } from "../../testkit/support/fixtures";
+import { eventually, startEmulator } from "../../testkit/support/fixtures";
 import { hostOnFreshMachine } from "../../testkit/support/freshMachine";
 import { upKilled } from "../../testkit/support/killedUp";
 import { TEST_TIME_SCALE } from "../../testkit/support/stack";
@@ -220,6 +221,41 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a killed create resumed on another ma
         expect(engine.state.size).toBe(1);
         expect(engine.get("killed-a")).toMatchObject({ id: String(rented.id), outputs: { instanceId: rented.id, actualStatus: "running" } });
         expect(tookOver(engine, rented.id)).toBe(true);
+        await engine.destroy();
+        expect(emu.liveInstances()).toEqual([]);
+    });
+
+    it("a take-over whose instance will not run either: destroyed, and the search skips every machine the killed run saw fail", async () => {
+        const gpu = `SERVICE-RECORD-AVOID-${path.toUpperCase()}`;
+        const listing = { gpu_name: gpu, num_gpus: 1, verified: true, rentable: true, external: false };
+        const [a, b, c] = [1, 2, 3].map(() => emu.model.addMachine(emu.demoUser.id, { gpu_name: gpu }).id);
+        // Cheapest first: A's instance exits, so does B's (after the kill: the killed run is still waiting for it), C's runs.
+        const onA = emu.addOffer({ status: "exited" }, 0.1, a, listing);
+        const onB = emu.addOffer({ status: "exited" }, 0.2, b, listing);
+        const onC = emu.addOffer({ status: "running" }, 0.3, c, listing);
+        const program = () => declareOn(path, "instance", "avoiding", { offer: { filters: { gpu_name: { eq: gpu } }, order: [["dph_total", "asc"]] }, image: "busybox" });
+        const engine = new MiniEngine(await machine());
+        await upKilled(engine, program, () => onOffer(emu, onB.id).length > 0);
+        const [onMachineB] = onOffer(emu, onB.id);
+        expect(onOffer(emu, onA.id)).toEqual([]); // A's destroyed by the killed run, before it rented on B
+        expect(onMachineB.effective.env[AVOID_ENV]).toBe(String(a));
+        await eventually(async () => emu.instanceView(onMachineB.id)?.actual_status === "exited", 10_000);
+        // A and B now list the cheapest offers, on which an instance would run: a take-over that forgot either machine rents there.
+        const again = [emu.addOffer({ status: "running" }, 0.05, a, listing), emu.addOffer({ status: "running" }, 0.05, b, listing)];
+        const onFailedMachines = [onA, onB, ...again].map((o) => o.id);
+        const rentsBefore = emu.requestsTo("PUT", asks).length;
+
+        engine.useHost(await machine());
+        await engine.up(program);
+        expect(engine.state.size).toBe(1);
+        const entry = engine.get("avoiding");
+        expect(entry.outputs).toMatchObject({ rentedOfferId: onC.id, actualStatus: "running" });
+        const rents = emu.requestsTo("PUT", asks).slice(rentsBefore).map((r) => Number(r.path.split("/")[4]));
+        expect(rents.filter((offerId) => onFailedMachines.includes(offerId))).toEqual([]);
+        expect(rents).toEqual([onC.id]);
+        expect(emu.model.instances.get(onMachineB.id)?.destroyed).toBe(true);
+        expect(engine.host.output).toEqual(expect.arrayContaining([expect.stringContaining(`instance ${onMachineB.id} was rented for this resource by a \`pulumi up\` that stopped, and will not run`)]));
+        expect(emu.liveInstances().map((i) => String(i.id))).toEqual([entry.id]);
         await engine.destroy();
         expect(emu.liveInstances()).toEqual([]);
     });
