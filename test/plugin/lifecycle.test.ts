@@ -1,7 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import * as vast from "../../provider";
 import { ResourceKind } from "../../provider/dynamic/shim";
-import { PluginResource } from "../../testkit/host/pluginResource";
+import { PROGRAM_PATHS, ProgramPath, declareOn } from "../../testkit/host/pluginResource";
 import { Emulator } from "../../testkit/emulator/server";
 import { StepEvent } from "../../testkit/engine/miniEngine";
 import { TestStack, startStack } from "../../testkit/support/stack";
@@ -13,22 +11,6 @@ import { TestStack, startStack } from "../../testkit/support/stack";
  * service), destroy verified on the service; the engine checks after every `up` that the next
  * plan is empty. Through the plugin, an update's plan lists exactly what the program changed.
  */
-type Path = "dynamic" | "plugin";
-
-const CLASSES: Record<ResourceKind, new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource> = {
-    template: vast.Template,
-    instance: vast.Instance,
-    apiKey: vast.ApiKey,
-    sshKey: vast.SshKey,
-    volume: vast.Volume,
-    networkVolume: vast.NetworkVolume,
-};
-
-/** The resource `name` of `kind` as a program on `path` declares it. */
-function declare(path: Path, kind: ResourceKind, name: string, args: object): pulumi.CustomResource {
-    return path === "plugin" ? new PluginResource(kind, name, args) : new CLASSES[kind](name, args);
-}
-
 interface Change {
     args: object;
     /** The properties the plan names. */
@@ -102,7 +84,7 @@ const CASES: LifecycleCase[] = [
     volumeCase("networkVolume"),
 ];
 
-describe.each<Path>(["dynamic", "plugin"])("every resource's lifecycle through the %s path", (path) => {
+describe.each<ProgramPath>(PROGRAM_PATHS)("every resource's lifecycle through the %s path", (path) => {
     let stack: TestStack;
     const steps: StepEvent[] = [];
     beforeAll(async () => {
@@ -115,7 +97,7 @@ describe.each<Path>(["dynamic", "plugin"])("every resource's lifecycle through t
         const { engine, emu } = stack;
         const plan = c.arrange(emu);
         const name = `${kind}-${path}`;
-        const up = (args: object) => engine.up(() => declare(path, kind, name, args));
+        const up = (args: object) => engine.up(() => declareOn(path, kind, name, args));
 
         expect((await up(plan.create)).create).toEqual([name]);
         const first = engine.get(name);

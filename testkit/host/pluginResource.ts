@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ApiKey, Instance, NetworkVolume, SshKey, Template, Volume } from "../../provider";
 import { resourceArgs } from "../../provider/dynamic/properties";
 import { ResourceKind } from "../../provider/dynamic/shim";
 import { PACKAGE_NAME, pluginTypeToken } from "../../provider/dynamic/typeTokens";
@@ -28,4 +29,26 @@ export class PluginProvider extends pulumi.ProviderResource {
     constructor(name: string, args: { apiKey?: pulumi.Input<string>; baseUrl?: pulumi.Input<string> }, opts?: pulumi.ResourceOptions) {
         super(PACKAGE_NAME, name, { apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey), baseUrl: args.baseUrl }, opts);
     }
+}
+
+/**
+ * The two front doors a program reaches the provider by: Pulumi's dynamic-provider host with the
+ * TypeScript classes, or the provider plugin with the resources a generated SDK declares. A host
+ * started with `plugin: true` serves the second.
+ */
+export type ProgramPath = "dynamic" | "plugin";
+export const PROGRAM_PATHS: ProgramPath[] = ["dynamic", "plugin"];
+
+const CLASSES: Record<ResourceKind, new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource> = {
+    template: Template,
+    instance: Instance,
+    apiKey: ApiKey,
+    sshKey: SshKey,
+    volume: Volume,
+    networkVolume: NetworkVolume,
+};
+
+/** The resource `name` of `kind` as a program on `path` declares it: one table of cases runs through both. */
+export function declareOn(path: ProgramPath, kind: ResourceKind, name: string, args: object, opts?: pulumi.CustomResourceOptions): pulumi.CustomResource {
+    return path === "plugin" ? new PluginResource(kind, name, args, opts) : new CLASSES[kind](name, args, opts);
 }

@@ -1,8 +1,8 @@
-import * as pulumi from "@pulumi/pulumi";
 import { Fault } from "../emulator/faults";
 import { Emulator } from "../emulator/server";
 import { MiniEngine } from "../engine/miniEngine";
 import { DEFAULT_RETRY } from "../../provider/client/retryPolicy";
+import { ResourceKind } from "../../provider/dynamic/shim";
 
 /**
  * The money-safety fault suite's cases and its audit. A case is one operation of one resource
@@ -88,8 +88,10 @@ export function scriptOf(c: FaultCase): Array<Fault | undefined> {
 /** How one resource kind is made, changed and found on the emulator. */
 export interface ResourceUnderTest {
     type: string;
-    /** The program for case `name`; `edited` gives the one an update applies. */
-    program(emu: Emulator, name: string, edited: boolean): () => pulumi.Resource | pulumi.Resource[];
+    /** What the program declares: on the dynamic path its class, through the plugin a generated SDK's resource. */
+    kind: ResourceKind;
+    /** The program's arguments for case `name` (making what it rents on first use); `edited` gives those an update applies. */
+    args(emu: Emulator, name: string, edited: boolean): object;
     /** The operations spoiled for this resource (default `OPERATIONS`): a replace is only an update's. */
     operations?: Operation[];
     /** Ids of what exists on the emulator for case `name`, not deleted. */
