@@ -98,8 +98,13 @@ const service = {
     }),
     diff: unary(async (req: any) => diffResponse(await diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs())))),
     create: unary(async (req: any) => {
-        const created = await create(req.getUrn(), fromStruct(req.getProperties()));
         const res = new providerPb.CreateResponse();
+        // Configure says no previews, so the engine sends none; one that came would rent: answered with the inputs, nothing sent.
+        if (req.getPreview()) {
+            res.setProperties(req.getProperties());
+            return res;
+        }
+        const created = await create(req.getUrn(), fromStruct(req.getProperties()));
         res.setId(created.id);
         res.setProperties(toStruct(created.outs));
         return res;
@@ -114,6 +119,11 @@ const service = {
     }),
     update: unary(async (req: any) => {
         const res = new providerPb.UpdateResponse();
+        // As create: a preview changes nothing, whatever the engine.
+        if (req.getPreview()) {
+            res.setProperties(toStruct({ ...fromStruct(req.getOlds()), ...fromStruct(req.getNews()) }));
+            return res;
+        }
         res.setProperties(toStruct(await update(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs()))));
         return res;
     }),

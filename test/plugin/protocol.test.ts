@@ -57,6 +57,18 @@ describe("pulumi-resource-vastai over gRPC", () => {
         await engine.destroy();
     });
 
+    it("a create sent as a preview rents nothing, whatever the engine: the inputs come back, no call is made", async () => {
+        const { host, emu } = stack;
+        const offer = emu.addOffer();
+        const urn = host.urn("vastai:index:Instance", "previewed");
+        const inputs = (await host.check(urn, {}, { offerId: offer.id, image: "busybox" })).inputs;
+        const before = emu.requests.length;
+        const previewed = await host.create(urn, inputs, true);
+        expect(previewed).toEqual({ id: "", properties: inputs });
+        expect(emu.requests.slice(before)).toEqual([]);
+        expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toEqual([]);
+    });
+
     it("an explicit provider manages another account's resources in the same program, through refresh and destroy", async () => {
         const { emu, engine } = stack;
         const other = emu.model.addUser({ email: "other-team@example.com" });
