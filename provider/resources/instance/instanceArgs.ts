@@ -427,16 +427,16 @@ export const INSTANCE_DEFAULTS = defaultsOf(instanceArgsSchema);
 /** Names that mean "the template's numeric id", which instance creation refuses (docs/service-contract.md §7). */
 export const TEMPLATE_ID_SPELLINGS = ["templateId", "template_id"] as const;
 
-/**
- * A volume made by the instance's create (`createNew: true`) is a paid volume no state holds: it
- * outlives the instance, billed every month. Refused where a create follows; attach a volume made
- * on its own instead.
- */
 /** `volumes` and `volumeInfo` both say what to mount: one of them. */
 export function oneWayToMount(args: { volumeInfo?: unknown; volumes?: unknown }): CheckFailure[] {
     return args.volumeInfo !== undefined && args.volumes !== undefined ? [{ property: "volumes", reason: "give volumes or volumeInfo, not both" }] : [];
 }
 
+/**
+ * A volume made by the instance's create (`createNew: true`) is a paid volume no state holds: it
+ * outlives the instance, billed every month. Refused where a create follows; attach a volume made
+ * on its own instead.
+ */
 export function volumeMadeOutsideState(args: { volumeInfo?: unknown }): CheckFailure[] {
     const info = args.volumeInfo as { createNew?: unknown } | undefined;
     if (info === undefined || isUnknown(info) || info.createNew !== true) return [];
