@@ -75,11 +75,27 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         expect(emu.liveVolumes()).toEqual([]);
     });
 
-    it("a ceiling no offer meets fails the create, saying so, and creates nothing", async () => {
+    it("a ceiling below every match fails the create naming the cheapest match with room, from one more search, and creates nothing", async () => {
         const { emu, engine } = stack;
-        storageMarket("Chile, CL");
-        await expect(engine.up(() => new Volume("dear", { offer: { filters: { geolocation: { eq: "Chile, CL" } }, maxPricePerGbMonth: 0.01 }, sizeGb: 10 }))).rejects.toThrow(
-            /no volume offer matches the query with 10 GB free at most \$0.01 per GB-month; nothing was created/,
+        const [small, fits] = storageMarket("Chile, CL");
+        const program = (sizeGb: number, maxPricePerGbMonth: number) => () => new Volume("dear", { offer: { filters: { geolocation: { eq: "Chile, CL" } }, maxPricePerGbMonth }, sizeGb });
+        await expect(engine.up(program(10, 0.01))).rejects.toThrow(
+            `no volume offer matching the query with 10 GB free is at or below maxPricePerGbMonth $0.01 per GB-month; the cheapest match is $0.05 per GB-month (volume offer ${small.id}). Nothing was created`,
+        );
+        // The cheapest offer has 50 GB free: for 100 GB the cheapest match is the next.
+        await expect(engine.up(program(100, 0.08))).rejects.toThrow(`the cheapest match is $0.1 per GB-month (volume offer ${fits.id})`);
+        // One search with the ceiling, one without it to say what it would take, per create.
+        const searches = emu.requestsTo("POST", "/api/v0/volumes/search/").map((r) => r.body as Record<string, unknown>);
+        expect(searches).toHaveLength(4);
+        expect(searches.map((b) => b.storage_cost)).toEqual([{ lte: 0.01 }, undefined, { lte: 0.08 }, undefined]);
+        expect(emu.requestsTo("PUT", CREATE)).toEqual([]);
+    });
+
+    it("a query nothing matches, whatever the price, says so", async () => {
+        const { emu, engine } = stack;
+        storageMarket("Mali, ML");
+        await expect(engine.up(() => new Volume("none", { offer: { filters: { geolocation: { eq: "Nowhere" } }, maxPricePerGbMonth: 1 }, sizeGb: 10 }))).rejects.toThrow(
+            "no volume offer matching the query with 10 GB free is on the market; nothing was created",
         );
         expect(emu.requestsTo("PUT", CREATE)).toEqual([]);
     });

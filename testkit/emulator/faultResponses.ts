@@ -15,6 +15,8 @@ export function responseInstead(fault: Fault, rawBody: string, body: unknown): E
                 : { status: fault.status, body: fault.body ?? { success: false, error: "server_error", msg: "Internal error" }, headers: fault.headers };
         case "successFalse":
             return { status: 200, body: { success: false, error: fault.error ?? "server_error", msg: fault.msg ?? "Something went wrong" } };
+        case "successIgnored":
+            return { status: 200, body: { success: true } };
         case "authError404":
             return fail(404, "auth_error", "Invalid user key");
         case "notFoundPage":

@@ -17,6 +17,8 @@ export type Fault =
     | { kind: "truncated" }
     /** Respond HTTP 200 `{success: false}` without handling the request. */
     | { kind: "successFalse"; error?: string; msg?: string }
+    /** Respond HTTP 200 `{success: true}` without handling the request: a delete answered done that keeps what it was to delete. */
+    | { kind: "successIgnored" }
     /**
      * Handle the request (a create takes effect), then lose the response: reset, or this status (with
      * this JSON body, or a gateway's page). `twice`: an instance create is carried out twice, as by a

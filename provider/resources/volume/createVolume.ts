@@ -1,9 +1,9 @@
 /** A Volume create, its steps in order: choose the offer, list, send the create, learn the id by listing (a lost answer too). */
 import { VastOutcomeUnknownError } from "../../client/errors";
-import { VolumeKind, volumeOfferQuery } from "../../client/api/volumes";
+import { VolumeKind, VolumeOfferSearch, volumeOfferQuery } from "../../client/api/volumes";
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
-import { VolumeOfferFilters, VolumeRecord } from "../../schemas/volume";
+import { VolumeOfferFilters, VolumeOfferRecord, VolumeRecord } from "../../schemas/volume";
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
 import { VolumeInputs, VolumeOutputs, generatedName } from "./volumeArgs";
 import { outputsOf } from "./volumeRecords";
@@ -83,22 +83,44 @@ interface ChosenVolumeOffer {
 }
 
 /**
- * The program's volume offer (nothing asked: the listing tells its machine), or the cheapest match
- * of its query with room for the volume and within its ceiling.
+ * The program's volume offer (nothing asked: the listing tells its machine), or the first match
+ * of its query (the cheapest, by default) with room for the volume and within its ceiling. When
+ * the ceiling leaves nothing, one more search without it, cheapest first, says what it would take.
  */
 async function chooseOffer(vast: VastClient, inputs: VolumeInputs, kind: VolumeKind): Promise<ChosenVolumeOffer> {
     if (inputs.offerId !== undefined) return { offerId: inputs.offerId };
-    const { maxPricePerGbMonth, ...search } = inputs.offer ?? {};
-    const given = (search.filters ?? {}) as VolumeOfferFilters;
-    const filters: VolumeOfferFilters = { ...given, disk_space: { gte: inputs.sizeGb }, ...(maxPricePerGbMonth !== undefined ? { storage_cost: { lte: maxPricePerGbMonth } } : {}) };
-    const [offer] = await vast.volumes.searchOffers(volumeOfferQuery({ ...search, filters, limit: 1 }), kind);
-    if (!offer) {
+    const { maxPricePerGbMonth, ...given } = inputs.offer ?? {};
+    const ceiling = maxPricePerGbMonth ?? Infinity;
+    const search: VolumeOfferSearch = { ...given, filters: { ...given.filters, disk_space: { gte: inputs.sizeGb } } as VolumeOfferFilters };
+    // Checked here too: the ceiling is the program's promise, whatever the service matched.
+    const withinCeiling = (o: VolumeOfferRecord) => (o.storage_cost ?? Infinity) <= ceiling;
+    const first = await firstOffer(vast, withCeiling(search, ceiling), kind);
+    if (first && withinCeiling(first)) return chosenOf(first);
+    const cheapest = Number.isFinite(ceiling) ? await firstOffer(vast, { ...search, order: [["storage_cost", "asc"]] }, kind) : undefined;
+    if (cheapest && withinCeiling(cheapest)) return chosenOf(cheapest); // on the market since the first search
+    const failed = `vastai: create volume ${inputs.name} failed: no volume offer matching the query with ${inputs.sizeGb} GB free`;
+    if (cheapest) {
         throw new Error(
-            `vastai: create volume ${inputs.name} failed: no volume offer matches the query with ${inputs.sizeGb} GB free` +
-                `${maxPricePerGbMonth !== undefined ? ` at most $${maxPricePerGbMonth} per GB-month` : ""}; nothing was created. Widen the query (searchVolumeOffers shows what there is)`,
+            `${failed} is at or below maxPricePerGbMonth $${ceiling} per GB-month; the cheapest match is $${cheapest.storage_cost} per GB-month (volume offer ${cheapest.id}). ` +
+                "Nothing was created. Raise maxPricePerGbMonth, or widen the query (searchVolumeOffers shows what there is)",
         );
     }
-    return { offerId: offer.id, machineId: offer.machine_id ?? undefined, price: offer.storage_cost ?? undefined, geolocation: offer.geolocation ?? undefined };
+    throw new Error(`${failed} is on the market; nothing was created. Widen the query (searchVolumeOffers shows what there is)`);
+}
+
+/** The first offer a volume offer search finds. */
+async function firstOffer(vast: VastClient, search: VolumeOfferSearch, kind: VolumeKind): Promise<VolumeOfferRecord | undefined> {
+    return (await vast.volumes.searchOffers(volumeOfferQuery({ ...search, limit: 1 }), kind))[0];
+}
+
+const chosenOf = (offer: VolumeOfferRecord): ChosenVolumeOffer => ({ offerId: offer.id, machineId: offer.machine_id ?? undefined, price: offer.storage_cost ?? undefined, geolocation: offer.geolocation ?? undefined });
+
+/** The search with the price ceiling as a `storage_cost` condition beside any the program set, as an Instance's search takes its ceiling. */
+function withCeiling(search: VolumeOfferSearch, ceiling: number): VolumeOfferSearch {
+    if (!Number.isFinite(ceiling)) return search;
+    const own = search.filters?.storage_cost ?? {};
+    const lte = Math.min(typeof own.lte === "number" ? own.lte : Infinity, ceiling);
+    return { ...search, filters: { ...search.filters, storage_cost: { ...own, lte } } };
 }
 
 /**

@@ -20,7 +20,7 @@ export const volumeArgsSchema = z.strictObject({
         volumeOfferSearchSchema
             .pick({ filters: true, order: true, defaults: true })
             .extend({
-                /** Nothing is created above this price (USD per GB-month): it goes into the search as a `storage_cost` condition. */
+                /** Nothing is created above this price (USD per GB-month): it goes into the search as a `storage_cost` condition. When it excludes every match, the create fails naming the cheapest match's price. */
                 maxPricePerGbMonth: z.number().positive("must be a positive price in USD per GB-month").optional(),
             })
             .optional(),
