@@ -18,7 +18,8 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         const { engine, emu, host } = stack;
         const offer = emu.addOffer([
             { status: "exited", statusMsg: "container exited with code 1" },
-            { status: "loading", statusMsg: "Error response from daemon: pull access denied" },
+            // A machine's error (its GPU runtime), not the image's: a pull failure ends the create (instance.pullFailure.test.ts).
+            { status: "loading", statusMsg: "Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]" },
             { status: "running" },
         ]);
         const summary = await engine.up(() => new Instance("retry", { offerId: offer.id, image: "busybox" }));

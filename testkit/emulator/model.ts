@@ -56,6 +56,18 @@ export interface OfferScript {
 }
 
 /**
+ * The script of an offer whose instances cannot pull `repository`: the daemon's answer for a
+ * repository that does not exist or needs a login (moby's wording), in `status_msg` once the pull
+ * has failed, the instance left `created` (or, given, `exited`).
+ */
+export function pullAccessDenied(repository: string, status: "created" | "exited" = "created"): OfferScript {
+    return {
+        status,
+        statusMsg: `Error response from daemon: pull access denied for ${repository}, repository does not exist or may require 'docker login': denied: requested access to the resource is denied`,
+    };
+}
+
+/**
  * What the marketplace lists about an offer, in the service's names and units (docs/live-service.md
  * "Renting by need"). The id, machine, price and whether it is taken are the offer's own fields.
  */

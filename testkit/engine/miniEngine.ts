@@ -658,7 +658,7 @@ export class MiniEngine {
             updated = await host.update(old.id, urn, old.outputs, checked.inputs, old.inputs);
         } catch (e) {
             if (e instanceof HostCallError && e.initFailure) {
-                old.outputs = { ...e.initFailure.properties, __provider: checked.inputs.__provider };
+                old.outputs = withProviderOf(e.initFailure.properties, checked.inputs);
                 old.initFailed = true;
             }
             throw e;
@@ -681,7 +681,7 @@ export class MiniEngine {
             if (e instanceof HostCallError && e.initFailure) {
                 const { id, properties } = e.initFailure;
                 this.state.set(urn, {
-                    urn, type, name, id, inputs, outputs: { ...properties, __provider: inputs.__provider }, secretOutputs, initFailed: true, provider,
+                    urn, type, name, id, inputs, outputs: withProviderOf(properties, inputs), secretOutputs, initFailed: true, provider,
                 });
             }
             throw e;
@@ -700,4 +700,12 @@ export class MiniEngine {
             else Object.values(obj).forEach((v) => this.collectSecrets(v, underSecret));
         }
     }
+}
+
+/**
+ * An init failure's properties as the engine keeps them, with the `__provider` text of `inputs`
+ * when they carry one: the plugin path's do not, and an undefined property cannot be sent again.
+ */
+function withProviderOf(properties: Props, inputs: Props): Props {
+    return inputs.__provider === undefined ? { ...properties } : { ...properties, __provider: inputs.__provider };
 }

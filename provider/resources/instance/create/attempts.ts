@@ -7,13 +7,14 @@ import { failedMachines, rememberFailedMachines } from "../common/failedMachines
 import { RETURN_WAIT_S, freedHere, offerNotOnMarket } from "../common/offerRelease";
 import { InstanceInputs } from "../instanceArgs";
 import { InstanceNotReadyError, Started, onExisting, untilStarted } from "../wait/untilRunning";
+import { imagePullFailure } from "./imagePullFailure";
 import { Made, PlannedCreate, labelAfterCreate } from "./createRequest";
 import { OfferChoice } from "./offerChoice";
 import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy, withAvoided, withPlacementToken } from "../common/placement";
 import { Rent, rentInstance } from "./rentInstance";
 
 // The attempts of one instance create: rent, wait until running, and when the instance will not
-// run, destroy it and try another machine.
+// run, destroy it and try another machine; when its image could not be pulled, destroy it and fail.
 
 /**
  * Rents on the offers `choice` gives until an instance runs (or, not waited for, exists), up to
@@ -122,7 +123,17 @@ class CreateAttempts {
 
     /** A failure that ends the create still says why there was a retry. */
     failed(e: unknown, attempt: number): unknown {
-        return this.done.length === 0 ? e : new Error(`${(e as Error).message} (on attempt ${attempt}; nothing before it was left running: ${this.done.join("; ")})`, { cause: e });
+        return this.done.length === 0 ? e : new Error(`${(e as Error).message}${this.earlier(attempt)}`, { cause: e });
+    }
+
+    /** What the attempts before `attempt` did, for a failure that ends the create; empty on the first. */
+    private earlier(attempt: number): string {
+        return this.done.length === 0 ? "" : ` (on attempt ${attempt}; nothing before it was left running: ${this.done.join("; ")})`;
+    }
+
+    /** The create, as its failures name it. */
+    private get where(): string {
+        return this.inputs.offerId !== undefined ? `on offer ${this.inputs.offerId}` : "by offer search";
     }
 
     /** The offer attempt `attempt` rents (see offerChoice.ts). */
@@ -200,6 +211,7 @@ class CreateAttempts {
      * that looked gone but is still listed is kept in state instead (see `notListed`).
      */
     async notRunning(started: Exclude<Started, { kind: "running" }>, instanceId: number, chosen: ChosenOffer, request: InstanceCreateRequest, what: string, attempt: number): Promise<void> {
+        if (started.kind === "failed" && started.failure === "image_pull_failed") return this.imageNotPulled(started, instanceId, chosen, what, attempt);
         const { ctx, vast, inputs } = this;
         const { offerId } = chosen;
         // Listed under the label it has: the create's, or the program's when a long one was set by an edit.
@@ -227,10 +239,30 @@ class CreateAttempts {
         }
     }
 
+    /**
+     * The attempt's instance could not pull its image: the program's mistake, which every machine
+     * would repeat. Destroyed, its machine not blamed, and the create fails naming `image`. One
+     * whose destroy fails is kept in state (not marked unfinished: a next `up` would rent the same
+     * image again); correcting `image` replaces it.
+     */
+    private async imageNotPulled(started: Extract<Started, { kind: "failed" }>, instanceId: number, chosen: ChosenOffer, what: string, attempt: number): Promise<never> {
+        const { ctx, vast, inputs } = this;
+        ctx.log.progress(`${what} could not pull its image: ${started.reason}; destroying it, and trying no other machine`);
+        this.choice.listStale();
+        try {
+            await destroyConfirmed(ctx, vast, instanceId, chosen.offerId);
+        } catch (e) {
+            const failure = imagePullFailure(inputs, started.record, this.where, what, e as Error);
+            throw new InstanceNotReadyError(`${failure.message}${this.earlier(attempt)}`, instanceId, started.record);
+        }
+        const failure = imagePullFailure(inputs, started.record, this.where, what);
+        failure.message += this.earlier(attempt);
+        throw failure;
+    }
+
     /** No attempt reached running: the create's failure, with what happened to each. */
     exhausted(): Error {
-        const { max } = this;
-        const where = this.inputs.offerId !== undefined ? `on offer ${this.inputs.offerId}` : "by offer search";
+        const { max, where } = this;
         return new Error(
             `vastai: create instance ${where} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
                 `and none was left behind: ${this.done.join("; ")}`,

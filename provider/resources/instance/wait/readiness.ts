@@ -1,16 +1,17 @@
 import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceOutputs } from "../instanceArgs";
+import { StartFailureKind, startFailureOf } from "./startFailure";
 
 /**
  * What counts as ready, as the vendor CLI waits for it: `intended_status` and `actual_status` both
  * `running`. `exited`, `unknown` and `offline` never reach `running` (docs/service-contract.md §3), nor does an
  * instance whose `status_msg` reports an error (the CLI looks for "Error"; dstack also treats
- * "OCI runtime create failed" so): those are destroyed and tried again.
+ * "OCI runtime create failed" so). `failure` says whose fault (startFailure.ts): an image that
+ * cannot be pulled is the program's, anything else the machine's.
  */
-export type StartState = { kind: "running" } | { kind: "starting" } | { kind: "failed"; reason: string };
+export type StartState = { kind: "running" } | { kind: "starting" } | { kind: "failed"; reason: string; failure: StartFailureKind };
 
 const NEVER_RUNNING = new Set(["exited", "unknown", "offline"]);
-const FAILURE_MESSAGE = /Error|OCI runtime create failed/;
 
 /** `loading ("Pulling image layers")`; `not started` before the service reports a status. */
 export function describeStatus(record: InstanceRecord): string {
@@ -20,9 +21,9 @@ export function describeStatus(record: InstanceRecord): string {
 
 export function startState(record: InstanceRecord): StartState {
     if (record.intended_status === "running" && record.actual_status === "running") return { kind: "running" };
-    if (NEVER_RUNNING.has(record.actual_status ?? "") || FAILURE_MESSAGE.test(record.status_msg ?? "")) {
-        return { kind: "failed", reason: describeStatus(record) };
-    }
+    // The message first: an instance that exited because its image could not be pulled is the program's failure.
+    const failure = startFailureOf(record.status_msg) ?? (NEVER_RUNNING.has(record.actual_status ?? "") ? "machine_failed" : undefined);
+    if (failure) return { kind: "failed", reason: describeStatus(record), failure };
     return { kind: "starting" };
 }
 
@@ -72,7 +73,7 @@ export function howToRunAnew(pinnedOffer: boolean): string {
 /** How a wait for one instance ended. */
 export type Readiness =
     | { kind: "running"; record: InstanceRecord }
-    | { kind: "failed"; record: InstanceRecord; reason: string }
+    | { kind: "failed"; record: InstanceRecord; reason: string; failure: StartFailureKind }
     /** Destroyed by someone else while it started. */
     | { kind: "gone" }
     /** The deadline passed first; `record` is the last status seen. */

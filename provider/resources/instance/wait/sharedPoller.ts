@@ -180,7 +180,7 @@ export class InstancePoller {
         w.lastSeen = record;
         const state = startState(record);
         if (state.kind === "running") return w.settle({ kind: "running", record });
-        if (state.kind === "failed") return w.settle({ kind: "failed", record, reason: state.reason });
+        if (state.kind === "failed") return w.settle({ kind: "failed", record, reason: state.reason, failure: state.failure });
         if (Date.now() >= w.deadlineAt) return w.settle({ kind: "timedOut", record });
         this.reportProgress(w, record);
         w.nextPollAt = Date.now() + this.timing.intervalMs;

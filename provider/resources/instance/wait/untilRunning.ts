@@ -4,6 +4,7 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs } from "../instanceArgs";
 import { describeStatus, howToRunAnew } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
+import { StartFailureKind } from "./startFailure";
 
 // Waiting for an instance that exists to run (a create's, or one an earlier `up` left starting),
 // and the error that keeps an instance which exists but is not ready in state.
@@ -57,7 +58,10 @@ export async function onExisting<T>(
     }
 }
 
-export type Started = { kind: "running"; record: InstanceRecord } | { kind: "failed"; reason: string; record: InstanceRecord } | { kind: "gone"; reason: string };
+export type Started =
+    | { kind: "running"; record: InstanceRecord }
+    | { kind: "failed"; reason: string; record: InstanceRecord; failure: StartFailureKind }
+    | { kind: "gone"; reason: string };
 
 /**
  * Waits for the instance through the shared poller. Running, failed for good, or gone are answers;
@@ -71,7 +75,7 @@ export async function untilStarted(ctx: ProviderContext, vast: VastClient, insta
             ctx.log.progress(`${what} is running`);
             return outcome;
         case "failed":
-            return { kind: "failed", reason: outcome.reason, record: outcome.record };
+            return { kind: "failed", reason: outcome.reason, record: outcome.record, failure: outcome.failure };
         case "gone":
             return { kind: "gone", reason: "disappeared while starting (destroyed elsewhere?)" };
         case "timedOut": {
