@@ -92,14 +92,6 @@ export const instanceArgsSchema = z
             onChange: "replace",
         }),
         /**
-         * Default true: before the first rent, the image (this `image`, or the template's image and
-         * tag) is asked of its registry as `docker manifest inspect` asks, anonymously or with
-         * `imageLogin`. An image or tag the registry does not have fails the create with nothing
-         * rented; a registry that does not answer is a warning and the create goes on. `false` skips
-         * the question (a registry only the rented machines can reach, say).
-         */
-        checkImage: prop(z.boolean().optional(), { onChange: "update" }),
-        /**
          * Environment and ports: a map (`{ NAME: "value", "-p 8080:8080": "1" }`) or the flag string
          * (`-e NAME=value -p 8080:8080`), kept as the canonical map; `-v`, `-n` and `-h` as a Template's
          * env takes them. Merged over the template's env, this map winning.
@@ -188,6 +180,14 @@ export const instanceArgsSchema = z
         readyTimeoutSeconds: prop(z.number().positive("must be a positive number of seconds").default(900), { onChange: "update" }),
         /** Instances tried in all when one ends `exited`, `unknown` or `offline`; default 3. */
         maxCreateAttempts: prop(z.number().int().min(1).max(10).default(3), { onChange: "update" }),
+        /**
+         * Default true: before the first rent, the image (this `image`, or the template's image and
+         * tag) is asked of its registry as `docker manifest inspect` asks, anonymously or with
+         * `imageLogin`. An image or tag the registry does not have fails the create with nothing
+         * rented; a registry that does not answer is a warning and the create goes on. `false` skips
+         * the question (a registry only the rented machines can reach, say).
+         */
+        checkImage: prop(z.boolean().optional(), { onChange: "update" }),
     })
     .superRefine((args, ctx) => {
         if (args.offerId !== undefined && args.offer !== undefined) {

@@ -17,10 +17,7 @@ import { imageReferenceCheck, imageTagCheck } from "../../schemas/imageReference
 export const templateArgsSchema = z.strictObject({
     /** The name shown in the console; also what a lost create is looked for by. */
     name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "update" }),
-    /**
-     * Container image path, without the tag (`pytorch/pytorch`, `ghcr.io/acme/trainer`), as the
-     * registry's reference grammar reads it: a lowercase repository, no spaces (checked in preview).
-     */
+    /** Container image path, without the tag. */
     image: prop(z.string().min(1, "must not be empty").superRefine(imageReferenceCheck("template")), { wire: "image", onChange: "update" }),
     /**
      * Default `latest`; `""` for none, as the console keeps a template whose image names its own tag.
