@@ -36,7 +36,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
             ["errors"],
             ["errorClassification", "proxy"],
             ["retryPolicy", "tunnel"],
-            ["connections"],
+            ["connections", "registry"],
             ["transport"],
             ["api"],
             ["vastClient"],
@@ -55,7 +55,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     },
     {
         root: "testkit",
-        layers: [["repoRoot", "tls", "proxy"], ["emulator", "host", "policy"], ["engine"], ["support"]],
+        layers: [["repoRoot", "tls", "proxy", "registry"], ["emulator", "host", "policy"], ["engine"], ["support"]],
     },
     {
         root: "testkit",

@@ -89,7 +89,7 @@ describe("one declaration per property", () => {
         expect(secretsOf(templateArgsSchema)).toEqual(["dockerLoginPass"]);
 
         expect(INSTANCE_PROPERTIES).toEqual(propertiesOf(instanceArgsSchema));
-        expect(INSTANCE_IN_PLACE_PROPERTIES).toEqual(["offer", "label", "desiredState", "price", "imageLogin", "waitForRunning", "readyTimeoutSeconds", "maxCreateAttempts"]);
+        expect(INSTANCE_IN_PLACE_PROPERTIES).toEqual(["offer", "label", "desiredState", "price", "imageLogin", "waitForRunning", "readyTimeoutSeconds", "maxCreateAttempts", "checkImage"]);
         expect(INSTANCE_REPLACE_PROPERTIES).toEqual(INSTANCE_PROPERTIES.filter((p) => !INSTANCE_IN_PLACE_PROPERTIES.includes(p)));
         expect(INSTANCE_DEFAULTS).toEqual({ desiredState: "running", waitForRunning: true, readyTimeoutSeconds: 900, maxCreateAttempts: 3 });
         expect(secretsOf(instanceArgsSchema)).toEqual(["imageLogin"]);

@@ -8,6 +8,7 @@ import { envInputSchema } from "../../env/envInputSchema";
 import { OfferSearch, offerSearchSchema } from "../../client/api/offers";
 import { INSTANCE_LIMITS } from "../../schemas/limits";
 import { INSTANCE_STATES, ReadBackState } from "../../schemas/instance";
+import { imageReferenceCheck } from "../../schemas/imageReference";
 
 /**
  * How an instance is reached, as a program chooses it: SSH or Jupyter (with SSH beside it), direct
@@ -80,8 +81,16 @@ export const instanceArgsSchema = z
         adopt: prop(z.number().int().positive("must be an instance's numeric id").optional(), { onChange: "replace" }),
         /** Template to start from, typically `template.hashId`. `templateId` is not accepted (docs/service-contract.md §7). */
         templateHashId: prop(z.string().min(1, "must not be empty").optional(), { wire: "template_hash_id", onChange: "replace" }),
-        /** Container image, tag included; overrides the template's. Required without a template. */
-        image: prop(z.string().min(1, "must not be empty").max(INSTANCE_LIMITS.imageMax).optional(), { wire: "image", onChange: "replace" }),
+        /**
+         * Container image, tag included (`pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime`, or a
+         * `@sha256:` digest); overrides the template's. Required without a template. Checked in
+         * preview against the registry's reference grammar (a lowercase repository, one tag, no
+         * spaces), and at create asked of its registry before anything is rented (see `checkImage`).
+         */
+        image: prop(z.string().min(1, "must not be empty").max(INSTANCE_LIMITS.imageMax).superRefine(imageReferenceCheck("instance")).optional(), {
+            wire: "image",
+            onChange: "replace",
+        }),
         /**
          * Environment and ports: a map (`{ NAME: "value", "-p 8080:8080": "1" }`) or the flag string
          * (`-e NAME=value -p 8080:8080`), kept as the canonical map; `-v`, `-n` and `-h` as a Template's
@@ -171,6 +180,14 @@ export const instanceArgsSchema = z
         readyTimeoutSeconds: prop(z.number().positive("must be a positive number of seconds").default(900), { onChange: "update" }),
         /** Instances tried in all when one ends `exited`, `unknown` or `offline`; default 3. */
         maxCreateAttempts: prop(z.number().int().min(1).max(10).default(3), { onChange: "update" }),
+        /**
+         * Default true: before the first rent, the image (this `image`, or the template's image and
+         * tag) is asked of its registry as `docker manifest inspect` asks, anonymously or with
+         * `imageLogin`. An image or tag the registry does not have fails the create with nothing
+         * rented; a registry that does not answer is a warning and the create goes on. `false` skips
+         * the question (a registry only the rented machines can reach, say).
+         */
+        checkImage: prop(z.boolean().optional(), { onChange: "update" }),
     })
     .superRefine((args, ctx) => {
         if (args.offerId !== undefined && args.offer !== undefined) {

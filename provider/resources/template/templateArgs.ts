@@ -4,6 +4,7 @@ import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf
 import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
 import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
+import { imageReferenceCheck, imageTagCheck } from "../../schemas/imageReference";
 
 /**
  * A template's properties, each declared once: its schema (what `check` validates; strict, so an
@@ -17,9 +18,12 @@ export const templateArgsSchema = z.strictObject({
     /** The name shown in the console; also what a lost create is looked for by. */
     name: prop(z.string().min(1, "must not be empty"), { wire: "name", onChange: "update" }),
     /** Container image path, without the tag. */
-    image: prop(z.string().min(1, "must not be empty"), { wire: "image", onChange: "update" }),
-    /** Default `latest`; `""` for none, as the console keeps a template whose image names its own tag. */
-    tag: prop(z.string().default("latest"), { wire: "tag", onChange: "update" }),
+    image: prop(z.string().min(1, "must not be empty").superRefine(imageReferenceCheck("template")), { wire: "image", onChange: "update" }),
+    /**
+     * Default `latest`; `""` for none, as the console keeps a template whose image names its own tag.
+     * One word (`2.3.0-cuda12.1-cudnn8-runtime`), at most 128 characters.
+     */
+    tag: prop(z.string().superRefine(imageTagCheck).default("latest"), { wire: "tag", onChange: "update" }),
     /** A short description, shown with the template. */
     desc: prop(z.string().optional(), { wire: "desc", onChange: "update" }),
     /** Longer documentation text (Markdown). */

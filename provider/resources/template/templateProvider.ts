@@ -9,7 +9,10 @@ import { ProviderContext } from "../../dynamic/context";
 import { shimChanged } from "../../dynamic/diffInputs";
 import { replacedBy } from "../../dynamic/properties";
 import { goneResult, readResult } from "../../dynamic/readResult";
-import { TEMPLATE_COMPUTED, TEMPLATE_PROPERTIES, TemplateInputs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
+import { TEMPLATE_COMPUTED, TEMPLATE_DEFAULTS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
+import { CheckFailure } from "../../dynamic/checkFailures";
+import { isUnknown } from "../../dynamic/unknowns";
+import { tagInTwoPlaces } from "../../schemas/imageReference";
 import { withoutSecretsIn } from "./publishedSecrets";
 import { adoptionReplaces } from "./create/adoptTemplate";
 import { createTemplate } from "./create/createTemplate";
@@ -36,6 +39,14 @@ function warnOfPlainCredentials(log: ProviderContext["log"], inputs: TemplateInp
     }
 }
 
+/** An `image` with a tag of its own beside a `tag` (the default `latest` too), once both are known. */
+function imageWithTag(args: Props): CheckFailure[] {
+    const tag = args.tag ?? TEMPLATE_DEFAULTS.tag;
+    if (typeof args.image !== "string" || isUnknown(args.image) || typeof tag !== "string" || isUnknown(tag)) return [];
+    const problem = tagInTwoPlaces(args.image, tag);
+    return problem ? [{ property: "image", reason: problem }] : [];
+}
+
 /**
  * The Template resource's implementation, run inside Pulumi's dynamic-provider host, given the
  * provider process's context. Typed against Pulumi's `ResourceProvider`: `diff`, `update`, `read`
@@ -46,6 +57,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const { news, failure: published } = withoutSecretsIn(given);
         if (published) return { inputs: news as TemplateInputs, failures: [published] };
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
+        if (failures.length === 0) failures.push(...imageWithTag(args));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
         const inputs = canonicalTemplateInputs(args);
         warnOfPlainCredentials(ctx.log, inputs);

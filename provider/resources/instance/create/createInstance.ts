@@ -8,6 +8,7 @@ import { rentUntilRunning } from "./attempts";
 import { createdOutputs, keptInState, planCreate } from "./createRequest";
 import { OfferChoice, chooseOffers } from "./offerChoice";
 import { takeOverByKey } from "./takeOverByKey";
+import { checkImageExists } from "./imageCheck";
 import { createKeyOf } from "../common/createKey";
 import { listingStale } from "../common/accountInstances";
 import { volumeMachine } from "../common/volumeMachine";
@@ -24,6 +25,7 @@ export async function createInstance(ctx: ProviderContext, inputs: InstanceInput
     const desired = normalizeInputs(inputs);
     const key = createKeyOf(desired); // carried by the instance: the service's record of this create
     const plan = await planCreate(ctx, vast, desired, key);
+    await checkImageExists(ctx, vast, desired, plan.template); // an image its registry does not have fails here, nothing rented
     let choice: OfferChoice | undefined;
     try {
         // What a stopped `up` of this resource rented, found on the service by its key from any machine, is taken over.
