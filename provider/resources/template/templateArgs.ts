@@ -3,7 +3,8 @@ import { CanonicalInputs } from "../canonicalInputs";
 import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, wireFieldsOf } from "../../dynamic/properties";
 import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
-import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
+import { OfferFilters, offerFiltersSchema } from "../../schemas/offer";
+import { RUNTYPES } from "../../schemas/template";
 
 /**
  * A template's properties, each declared once: its schema (what `check` validates; strict, so an
@@ -60,8 +61,12 @@ export const templateArgsSchema = z.strictObject({
     href: prop(z.string().optional(), { wire: "href", onChange: "update" }),
     /** The image's repository identifier. */
     repo: prop(z.string().optional(), { wire: "repo", onChange: "update" }),
-    /** Default machine search filters, `{ field: { op: value } }`; `op` is one of eq, neq, lt, lte, gt, gte, in, notin. */
-    extraFilters: prop(extraFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
+    /**
+     * Default machine search filters: conditions on offer fields, `{ gpu_ram: { gte: 24000 } }`, the
+     * same fields, operators and value types as an Instance's `offer.filters` (the service merges
+     * them into the machine search of an instance made from the template).
+     */
+    extraFilters: prop(offerFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
     /** GB; default 8. */
     recommendedDiskSpace: prop(z.number().positive("must be a positive number of GB").default(DEFAULT_RECOMMENDED_DISK_GB), {
         wire: "recommended_disk_space",
@@ -81,8 +86,16 @@ export const templateArgsSchema = z.strictObject({
     adopt: prop(z.number().int().positive("must be a template's numeric id").optional(), { onChange: "replace" }),
 });
 
+type SchemaArgs = z.input<typeof templateArgsSchema>;
+
+/**
+ * `extraFilters` typed as an Instance's `offer.filters`, each condition by its field (the schema
+ * checks the fields at run time only), its doc comment kept: a mapped type over the schema's own key.
+ */
+type TypedExtraFilters = { [K in keyof Pick<SchemaArgs, "extraFilters">]?: PulumiArgs<{ filters: OfferFilters }>["filters"] };
+
 /** A template's arguments in a Pulumi program: the contract's template fields in camelCase. */
-export interface TemplateArgs extends PulumiArgs<z.input<typeof templateArgsSchema>> {}
+export interface TemplateArgs extends PulumiArgs<Omit<SchemaArgs, "extraFilters">>, TypedExtraFilters {}
 
 /** Inputs after `check`: validated, defaulted, `env` as the canonical map. */
 export type TemplateInputs = CanonicalInputs<typeof templateArgsSchema>;
