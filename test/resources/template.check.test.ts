@@ -1,3 +1,4 @@
+import { randomBytes } from "crypto";
 import { Instance, Template } from "../../provider";
 import { UNKNOWN } from "../../provider/dynamic/unknowns";
 import { unquotableOf } from "../../provider/dynamic/properties";
@@ -161,6 +162,26 @@ describe("Template check: bad input fails with the property's path", () => {
         expect((await check({ ...valid, extraFilters: { gpu_nam: { eq: "RTX 4090" } } })).failures).toEqual([
             { property: "extraFilters.gpu_nam", reason: 'unknown property "gpu_nam"; did you mean "gpu_name"?' },
         ]);
+    });
+
+    it("an onstart within the create's limits once compressed passes; one beyond them fails with the sizes", async () => {
+        expect((await check({ ...valid, onstart: "echo hi\n".repeat(2000) })).failures).toEqual([]);
+        const noise = randomBytes(6 * 1024).toString("base64");
+        expect((await check({ ...valid, onstart: noise })).failures).toEqual([
+            {
+                property: "",
+                reason: expect.stringMatching(
+                    new RegExp(`^onstart: every instance made from the template carries its onstart in the create request: onstart is ${noise.length} characters; compressed and encoded it is still \\d+, and the service's limits are onstart may be at most 4048`),
+                ),
+            },
+        ]);
+        // Within 4048 alone, but not beside the template's argsStr, which its instances carry too.
+        const within = randomBytes(2400).toString("base64").slice(0, 3000);
+        expect((await check({ ...valid, onstart: within })).failures).toEqual([]);
+        expect((await check({ ...valid, onstart: within, argsStr: "x".repeat(1500) })).failures).toEqual([
+            { property: "", reason: expect.stringMatching(/args \+ argsStr \+ onstart may be at most 4096 together \(args and argsStr take 1500\)/) },
+        ]);
+        expect((await check({ ...valid, onstart: UNKNOWN })).failures).toEqual([]);
     });
 
     // Contract §2.2: extra_filters is {field: {op: value}}, and `in`/`notin` take arrays (§4.3). The

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { CanonicalInputs } from "../canonicalInputs";
+import { CheckFailure } from "../../dynamic/checkFailures";
+import { isUnknown } from "../../dynamic/unknowns";
+import { planTemplateOnstart } from "../onstartBootstrap";
 import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, wireFieldsOf } from "../../dynamic/properties";
 import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
@@ -32,7 +35,11 @@ export const templateArgsSchema = z.strictObject({
      * them (map keys `"-v /data:/data": "1"`, `"-n name": "1"`, `"-h": "name"`).
      */
     env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update", mayHoldCredentials: true }),
-    /** Shell commands run when an instance of the template starts. */
+    /**
+     * Shell commands run when an instance of the template starts. Every instance create carries
+     * it, so it must fit the create's limits (4048 characters; 4096 with `argsStr`): a longer one
+     * goes compressed with each instance, and one too long even then is refused.
+     */
     onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update", mayHoldCredentials: true }),
     /** `ssh`, `jupyter` or `args`; default `args`. */
     runtype: prop(z.enum(RUNTYPES).default("args"), { wire: "runtype", onChange: "update" }),
@@ -142,3 +149,14 @@ export const TEMPLATE_DEFAULTS = defaultsOf(templateArgsSchema);
 
 /** The registry login fields; the contract wants them on a create, as empty strings when unused. */
 export const REGISTRY_LOGIN_ON_CREATE = { dockerLoginRepo: "", dockerLoginUser: "", dockerLoginPass: "" } as const;
+
+/**
+ * A template's onstart that no instance create could carry, even compressed: refused in `check`,
+ * with the sizes, rather than at the first instance made from it (docs/design/template-create.md).
+ */
+export function onstartBeyondCreateLimits(args: { onstart?: unknown; argsStr?: unknown }): CheckFailure[] {
+    const { onstart, argsStr } = args;
+    if (typeof onstart !== "string" || isUnknown(onstart) || isUnknown(argsStr)) return [];
+    const plan = planTemplateOnstart(onstart, typeof argsStr === "string" ? argsStr : undefined);
+    return plan.problem ? [{ property: "onstart", reason: `every instance made from the template carries its onstart in the create request: ${plan.problem}` }] : [];
+}

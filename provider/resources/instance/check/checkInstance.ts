@@ -20,7 +20,7 @@ import {
     volumeMadeOutsideState,
 } from "../instanceArgs";
 import { normalizeInputs, templateEnv } from "../common/instanceMapping";
-import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
+import { otherCommandChars, planOnstart, planTemplateOnstart } from "../../onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
 import { nextGeneration } from "../../resourceSlot";
 import { volumeMachine } from "../common/volumeMachine";
@@ -107,6 +107,12 @@ async function templateFailures(ctx: ProviderContext, args: Props): Promise<Chec
         return [];
     }
     if (!template) return [{ property: "templateHashId", reason: templateNotVisible(hashId) }];
+    // The template's onstart goes with the create when the program gives none (toCreateRequest):
+    // one made outside Pulumi may be too long for it even compressed.
+    if (args.onstart === undefined && typeof template.onstart === "string" && !containsUnknown(args.args) && !isUnknown(args.argsStr)) {
+        const plan = planTemplateOnstart(template.onstart, template.args_str ?? undefined, args);
+        if (plan.problem) return [{ property: "templateHashId", reason: `the onstart of template ${hashId} cannot go with an instance create: ${plan.problem}` }];
+    }
     if (containsUnknown(args.env)) return [];
     const merged = normalizeEnvMap({ ...templateEnv(template), ...(args.env === undefined ? {} : toEnvMap(args.env)) });
     return envLimitProblems(merged).map(({ key, problem }) => ({
