@@ -134,7 +134,7 @@ export const PAGES: readonly Page[] = [
         outputs: "TemplateOutputs",
         computed: TEMPLATE_COMPUTED_OUTPUTS,
         units: { recommendedDiskSpace: "GB" },
-        types: { env: "flag string, or map of string to string", extraFilters: "map of field to `{ op: value }`" },
+        types: { env: "flag string, or map of string to string", extraFilters: "map of offer field to `{ op: value }`, as `searchOffers` takes it" },
     },
     {
         kind: "resource",

@@ -3,13 +3,12 @@
 // object types as it meets them, and every link in a description points into the repository.
 import * as ts from "typescript";
 import { z } from "zod";
-import { offerSearchSchema } from "../provider/client/api/offers";
 import { volumeOfferSearchSchema } from "../provider/client/api/volumes";
 import { PACKAGE_NAME } from "../provider/dynamic/typeTokens";
 import { GPU_OCCUPANCY_CODES } from "../provider/functions/gpuOccupancy";
 import { INSTANCE_RUNTYPES } from "../provider/resources/instance/instanceArgs";
 import { FILTER_OPERATORS, FieldKind } from "../provider/schemas/filters";
-import { OFFER_FILTER_FIELDS } from "../provider/schemas/offer";
+import { OFFER_FILTER_FIELDS, offerFiltersSchema } from "../provider/schemas/offer";
 import { VOLUME_OFFER_FILTER_FIELDS } from "../provider/schemas/volume";
 import { Member, docBlocks, parse } from "./docComments";
 import { FIELD_KIND_TYPES, described, forUsers, isInteger, unwrap } from "./referenceDocs";
@@ -45,11 +44,26 @@ export const CONDITIONS: TypeSpec = { type: "object", additionalProperties: { ty
 /** `env` is a map or a flag string as given, and always the canonical map after `check` (canonicalInputs.ts), so in outputs. */
 export const ENV_INPUT: TypeSpec = { oneOf: [MAP_OF_STRING, STRING] };
 
-/** The searches' filters, by their schema: each typed per field, which an SDK cannot say; the fields go into the description. */
+/**
+ * The searches' filters, by their schema: each typed per field, which an SDK cannot say; the fields
+ * go into the description. Offer conditions are one schema wherever they are taken (an offer
+ * search's `filters`, a Template's `extraFilters`), found inside its `.optional()`.
+ */
 const FILTERS = new Map<unknown, Readonly<Record<string, FieldKind>>>([
-    [offerSearchSchema.shape.filters, OFFER_FILTER_FIELDS],
+    [offerFiltersSchema, OFFER_FILTER_FIELDS],
     [volumeOfferSearchSchema.shape.filters, VOLUME_OFFER_FILTER_FIELDS],
 ]);
+
+/** The fields of the search conditions `schema` checks, through its `.optional()`; undefined for any other schema. */
+function filterFieldsOf(schema: unknown): Readonly<Record<string, FieldKind>> | undefined {
+    for (let s = schema; s; ) {
+        const fields = FILTERS.get(s);
+        if (fields) return fields;
+        const def = (s as { _zod?: { def?: { type?: string; innerType?: unknown } } })._zod?.def;
+        s = def?.type === "optional" ? def.innerType : undefined;
+    }
+    return undefined;
+}
 
 /** A named type's suffix where the property's own name would mislead: a list's element, an offer query (not an `Offer`). */
 const TYPE_SUFFIXES: Readonly<Record<string, string>> = { offer: "OfferQuery", volumes: "Volume" };
@@ -103,7 +117,7 @@ export class SchemaBuilder {
 
     /** A zod schema's type; an object in it is a named type, `typeName`, its fields documented by `docs`. */
     zodType(schema: unknown, typeName: string, docs: ReadonlyMap<string, Member>, subject: string): TypeSpec {
-        if (FILTERS.has(schema)) return CONDITIONS;
+        if (filterFieldsOf(schema)) return CONDITIONS;
         const def = unwrap(schema).inner;
         switch (def.type) {
             case "string":
@@ -208,7 +222,7 @@ function neverReturned(schema: unknown): boolean {
 
 /** A description with what it leaves out: an enum's values, a search's operators and fields. */
 export function describe(doc: string, schema: unknown): string {
-    const fields = FILTERS.get(schema);
+    const fields = filterFieldsOf(schema);
     if (fields) return `${doc} ${conditionsNote(fields)}`;
     const def = unwrap(schema).inner;
     return def.type === "enum" ? withValues(doc, Object.values(def.entries ?? {})) : doc;

@@ -146,7 +146,7 @@ export function readTemplateText(file: string, text: string, readSibling: Siblin
         template: {
             file,
             name,
-            args: args as TemplateArgs,
+            args: args as unknown as TemplateArgs,
             ...(dockerLoginPassSecret ? { dockerLoginPassSecret } : {}),
             ...(envSecrets ? { envSecrets } : {}),
             ...(plainCredentials.length > 0 ? { plainCredentials } : {}),

@@ -116,7 +116,7 @@ function identicalContentProblems(files: TemplateFile[], passwordsFromProgram: R
 function createContent(t: TemplateFile, passwordFromProgram: boolean): string | undefined {
     if (passwordFromProgram) return undefined;
     try {
-        const args = argsWithEnvSecrets(t, () => "") as Record<string, unknown>;
+        const args = argsWithEnvSecrets(t, () => "") as unknown as Record<string, unknown>;
         const fields = toTemplateFields({ ...REGISTRY_LOGIN_ON_CREATE, ...canonicalTemplateInputs(args) });
         return JSON.stringify([fields, t.envSecrets ?? {}, t.dockerLoginPassSecret ?? null]);
     } catch {

@@ -47,10 +47,10 @@ function valueSchema(kind: FieldKind): z.ZodType {
  * `schema` (a condition, `{op: value}`) with an issue at each key that is not a search operator
  * (`gtee`, `ge`), naming the operators there are. Checked whatever else is wrong with the
  * condition (a refinement runs only on a value without issues otherwise), so a typo is told at
- * once beside a bad value. The one check of operators, for the searches' conditions and for the
- * filters a template keeps (`extra_filters`).
+ * once beside a bad value. The one check of operators, for every search's conditions (and so for
+ * the filters a template keeps, `extra_filters`, which are an offer search's).
  */
-export function operatorsChecked<S extends z.ZodType<Record<string, unknown>>>(schema: S): S {
+function operatorsChecked<S extends z.ZodType<Record<string, unknown>>>(schema: S): S {
     return schema.superRefine((condition, ctx) => {
         for (const operator of Object.keys(condition).filter((key) => !(FILTER_OPERATORS as readonly string[]).includes(key))) {
             ctx.addIssue({ code: "custom", path: [operator], message: `"${operator}" is not a search operator: expected one of ${FILTER_OPERATORS.join(", ")}` });

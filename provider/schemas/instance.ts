@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { INSTANCE_LIMITS, envLimitProblems } from "./limits";
-import { extraFiltersSchema, volumeInfoSchema } from "./template";
+import { offerFiltersSchema } from "./offer";
+import { volumeInfoSchema } from "./template";
 
 /**
  * Body of `PUT /asks/{offer_id}/` (docs/service-contract.md §4.7, fields as the vendor CLI sends them). Strict, and
@@ -27,7 +28,7 @@ export const instanceCreateRequestSchema = z
         /** `-u user -p pass registry`. */
         image_login: z.string().optional(),
         volume_info: volumeInfoSchema.optional(),
-        extra_filters: extraFiltersSchema.optional(),
+        extra_filters: offerFiltersSchema.optional(),
         jupyter_dir: z.string().optional(),
         use_jupyter_lab: z.boolean().optional(),
         /** "Desired initial state of the instance" (the service's API reference): `stopped` creates it without running it. */

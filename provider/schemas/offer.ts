@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FilterValue, Filters, filtersShape } from "./filters";
+import { FilterValue, Filters, filtersSchema, filtersShape } from "./filters";
 
 /**
  * Offer fields a search can filter and sort on, with their types, in the service's names
@@ -35,6 +35,15 @@ export type OfferFilterValue<F extends OfferFilterField> = FilterValue<typeof OF
 
 /** Conditions on offers, typed per field: `{ gpu_name: { eq: "RTX 4090" }, gpu_ram: { gte: 24000 } }`. */
 export type OfferFilters = Filters<typeof OFFER_FILTER_FIELDS>;
+
+/**
+ * The one run-time check of conditions on offer fields (the type above is the compile-time one):
+ * an offer search's `filters` (an Instance's `offer.filters`, `searchOffers`) and the machine
+ * search filters a template keeps and an instance create carries (`extra_filters`, contract §2.2
+ * and §4.7: the service merges them into the machine search). A misspelt field or operator is
+ * refused with the nearest one; a value must be of its field's kind.
+ */
+export const offerFiltersSchema = filtersSchema(OFFER_FILTER_FIELDS);
 
 /** Sort keys, the first deciding first: `[["dph_total", "asc"]]`. */
 export type OfferOrder = Array<[OfferFilterField, "asc" | "desc"]>;

@@ -1,25 +1,8 @@
 import { z } from "zod";
-import { operatorsChecked } from "./filters";
+import { offerFiltersSchema } from "./offer";
 
 /** Run types a template or instance can use (docs/service-contract.md §2.2). */
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
-
-/**
- * `{field: {op: value}}`: default machine search filters kept on a template. The operators are the
- * search's own: the service would keep a misspelt one (`gtee`) and the filter would never apply.
- * Used for what is sent only; what comes back is read as it is.
- */
-export const extraFiltersSchema = z.record(
-    z.string(),
-    // At least one operator, and arrays for `in`/`notin`, as a search takes them (contract §4.3):
-    // `{}` or `{in: "RTX 4090"}` would be kept and filter nothing, or fail the search that uses it.
-    operatorsChecked(z.record(z.string(), z.unknown())).superRefine((condition, ctx) => {
-        if (Object.keys(condition).length === 0) ctx.addIssue({ code: "custom", message: "expected at least one search operator, such as { gte: 24 }" });
-        for (const operator of ["in", "notin"]) {
-            if (operator in condition && !Array.isArray(condition[operator])) ctx.addIssue({ code: "custom", path: [operator], message: "expected an array" });
-        }
-    }),
-);
 
 /** Volume attachment (docs/service-contract.md §2.3). */
 export const volumeInfoSchema = z.strictObject({
@@ -61,7 +44,8 @@ export const templateFieldsSchema = z.strictObject({
     docker_login_pass: z.string(),
     href: z.string().optional(),
     repo: z.string().optional(),
-    extra_filters: extraFiltersSchema.optional(),
+    /** Machine search filters: conditions on offer fields, checked as an offer search checks them. */
+    extra_filters: offerFiltersSchema.optional(),
     recommended_disk_space: z.number().positive().optional(),
     private: z.boolean().optional(),
     /** An interface hint only; it has no effect on instance creation. */

@@ -4,7 +4,7 @@
  * above each one, and no others: the well-typed lines around them prove that what fails, fails
  * for the marked reason. Excluded from `tsc -p .` (tsconfig: `test/**\/*.must-fail.ts`).
  */
-import { InstanceArgs, OfferFilters, OfferSearch, searchOffers } from "../../provider";
+import { InstanceArgs, OfferFilters, OfferSearch, TemplateArgs, searchOffers } from "../../provider";
 
 // The same shapes with values of the right type compile.
 export const literalOk: OfferFilters = { gpu_name: { in: ["RTX 4090"] }, num_gpus: { gte: 2 }, gpu_ram: { gte: 24000 }, verified: { eq: true } };
@@ -37,3 +37,12 @@ export const instanceOk: InstanceArgs = { offer: { filters: { gpu_name: { eq: "R
 export const instanceUnknownField: InstanceArgs = { offer: { filters: { gpu_nam: { eq: "RTX 4090" } } }, image: "busybox" };
 // error TS2322: an Instance's search with a string on the numeric field `gpu_ram`
 export const instanceStringOnNumber: InstanceArgs = { offer: { filters: { gpu_ram: { gte: "24GB" } } }, image: "busybox" };
+
+// A Template's `extraFilters` are the same conditions on offer fields (one schema, one type).
+export const templateOk: TemplateArgs = { name: "t", image: "busybox", extraFilters: { gpu_ram: { gte: 24000 }, gpu_name: { in: ["RTX 4090"] }, verified: { eq: true } } };
+// error TS2353: a Template's machine search filters on a field offers do not have
+export const templateUnknownField: TemplateArgs = { name: "t", image: "busybox", extraFilters: { gpu_rma: { gte: 24000 } } };
+// error TS2322: a Template's filter with a string on the numeric field `gpu_ram`
+export const templateStringOnNumber: TemplateArgs = { name: "t", image: "busybox", extraFilters: { gpu_ram: { gte: "24GB" } } };
+// error TS2353: a Template's filter with an operator the service does not have
+export const templateUnknownOperator: TemplateArgs = { name: "t", image: "busybox", extraFilters: { gpu_ram: { gtee: 24000 } } };

@@ -13,6 +13,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, instanceArgsSchema } from "../../provider/re
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../../provider/resources/volume/volumeArgs";
+import { offerFiltersSchema } from "../../provider/schemas/offer";
 import { currentUserSchema } from "../../provider/schemas/user";
 import { membersOf, parse } from "../../scripts/docComments";
 import { SCHEMA_FILE, WHOLE_NUMBERS, packageSchema, packageSchemaText } from "../../scripts/packageSchema";
@@ -52,8 +53,12 @@ function specKind(spec: Spec): string {
 }
 
 /** The same kind, as a zod schema says it. */
+/** Search conditions: a zod object checked per field, and to an SDK a map of maps (scripts/schemaTypes.ts). */
+const CONDITIONS_DEF = unwrap(offerFiltersSchema).inner;
+
 function zodKind(property: unknown): string {
     const def = unwrap(property).inner;
+    if (def === CONDITIONS_DEF) return "map";
     const kinds: Record<string, string> = { string: "string", enum: "string", boolean: "boolean", array: "array", record: "map", object: "object", union: "union" };
     if (def.type === "number") return (def.checks ?? []).some((c) => /int/.test(c._zod.def.format ?? "")) ? "integer" : "number";
     return kinds[def.type] ?? "any";

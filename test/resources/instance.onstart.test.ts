@@ -4,7 +4,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Instance, InstanceArgs } from "../../provider";
-import { bootstrapCommand, planOnstart } from "../../provider/resources/instance/common/onstartBootstrap";
+import { bootstrapCommand, planOnstart } from "../../provider/resources/onstartBootstrap";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { provisioningScript } from "../../testkit/support/provisioningScript";
 import { TestStack, startStack } from "../../testkit/support/stack";

@@ -1,4 +1,5 @@
-import { Template } from "../../provider";
+import { randomBytes } from "crypto";
+import { Instance, Template } from "../../provider";
 import { UNKNOWN } from "../../provider/dynamic/unknowns";
 import { unquotableOf } from "../../provider/dynamic/properties";
 import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
@@ -34,7 +35,7 @@ const WRONG: Record<string, { value: unknown; reason: RegExp }> = {
     dockerLoginPass: { value: 123, reason: /expected string/ },
     href: { value: 9, reason: /expected string/ },
     repo: { value: [], reason: /expected string/ },
-    extraFilters: { value: "gpu_ram>24", reason: /expected record/ },
+    extraFilters: { value: "gpu_ram>24", reason: /expected object/ },
     recommendedDiskSpace: { value: "40GB", reason: /expected number/ },
     private: { value: "false", reason: /expected boolean/ },
     volumeInfo: { value: "vol-1", reason: /expected record/ },
@@ -128,7 +129,7 @@ describe("Template check: bad input fails with the property's path", () => {
         const { failures } = await check({ ...valid, extraFilters: { gpu_ram: 24 }, env: { OK: "1", "-p 80:http": "1" } });
         expect(failures).toEqual([
             { property: "env.-p 80:http", reason: '"80:http" is not a port mapping like 8080:8080 or 53:53/udp' },
-            { property: "extraFilters.gpu_ram", reason: expect.stringMatching(/expected record/) },
+            { property: "extraFilters.gpu_ram", reason: expect.stringMatching(/expected object/) },
         ]);
     });
 
@@ -137,14 +138,60 @@ describe("Template check: bad input fails with the property's path", () => {
         expect(failures).toEqual([{ property: "extraFilters.gpu_ram.gtee", reason: '"gtee" is not a search operator: expected one of eq, neq, lt, lte, gt, gte, in, notin' }]);
     });
 
+    // Issue 45: extraFilters are machine search filters, checked by the schema an Instance's
+    // offer.filters uses (offerFiltersSchema): the same failures, word for word, at their own path.
+    it.each<[string, Record<string, unknown>]>([
+        ["a misspelt field", { gpu_rma: { gte: 24000 } }],
+        ["a field offers do not have", { price: { lt: 1 } }],
+        ["a misspelt operator", { gpu_ram: { gtee: 24000 } }],
+        ["a string on a numeric field", { gpu_ram: { gte: "24GB" } }],
+        ["a number on a string field", { gpu_name: { eq: 4090 } }],
+        ["an empty in", { gpu_name: { in: [] } }],
+    ])("extraFilters with %s fails as an Instance's offer.filters does", async (_, filters) => {
+        const template = (await check({ ...valid, extraFilters: filters })).failures;
+        const [instanceReg] = await registerAsProgram(() => new Instance("parity", { offer: { filters: filters as never }, image: "busybox" }));
+        const instance = (await host.check(host.urn(instanceReg.type, instanceReg.name), {}, instanceReg.inputs)).failures;
+        expect(template.length).toBeGreaterThan(0);
+        expect(template).toEqual(instance.map((f) => ({ ...f, property: f.property.replace(/^offer\.filters/, "extraFilters") })));
+    });
+
+    it("a misspelt extraFilters field is told the nearest offer field", async () => {
+        expect((await check({ ...valid, extraFilters: { gpu_rma: { gte: 24000 } } })).failures).toEqual([
+            { property: "extraFilters.gpu_rma", reason: 'unknown property "gpu_rma"; did you mean "gpu_ram"?' },
+        ]);
+        expect((await check({ ...valid, extraFilters: { gpu_nam: { eq: "RTX 4090" } } })).failures).toEqual([
+            { property: "extraFilters.gpu_nam", reason: 'unknown property "gpu_nam"; did you mean "gpu_name"?' },
+        ]);
+    });
+
+    it("an onstart within the create's limits once compressed passes; one beyond them fails with the sizes", async () => {
+        expect((await check({ ...valid, onstart: "echo hi\n".repeat(2000) })).failures).toEqual([]);
+        const noise = randomBytes(6 * 1024).toString("base64");
+        expect((await check({ ...valid, onstart: noise })).failures).toEqual([
+            {
+                property: "",
+                reason: expect.stringMatching(
+                    new RegExp(`^onstart: every instance made from the template carries its onstart in the create request: onstart is ${noise.length} characters; compressed and encoded it is still \\d+, and the service's limits are onstart may be at most 4048`),
+                ),
+            },
+        ]);
+        // Within 4048 alone, but not beside the template's argsStr, which its instances carry too.
+        const within = randomBytes(2400).toString("base64").slice(0, 3000);
+        expect((await check({ ...valid, onstart: within })).failures).toEqual([]);
+        expect((await check({ ...valid, onstart: within, argsStr: "x".repeat(1500) })).failures).toEqual([
+            { property: "", reason: expect.stringMatching(/args \+ argsStr \+ onstart may be at most 4096 together \(args and argsStr take 1500\)/) },
+        ]);
+        expect((await check({ ...valid, onstart: UNKNOWN })).failures).toEqual([]);
+    });
+
     // Contract §2.2: extra_filters is {field: {op: value}}, and `in`/`notin` take arrays (§4.3). The
     // emulator refuses anything else, as a search would; before, check let these through to the create.
     it("a condition in extraFilters with no operator, or in/notin without an array, fails naming the path", async () => {
         const { failures } = await check({ ...valid, extraFilters: { gpu_ram: {}, gpu_name: { in: "RTX 4090" }, geolocation: { notin: "CN" }, num_gpus: { gte: 1 } } });
         expect(failures).toEqual([
-            { property: "extraFilters.geolocation.notin", reason: "expected an array" },
-            { property: "extraFilters.gpu_name.in", reason: "expected an array" },
-            { property: "extraFilters.gpu_ram", reason: "expected at least one search operator, such as { gte: 24 }" },
+            { property: "extraFilters.gpu_name.in", reason: "Invalid input: expected array, received string" },
+            { property: "extraFilters.gpu_ram", reason: "expected at least one operator" },
+            { property: "extraFilters.geolocation.notin", reason: "Invalid input: expected array, received string" },
         ]);
         const unknownList = await check({ ...valid, extraFilters: { gpu_name: { in: UNKNOWN } } });
         expect(unknownList.failures).toEqual([]);

@@ -1,13 +1,12 @@
 import { z } from "zod";
-import { filtersSchema } from "../../schemas/filters";
 import {
-    OFFER_FILTER_FIELDS,
     OfferFilters,
     OfferOrder,
     OfferQuery,
     OfferRecord,
     RENTAL_TYPES,
     RentalType,
+    offerFiltersSchema,
     offerQuerySchema,
     offerSearchResponseSchema,
 } from "../../schemas/offer";
@@ -44,7 +43,7 @@ export const OFFER_SEARCH_DEFAULTS: OfferFilters = {
 const DEFAULT_ORDER: OfferOrder = [["score", "desc"]];
 
 export const offerSearchSchema = z.strictObject({
-    filters: filtersSchema(OFFER_FILTER_FIELDS).optional(),
+    filters: offerFiltersSchema.optional(),
     order: offerQuerySchema.shape.order,
     limit: offerQuerySchema.shape.limit,
     type: z.enum(RENTAL_TYPES).optional(),

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { CanonicalInputs } from "../canonicalInputs";
+import { CheckFailure } from "../../dynamic/checkFailures";
+import { isUnknown } from "../../dynamic/unknowns";
+import { planTemplateOnstart } from "../onstartBootstrap";
 import { ComputedOutputs, PulumiArgs, computedOf, defaultsOf, prop, propertiesOf, wireFieldsOf } from "../../dynamic/properties";
 import { envInputSchema } from "../../env/envInputSchema";
 import { DEFAULT_RECOMMENDED_DISK_GB } from "../../schemas/limits";
-import { RUNTYPES, extraFiltersSchema } from "../../schemas/template";
+import { OfferFilters, offerFiltersSchema } from "../../schemas/offer";
+import { RUNTYPES } from "../../schemas/template";
 import { imageReferenceCheck, imageTagCheck } from "../../schemas/imageReference";
 
 /**
@@ -35,7 +39,11 @@ export const templateArgsSchema = z.strictObject({
      * them (map keys `"-v /data:/data": "1"`, `"-n name": "1"`, `"-h": "name"`).
      */
     env: prop(envInputSchema({ asFlagString: true }).optional(), { wire: "env", onChange: "update", mayHoldCredentials: true }),
-    /** Shell commands run when an instance of the template starts. */
+    /**
+     * Shell commands run when an instance of the template starts. Every instance create carries
+     * it, so it must fit the create's limits (4048 characters; 4096 with `argsStr`): a longer one
+     * goes compressed with each instance, and one too long even then is refused.
+     */
     onstart: prop(z.string().optional(), { wire: "onstart", onChange: "update", mayHoldCredentials: true }),
     /** `ssh`, `jupyter` or `args`; default `args`. */
     runtype: prop(z.enum(RUNTYPES).default("args"), { wire: "runtype", onChange: "update" }),
@@ -64,8 +72,12 @@ export const templateArgsSchema = z.strictObject({
     href: prop(z.string().optional(), { wire: "href", onChange: "update" }),
     /** The image's repository identifier. */
     repo: prop(z.string().optional(), { wire: "repo", onChange: "update" }),
-    /** Default machine search filters, `{ field: { op: value } }`; `op` is one of eq, neq, lt, lte, gt, gte, in, notin. */
-    extraFilters: prop(extraFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
+    /**
+     * Default machine search filters: conditions on offer fields, `{ gpu_ram: { gte: 24000 } }`, the
+     * same fields, operators and value types as an Instance's `offer.filters` (the service merges
+     * them into the machine search of an instance made from the template).
+     */
+    extraFilters: prop(offerFiltersSchema.optional(), { wire: "extra_filters", onChange: "update" }),
     /** GB; default 8. */
     recommendedDiskSpace: prop(z.number().positive("must be a positive number of GB").default(DEFAULT_RECOMMENDED_DISK_GB), {
         wire: "recommended_disk_space",
@@ -85,8 +97,16 @@ export const templateArgsSchema = z.strictObject({
     adopt: prop(z.number().int().positive("must be a template's numeric id").optional(), { onChange: "replace" }),
 });
 
+type SchemaArgs = z.input<typeof templateArgsSchema>;
+
+/**
+ * `extraFilters` typed as an Instance's `offer.filters`, each condition by its field (the schema
+ * checks the fields at run time only), its doc comment kept: a mapped type over the schema's own key.
+ */
+type TypedExtraFilters = { [K in keyof Pick<SchemaArgs, "extraFilters">]?: PulumiArgs<{ filters: OfferFilters }>["filters"] };
+
 /** A template's arguments in a Pulumi program: the contract's template fields in camelCase. */
-export interface TemplateArgs extends PulumiArgs<z.input<typeof templateArgsSchema>> {}
+export interface TemplateArgs extends PulumiArgs<Omit<SchemaArgs, "extraFilters">>, TypedExtraFilters {}
 
 /** Inputs after `check`: validated, defaulted, `env` as the canonical map. */
 export type TemplateInputs = CanonicalInputs<typeof templateArgsSchema>;
@@ -133,3 +153,14 @@ export const TEMPLATE_DEFAULTS = defaultsOf(templateArgsSchema);
 
 /** The registry login fields; the contract wants them on a create, as empty strings when unused. */
 export const REGISTRY_LOGIN_ON_CREATE = { dockerLoginRepo: "", dockerLoginUser: "", dockerLoginPass: "" } as const;
+
+/**
+ * A template's onstart that no instance create could carry, even compressed: refused in `check`,
+ * with the sizes, rather than at the first instance made from it (docs/design/template-create.md).
+ */
+export function onstartBeyondCreateLimits(args: { onstart?: unknown; argsStr?: unknown }): CheckFailure[] {
+    const { onstart, argsStr } = args;
+    if (typeof onstart !== "string" || isUnknown(onstart) || isUnknown(argsStr)) return [];
+    const plan = planTemplateOnstart(onstart, typeof argsStr === "string" ? argsStr : undefined);
+    return plan.problem ? [{ property: "onstart", reason: `every instance made from the template carries its onstart in the create request: ${plan.problem}` }] : [];
+}

@@ -9,7 +9,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { shimChanged } from "../../dynamic/diffInputs";
 import { replacedBy } from "../../dynamic/properties";
 import { goneResult, readResult } from "../../dynamic/readResult";
-import { TEMPLATE_COMPUTED, TEMPLATE_DEFAULTS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateOutputs, templateArgsSchema } from "./templateArgs";
+import { TEMPLATE_COMPUTED, TEMPLATE_DEFAULTS, TEMPLATE_PROPERTIES, TemplateInputs, TemplateOutputs, onstartBeyondCreateLimits, templateArgsSchema } from "./templateArgs";
 import { CheckFailure } from "../../dynamic/checkFailures";
 import { isUnknown } from "../../dynamic/unknowns";
 import { tagInTwoPlaces } from "../../schemas/imageReference";
@@ -57,7 +57,7 @@ export const templateProvider = (ctx: ProviderContext) => ({
         const { news, failure: published } = withoutSecretsIn(given);
         if (published) return { inputs: news as TemplateInputs, failures: [published] };
         const { args, failures } = checkArgs(news, templateArgsSchema, TEMPLATE_PROPERTIES, computedRefusals(TEMPLATE_COMPUTED));
-        if (failures.length === 0) failures.push(...imageWithTag(args));
+        if (failures.length === 0) failures.push(...imageWithTag(args), ...onstartBeyondCreateLimits(args));
         if (failures.length > 0) return { inputs: news as TemplateInputs, failures };
         const inputs = canonicalTemplateInputs(args);
         warnOfPlainCredentials(ctx.log, inputs);

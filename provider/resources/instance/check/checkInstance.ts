@@ -20,7 +20,7 @@ import {
     volumeMadeOutsideState,
 } from "../instanceArgs";
 import { normalizeInputs, templateEnv } from "../common/instanceMapping";
-import { otherCommandChars, planOnstart } from "../common/onstartBootstrap";
+import { otherCommandChars, planOnstart, planTemplateOnstart } from "../../onstartBootstrap";
 import { lookupTemplate, templateNotVisible } from "../common/templateLookup";
 import { nextGeneration } from "../../resourceSlot";
 import { volumeMachine } from "../common/volumeMachine";
@@ -40,6 +40,19 @@ const REFUSED: Record<string, string> = {
     ),
 };
 
+/**
+ * `tag`, which a Template takes apart from its image: an Instance's image names its tag itself, as
+ * the create request's `image` does (contract §4.7), so the fix is one line, with the program's own
+ * values where they are known (docs/design/template-create.md, "tag").
+ */
+function tagRefusal(news: Props): string {
+    const known = (value: unknown): value is string => typeof value === "string" && value !== "" && !isUnknown(value);
+    const tag = known(news.tag) ? news.tag : "2.3.0";
+    // The repository without a tag or digest it may already name (a tag follows the last "/").
+    const repository = known(news.image) ? news.image.replace(/@.*$/, "").replace(/:[^/]*$/, "") : "pytorch/pytorch";
+    return `tag is not an Instance property: put it in image, "${repository}:${tag}"`;
+}
+
 /** Validates `news` against the declarations and, where a create follows, against its template. */
 export async function checkInstance(ctx: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<InstanceInputs>> {
     // A refresh records an instance frozen in the web console as desiredState "frozen", which no
@@ -48,7 +61,8 @@ export async function checkInstance(ctx: ProviderContext, olds: Props, news: Pro
     const keptFrozen = news.desiredState === "frozen" && olds.desiredState === "frozen";
     // Where the resource stands, which the Instance class gives beside the properties (createKey.ts).
     const { createSlot, createGeneration: _, ...given } = news;
-    const { args, failures } = checkArgs(keptFrozen ? { ...given, desiredState: undefined } : given, instanceArgsSchema, INSTANCE_PROPERTIES, REFUSED);
+    const refused = { ...REFUSED, tag: tagRefusal(given) };
+    const { args, failures } = checkArgs(keptFrozen ? { ...given, desiredState: undefined } : given, instanceArgsSchema, INSTANCE_PROPERTIES, refused);
     if (failures.length === 0) failures.push(...onstartFailures(args), ...runtypeWithTemplate(args, olds), ...oneWayToMount(args));
     if (failures.length > 0) return { inputs: news as InstanceInputs, failures };
     // Compared with the inputs in state as diff compares them, normalized: `env` written as a
@@ -107,6 +121,12 @@ async function templateFailures(ctx: ProviderContext, args: Props): Promise<Chec
         return [];
     }
     if (!template) return [{ property: "templateHashId", reason: templateNotVisible(hashId) }];
+    // The template's onstart goes with the create when the program gives none (toCreateRequest):
+    // one made outside Pulumi may be too long for it even compressed.
+    if (args.onstart === undefined && typeof template.onstart === "string" && !containsUnknown(args.args) && !isUnknown(args.argsStr)) {
+        const plan = planTemplateOnstart(template.onstart, template.args_str ?? undefined, args);
+        if (plan.problem) return [{ property: "templateHashId", reason: `the onstart of template ${hashId} cannot go with an instance create: ${plan.problem}` }];
+    }
     if (containsUnknown(args.env)) return [];
     const merged = normalizeEnvMap({ ...templateEnv(template), ...(args.env === undefined ? {} : toEnvMap(args.env)) });
     return envLimitProblems(merged).map(({ key, problem }) => ({

@@ -35,7 +35,9 @@ export async function planCreate(ctx: ProviderContext, vast: VastClient, desired
     const plan = toCreateRequest(desired, template);
     if (key !== undefined) plan.request = { ...plan.request, env: { ...plan.request.env, [CREATE_KEY_ENV]: formatKey(key) } };
     if (plan.onstartEncoded) {
-        ctx.log.progress(`onstart${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${desired.onstart?.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
+        const whose = desired.onstart === undefined ? `the onstart of template ${desired.templateHashId}` : "onstart";
+        const script = desired.onstart ?? template?.onstart ?? "";
+        ctx.log.progress(`${whose}${desired.offerId !== undefined ? ` for offer ${desired.offerId}` : ""} is ${script.length} characters: sent compressed as a ${plan.request.onstart?.length}-character command`);
     }
     return { ...plan, template, keyMark, createdStopped: plan.request.target_state === "stopped" };
 }

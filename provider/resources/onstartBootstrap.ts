@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
 import { gzipSync } from "zlib";
-import { INSTANCE_LIMITS } from "../../../schemas/limits";
+import { INSTANCE_LIMITS } from "../schemas/limits";
 
 /**
  * The service takes at most 4048 characters of `onstart`, and 4096 for `args` + `args_str` +
@@ -65,4 +65,14 @@ export function planOnstart(script: string, otherCommandChars: number): OnstartP
 /** The characters `args` and `args_str` count towards the service's total for commands. */
 export function otherCommandChars(args: readonly string[] | undefined, argsStr: string | undefined): number {
     return (args ?? []).join(" ").length + (argsStr ?? "").length;
+}
+
+/**
+ * A template's `onstart` as an instance made from it carries it: the template's own `args_str`
+ * beside it (the instance's, when it gives one), compressed as an instance's own script is when it
+ * does not fit (docs/design/template-create.md, "A long onstart"). `problem` is set when even the
+ * compressed form breaks the create's limits.
+ */
+export function planTemplateOnstart(script: string, templateArgsStr: string | undefined, instanceArgs?: { args?: readonly string[]; argsStr?: string }): OnstartPlan {
+    return planOnstart(script, otherCommandChars(instanceArgs?.args, instanceArgs?.argsStr ?? templateArgsStr));
 }
