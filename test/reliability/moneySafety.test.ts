@@ -209,18 +209,28 @@ interface SuiteRun {
 }
 
 /**
- * What runs through the provider plugin too: the creates that rent and pay, an Instance on its
- * offer and by search, and a Volume (about 300 cases, beside the dynamic path's runs: some 15 s
- * more for the suite). The plugin hands every call to the implementation the dynamic host runs
- * (provider/runtime), so what it adds is its own front door: the create slot from the URN, the
- * wire's inputs and outputs, an init failure's details. A create meets all of them; the other
- * operations and kinds would run the dynamic run's cases through the same code again, for CI
- * time the suite does not have.
+ * What runs through the provider plugin too: the creates that rent and pay, an Instance and a
+ * Volume (about 200 cases, beside the dynamic path's runs). The plugin hands every call to the
+ * implementation the dynamic host runs (provider/runtime), so what it adds is its own front door:
+ * the create slot from the URN, the wire's inputs and outputs, an init failure's details. A create
+ * meets all of them; the other operations and kinds (an instance by search among them) would run
+ * the dynamic run's cases through the same code again, for CI time the suite does not have.
  */
-const THROUGH_PLUGIN: Record<string, Operation[]> = { Instance: ["create"], "Instance (search)": ["create"], Volume: ["create"] };
+const THROUGH_PLUGIN: Record<string, Operation[]> = { Instance: ["create"], Volume: ["create"] };
+
+/**
+ * Kinds whose operations each run on a stack of their own, side by side: the suite lasts as long
+ * as its slowest run, and a volume's every delete waits for listings that confirm it gone.
+ */
+const EACH_OPERATION_APART = ["Volume"];
 
 function suiteRuns(path: ProgramPath): SuiteRun[] {
-    if (path === "dynamic") return RESOURCES.map((r) => ({ r, path, operations: r.operations ?? OPERATIONS }));
+    if (path === "dynamic") {
+        return RESOURCES.flatMap((r) => {
+            const operations = r.operations ?? OPERATIONS;
+            return EACH_OPERATION_APART.includes(r.type) ? operations.map((operation) => ({ r, path, operations: [operation] })) : [{ r, path, operations }];
+        });
+    }
     return RESOURCES.filter((r) => THROUGH_PLUGIN[r.type]).map((r) => ({ r, path, operations: THROUGH_PLUGIN[r.type] }));
 }
 
