@@ -4,7 +4,7 @@ import { configure as configureProcess } from "../runtime/providerContext";
 import { checkConfig, stackConfigOf } from "./config";
 import { invoke } from "./invokes";
 import { check, create, diff, read, remove, update, PluginDiff } from "./resources";
-import { Empty, Props, fromStruct, grpc, pluginPb, providerPb, providerRpc, toStruct, unary, unimplemented } from "./wire";
+import { Empty, Props, asSecret, fromStruct, grpc, pluginPb, providerPb, providerRpc, toStruct, unary, unimplemented } from "./wire";
 
 /**
  * The provider plugin `pulumi-resource-vastai`: Pulumi's `pulumirpc.ResourceProvider` over gRPC, as
@@ -78,7 +78,9 @@ const service = {
     }),
     checkConfig: unary((req: any) => {
         const news = fromStruct(req.getNews());
-        return checkResponse(news, checkConfig(news));
+        // The checked inputs go into state as the provider's: the key marked secret there, whatever the engine infers.
+        const inputs = typeof news.apiKey === "string" ? { ...news, apiKey: asSecret(news.apiKey) } : news;
+        return checkResponse(inputs, checkConfig(news));
     }),
     diffConfig: unary((req: any) => diffResponse(diffConfig(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
     configure: unary((req: any) => {

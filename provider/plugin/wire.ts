@@ -37,6 +37,11 @@ function unwrap(value: unknown): unknown {
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, unwrap(v)]));
 }
 
+/** `value` as the engine marks a secret inside a property bag. */
+export function asSecret(value: unknown): unknown {
+    return { [SIG_KEY]: SECRET_SIG, value };
+}
+
 /** A property bag for the engine: what JSON would keep (no `undefined` anywhere, which a Struct cannot hold). */
 export function toStruct(props: unknown): unknown {
     return Struct.fromJavaScript(JSON.parse(JSON.stringify(props ?? {})));

@@ -35,7 +35,10 @@ describe("pulumi-resource-vastai over gRPC", () => {
         ]);
         expect(JSON.stringify(checked.failures)).not.toContain(emu.demoKey);
         expect((await host.checkConfig({ apiKey: 42 })).failures).toEqual([{ property: "apiKey", reason: "expected a string" }]);
-        expect((await host.checkConfig({ apiKey: emu.demoKey, baseUrl: emu.url })).failures).toEqual([]);
+        const good = await host.checkConfig({ apiKey: emu.demoKey, baseUrl: emu.url });
+        expect(good.failures).toEqual([]);
+        // The inputs the engine keeps for the provider hold the key as a secret.
+        expect(good.inputs).toEqual({ apiKey: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: emu.demoKey }, baseUrl: emu.url });
     });
 
     it("Configure takes the key as a secret: calls go out with it, and it reaches no output line", async () => {
