@@ -4,6 +4,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { ComputedDeclaration, PropertySchema, declarationsOf } from "../provider/dynamic/properties";
+import { ERROR_CODES, ERROR_GROUPS, ErrorCodeEntry, ErrorGroup } from "../provider/errors/codes";
 import { offerSearchSchema } from "../provider/client/api/offers";
 import { getMachinesArgsSchema } from "../provider/functions/getMachines";
 import { API_KEY_COMPUTED_OUTPUTS, apiKeyArgsSchema } from "../provider/resources/apiKey/apiKeyArgs";
@@ -95,7 +96,13 @@ interface PoliciesPage {
     readonly policies: readonly Policy[];
 }
 
-type Page = ResourcePage | FunctionPage | PoliciesPage;
+/** The error reference: every code, grouped, with what it means and what to do (provider/errors/codes.ts). */
+interface ErrorsPage {
+    readonly kind: "errors";
+    readonly page: string;
+}
+
+type Page = ResourcePage | FunctionPage | PoliciesPage | ErrorsPage;
 
 const OPTIONS: FunctionParameter = {
     name: "options",
@@ -126,6 +133,7 @@ function volumePage(page: string): ResourcePage {
 
 export const PAGES: readonly Page[] = [
     { kind: "policies", page: "policies/vastai-guardrails.md", policies: vastaiPolicies },
+    { kind: "errors", page: "errors.md" },
     {
         kind: "resource",
         page: "resources/template.md",
@@ -555,6 +563,15 @@ function policyReference(policies: readonly Policy[]): string {
         .join("\n\n");
 }
 
+/** Every error code, under its group's heading, in the table's order. */
+function errorReference(): string {
+    const entries = Object.entries(ERROR_CODES) as Array<[string, ErrorCodeEntry]>;
+    const entry = ([code, e]: [string, ErrorCodeEntry]) => `### \`${code}\`\n\n${e.means}\n\n**What to do:** ${e.whatToDo}`;
+    return (Object.entries(ERROR_GROUPS) as Array<[ErrorGroup, string]>)
+        .map(([group, heading]) => [`## ${heading}`, ...entries.filter(([, e]) => e.group === group).map(entry)].join("\n\n"))
+        .join("\n\n");
+}
+
 const TEMPLATES = "scripts/reference";
 const SNIPPETS = "examples/snippets";
 
@@ -608,10 +625,17 @@ export function renderPage(page: Page, read: ReadFile = readRepoFile): string {
         if (page.kind === "function" && marker === "result") return functionResult(read, page);
         if (page.kind === "function" && marker === "filters" && page.filters) return filterTable(page.filters);
         if (page.kind === "policies" && marker === "policies") return policyReference(page.policies);
+        if (page.kind === "errors" && marker === "errors") return errorReference();
         throw new Error(`${templateOf(page.page)}: unknown marker <!-- ${marker} -->`);
     };
     const required =
-        page.kind === "resource" ? ["token", "arguments", "outputs"] : page.kind === "policies" ? ["policies"] : ["description", "arguments", "result", ...(page.filters ? ["filters"] : [])];
+        page.kind === "resource"
+            ? ["token", "arguments", "outputs"]
+            : page.kind === "policies"
+              ? ["policies"]
+              : page.kind === "errors"
+                ? ["errors"]
+                : ["description", "arguments", "result", ...(page.filters ? ["filters"] : [])];
     for (const marker of required) {
         if (!template.includes(`<!-- ${marker} -->`)) throw new Error(`${templateOf(page.page)}: no <!-- ${marker} --> marker`);
     }

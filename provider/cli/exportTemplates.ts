@@ -6,6 +6,7 @@ import { ExistingFile, existingTemplateFiles } from "../declarative/existingTemp
 import { ExportPlan, ExportedTemplate, exportTemplates } from "../declarative/templateExport";
 import { TemplateFileError } from "../declarative/templateFileReader";
 import { accountTemplates } from "../resources/template/common/templateOwnership";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * `pulumi-vastai export-templates`: the account's own templates as files `templatesFromFiles`
@@ -52,7 +53,11 @@ export interface Io {
 }
 
 /** A refusal the person can act on: printed without a stack trace, exit code 1. */
-export class ExportRefused extends Error {}
+export class ExportRefused extends ProviderError {
+    constructor(message: string) {
+        super("export_refused", message);
+    }
+}
 
 function apiKeyFrom(options: ExportOptions): string | undefined {
     if (!options.apiKeyFile) return undefined;

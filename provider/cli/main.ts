@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { EXPORT_USAGE, ExportOptions, Io, exportTemplatesCommand } from "./exportTemplates";
+import { ProviderError, codeShown } from "../errors/providerError";
 
 /**
  * The `pulumi-vastai` command (package.json `bin`). One command for now: `export-templates`.
@@ -14,7 +15,11 @@ Commands:
 
 Run \`pulumi-vastai export-templates --help\` for its options.`;
 
-class UsageError extends Error {}
+class UsageError extends ProviderError {
+    constructor(message: string) {
+        super("cli_usage", message);
+    }
+}
 
 /** Flags that would put the key on the command line, refused by name. */
 const KEY_FLAGS = ["--api-key", "--apikey", "--key", "--token"];
@@ -91,13 +96,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const plan = await exportTemplatesCommand(options, io);
         return plan.cannotRoundTrip.length + plan.publicWithStackSecrets.length > 0 ? 1 : 0;
     } catch (e) {
+        const shown = codeShown(e);
         if (e instanceof UsageError) {
-            io.err(`pulumi-vastai: ${e.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);
+            io.err(`pulumi-vastai: ${shown.message}\n\n${command === "export-templates" ? EXPORT_USAGE : USAGE}`);
             return 2;
         }
         // A refusal, or the client's error naming the operation (never the key): the message is the whole story.
         // The provider's errors begin "vastai: " (for a Pulumi log); the command names itself instead.
-        io.err(`pulumi-vastai: ${(e instanceof Error ? e.message : String(e)).replace(/^vastai: /, "")}`);
+        io.err(`pulumi-vastai: ${shown.message.replace(/^vastai: /, "")}`);
         return 1;
     }
 }

@@ -1,4 +1,5 @@
 import type { PermissionName } from "../schemas/permissions";
+import { ProviderError } from "../errors/providerError";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -107,7 +108,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export function endpointPath(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
     return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
         const value = params[name];
-        if (value === undefined) throw new Error(`missing path parameter ${name} for ${endpoint.operation}`);
+        if (value === undefined) throw new ProviderError("internal", `missing path parameter ${name} for ${endpoint.operation}`);
         return encodeURIComponent(String(value));
     });
 }

@@ -5,6 +5,9 @@
  * the caller's `redact` (redaction.ts) before it becomes part of a message. Whether a failure left
  * the request unsent, and whether it is retried: errorClassification.ts, retryPolicy.ts.
  */
+import { ErrorCode } from "../errors/codes";
+import { ProviderError } from "../errors/providerError";
+import { notFoundVerdict } from "./notFound";
 import { serviceMessageOf } from "./redaction";
 
 export type VastErrorKind =
@@ -26,26 +29,27 @@ export interface VastErrorContext {
     target?: string;
     status?: number;
     /** The service's own error code (`auth_error`, `invalid_args`, ...), when it sent one. */
-    code?: string;
+    serviceCode?: string;
     /** The service's message, already redacted. */
     serviceMessage?: string;
 }
 
-export abstract class VastError extends Error {
+/** A failed request: its kind, and its stable `code` (docs/errors.md), which says more than the kind where the factory knows more. */
+export abstract class VastError extends ProviderError {
     abstract readonly kind: VastErrorKind;
     readonly operation: string;
     readonly target?: string;
     readonly status?: number;
-    readonly code?: string;
+    /** The service's own error code (`auth_error`, `no_such_ask`), when it sent one. */
+    readonly serviceCode?: string;
     readonly serviceMessage?: string;
 
-    constructor(ctx: VastErrorContext, reason: string, options?: { cause?: unknown }) {
-        super(`vastai: ${ctx.operation}${ctx.target ? ` ${ctx.target}` : ""} failed: ${reason}`, options);
-        this.name = new.target.name;
+    constructor(code: ErrorCode, ctx: VastErrorContext, reason: string, options?: { cause?: unknown }) {
+        super(code, `vastai: ${ctx.operation}${ctx.target ? ` ${ctx.target}` : ""} failed: ${reason}`, options);
         this.operation = ctx.operation;
         this.target = ctx.target;
         this.status = ctx.status;
-        this.code = ctx.code;
+        this.serviceCode = ctx.serviceCode;
         this.serviceMessage = ctx.serviceMessage;
     }
 }
@@ -56,13 +60,16 @@ export class VastAuthError extends VastError {
     /** The permission the route needs, when the refusal was a 403 and the route's scope is known. */
     readonly missingPermission?: string;
     constructor(ctx: VastErrorContext, reason: string, missingPermission?: string) {
-        super(ctx, reason);
+        super(missingPermission ? "permission_missing" : "key_refused", ctx, reason);
         this.missingPermission = missingPermission;
     }
 }
 
 export class VastNotFoundError extends VastError {
     readonly kind = "not-found";
+    constructor(ctx: VastErrorContext, reason: string, code: ErrorCode = "not_found") {
+        super(code, ctx, reason);
+    }
 }
 
 export class VastRateLimitError extends VastError {
@@ -72,7 +79,7 @@ export class VastRateLimitError extends VastError {
     /** The endpoint's minimum interval, when the response named it (`endpoint threshold=3.0`, in seconds). */
     readonly thresholdMs?: number;
     constructor(ctx: VastErrorContext, reason: string, retryAfterMs?: number, thresholdMs?: number) {
-        super(ctx, reason);
+        super("rate_limited", ctx, reason);
         this.retryAfterMs = retryAfterMs;
         this.thresholdMs = thresholdMs;
     }
@@ -80,18 +87,31 @@ export class VastRateLimitError extends VastError {
 
 export class VastInvalidArgsError extends VastError {
     readonly kind = "invalid-args";
+    constructor(ctx: VastErrorContext, reason: string, code: ErrorCode = "invalid_request") {
+        super(code, ctx, reason);
+    }
 }
 
 /** A request this client refused to send (it breaks a documented limit): the service saw nothing, and no offer refused it. */
-export class VastRequestNotSentError extends VastInvalidArgsError {}
+export class VastRequestNotSentError extends VastInvalidArgsError {
+    constructor(ctx: VastErrorContext, reason: string) {
+        super(ctx, reason, "request_over_limit");
+    }
+}
 
 /** A refusal that fits no other kind: a 409, a 410, `success: false` with an unfamiliar code. */
 export class VastRequestRejectedError extends VastError {
     readonly kind = "rejected";
+    constructor(ctx: VastErrorContext, reason: string, code: ErrorCode = "request_rejected", options?: { cause?: unknown }) {
+        super(code, ctx, reason, options);
+    }
 }
 
 export class VastServerError extends VastError {
     readonly kind = "server";
+    constructor(ctx: VastErrorContext, reason: string) {
+        super("server_error", ctx, reason);
+    }
 }
 
 /** No HTTP response: refused, reset, timed out. `sent` is false only when the request never left. */
@@ -100,7 +120,7 @@ export class VastNetworkError extends VastError {
     readonly sent: boolean;
     readonly errorCode?: string;
     constructor(ctx: VastErrorContext, reason: string, sent: boolean, errorCode?: string) {
-        super(ctx, reason);
+        super("network_error", ctx, reason);
         this.sent = sent;
         this.errorCode = errorCode;
     }
@@ -109,6 +129,9 @@ export class VastNetworkError extends VastError {
 /** The answer was not what the service promises: not JSON, or a required field missing or mistyped. */
 export class VastUnexpectedResponseError extends VastError {
     readonly kind = "unexpected-response";
+    constructor(ctx: VastErrorContext, reason: string) {
+        super("unexpected_response", ctx, reason);
+    }
 }
 
 /**
@@ -126,6 +149,7 @@ export class VastOutcomeUnknownError extends VastError {
     sentAt?: number;
     constructor(readonly underlying: VastError) {
         super(
+            "outcome_unknown",
             underlying,
             `the request was sent but its outcome is unknown (${underlying.message.replace(/^vastai: .*? failed: /, "")}); ` +
                 "it was not sent again, to avoid creating a duplicate",
@@ -141,8 +165,8 @@ export class VastOutcomeUnknownError extends VastError {
  */
 export class VastConfigError extends VastError {
     readonly kind = "config";
-    constructor(message: string) {
-        super({ operation: "configure" }, message);
+    constructor(message: string, code: ErrorCode = "config_invalid") {
+        super(code, { operation: "configure" }, message);
         // Said as it is, not as "configure failed: ...": the message is what to set.
         this.message = `vastai: ${message}`;
     }
@@ -229,18 +253,10 @@ export function errorFromResponse(input: ErrorFactoryInput): VastError {
     const { status, body, operation, target, scope, about, goneCode, redact, hints = STACK_SETTING_HINTS } = input;
     const code = errorCodeOf(body);
     const serviceMessage = truncate(redact(serviceMessageOf(body)));
-    const ctx: VastErrorContext = { operation, target, status, code, serviceMessage };
+    const ctx: VastErrorContext = { operation, target, status, serviceCode: code, serviceMessage };
     const said = serviceMessage ? `: ${serviceMessage}` : "";
     const statusText = isOkStatus(status) ? `HTTP ${status} with success=false` : `HTTP ${status}`;
-    // The service's own words: a JSON body whose code or message says what is missing. On a route
-    // that says what its not-found names, one is about it only when it names it: a `no_such_*`
-    // naming anything else, or a `not_found` whose words never name it ("user not found"), is
-    // about something else.
-    const words = `${code ?? ""} ${serviceMessage}`;
-    const noSuch = !!body && typeof body === "object" && (/no_such_\w|not_found/i.test(words) || (goneCode !== undefined && code === goneCode));
-    const named = [...words.matchAll(/no_such_(\w+)/gi)].map(([, what]) => what.toLowerCase());
-    const namesIt = about !== undefined && (named.length > 0 ? named.every((what) => what === about) : new RegExp(`\\b${about}s?\\b`, "i").test(words));
-    const namesOther = noSuch && about !== undefined && !namesIt;
+    const notFound = notFoundVerdict({ body, serviceCode: code, serviceMessage, about, goneCode });
 
     // A revoked key has been seen answering 404 with `auth_error`: that is an auth failure, not "gone".
     // A 403 that says `invalid_args` refuses the request, not the key (create instance: "Offer X is
@@ -274,21 +290,19 @@ export function errorFromResponse(input: ErrorFactoryInput): VastError {
     if (status >= 500) {
         return new VastServerError(ctx, `${statusText} server error${said}`);
     }
-    // "Gone" drops a resource from state, so it is read only from the service's own words: a
-    // `not_found` or `no_such_*` code or message. A retired endpoint, a 404 page that is not the
-    // API's (a wrong base URL, a proxy), or a bare `{"detail": "Not Found"}` is not a resource that is gone.
+    // "Gone" is the service's own error fields' to say (notFound.ts); a retired endpoint is not a resource that is gone.
     if (code === "deprecated_endpoint") {
-        return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`);
+        return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`, "endpoint_retired");
     }
-    if (namesOther) {
-        const other = named.length > 0 ? `names something other than this ${about}` : `does not say this ${about} is what is missing`;
-        return new VastRequestRejectedError(ctx, `${statusText} ${other}${said}`);
+    if (notFound === "names-other") {
+        return new VastRequestRejectedError(ctx, `${statusText} does not say this ${about} is what is missing${said}`, "not_about_it");
     }
-    if (noSuch) return new VastNotFoundError(ctx, `${statusText} not found${said}`);
+    if (notFound === "gone") return new VastNotFoundError(ctx, `${statusText} not found${said}`);
     if (status === 404 || status === 410) {
         return new VastRequestRejectedError(
             ctx,
             `${statusText} without saying what is missing${said}: this is not the API's own answer; check ${hints.baseUrl}`,
+            "not_the_api",
         );
     }
     if (status === 400 || status === 422 || code === "invalid_args") {

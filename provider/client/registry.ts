@@ -4,6 +4,7 @@ import { ImageReference } from "../schemas/imageReference";
 import { isLoopbackHost } from "./hosts";
 import { ProxySetting, proxyFor, proxyFromEnvironment } from "./proxy";
 import { TunnelAgent } from "./tunnel";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * Whether a container registry has an image, asked as `docker manifest inspect` asks it: the
@@ -186,14 +187,14 @@ function send(method: "HEAD" | "GET", url: URL, headers: Record<string, string>,
                 if (size <= BODY_LIMIT) chunks.push(chunk);
             });
             res.on("end", () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-            res.on("error", (e) => finish(new Error(`${url.host}: the answer was cut short (${e.message})`)));
+            res.on("error", (e) => finish(new ProviderError("network_error", `${url.host}: the answer was cut short (${e.message})`)));
         });
         const limit = setTimeout(() => {
             req.destroy();
-            finish(new Error(`${url.host} did not answer within ${Math.round(question.timeoutMs)} ms`));
+            finish(new ProviderError("network_error", `${url.host} did not answer within ${Math.round(question.timeoutMs)} ms`));
         }, question.timeoutMs);
         // Node's own words (`connect ECONNREFUSED 127.0.0.1:5000`, `getaddrinfo ENOTFOUND ghcr.io`), or the tunnel's.
-        req.on("error", (e) => finish(new Error(`${url.host}: ${e.message}`)));
+        req.on("error", (e) => finish(new ProviderError("network_error", `${url.host}: ${e.message}`)));
         req.end();
     });
 }

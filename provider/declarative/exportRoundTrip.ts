@@ -3,6 +3,7 @@ import { adoptionEdits } from "../resources/template/create/adoptTemplate";
 import { canonicalTemplateInputs, inputsFromRecord } from "../resources/template/common/templateMapping";
 import { TemplateRecord } from "../schemas/template";
 import { readTemplateText } from "./templateFileReader";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * Whether the files the export is about to write for `record` give the template back: read by
@@ -19,7 +20,7 @@ export function roundTripProblems(record: TemplateRecord, files: ReadonlyArray<{
     const [main, ...siblings] = files;
     const read = readTemplateText(main.name, main.text, (ref) => {
         const sibling = siblings.find((f) => f.name === path.posix.normalize(ref));
-        if (!sibling) throw new Error(`the export writes no ${ref}`);
+        if (!sibling) throw new ProviderError("internal", `the export writes no ${ref}`);
         return sibling.text;
     });
     // No file and line: the file is not written.

@@ -9,6 +9,7 @@ import { TEMPLATE_PROPERTIES, TemplateArgs, templateArgsSchema } from "../resour
 import { asCheckedIn } from "../resources/template/common/templateMapping";
 import { FILE_KEYS, SIBLING_FILE_PROPERTIES, TemplateFileDocument, parseTemplateFile } from "./templateFileDocument";
 import { safeParse } from "../schemas/parse";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * Templates kept as files in git: one YAML or JSON file per template, holding `TemplateArgs`
@@ -55,7 +56,7 @@ export interface TemplateFileProblem {
 /** Every problem of the template files, found before any request: configuration, so a `VastConfigError`. */
 export class TemplateFileError extends VastConfigError {
     constructor(readonly problems: TemplateFileProblem[]) {
-        super(problems.map(formatProblem).join("\n"));
+        super(problems.map(formatProblem).join("\n"), "template_file_invalid");
     }
 }
 
@@ -83,7 +84,11 @@ export type TemplateFileRead = { template: TemplateFile } | { problems: Template
 export type SiblingReader = (ref: string) => string;
 
 /** A file a template file names that is not to be read; the message says why and what is allowed. */
-export class SiblingFileRefused extends Error {}
+export class SiblingFileRefused extends ProviderError {
+    constructor(message: string) {
+        super("template_file_invalid", message);
+    }
+}
 
 /** One file on disk: its template, or every problem found in it. */
 export function readTemplateFile(file: string): TemplateFileRead {

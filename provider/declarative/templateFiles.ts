@@ -206,7 +206,7 @@ export function templatesFromFiles(dir: string, options: TemplatesFromFilesOptio
     const unused = Object.keys(options.secrets ?? {}).filter((n) => !names.includes(n));
     if (unused.length > 0) {
         const hints = unused.map((n) => `${n}${suggestion(n, names)}`);
-        throw new VastConfigError(`secrets given for templates with no file in ${dir}: ${hints.join(", ")}`);
+        throw new VastConfigError(`secrets given for templates with no file in ${dir}: ${hints.join(", ")}`, "invalid_input");
     }
     const templates: Record<string, Template> = {};
     files.forEach(({ file, name, plainCredentials }, i) => {

@@ -1,13 +1,16 @@
+import { ErrorCode } from "../errors/codes";
+import { ProviderError } from "../errors/providerError";
+
 /**
  * The error that makes the engine record a created-but-failed resource: it carries the id and the
  * outputs (with `__provider`, which the host adds only on success), so something that exists and
  * may cost money stays in state, refreshable and destroyable, instead of leaking.
  */
-export function initFailure(message: string, id: string | number, outputs: object, provider: unknown): Error {
-    return Object.assign(new Error(message), {
+export function initFailure(failure: { code: ErrorCode; message: string }, id: string | number, outputs: object, provider: unknown): Error {
+    return Object.assign(new ProviderError(failure.code, failure.message, { cause: failure }), {
         id: String(id),
         properties: { ...outputs, __provider: provider },
-        reasons: [message],
+        reasons: [failure.message],
     });
 }
 

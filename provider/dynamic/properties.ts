@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * One declaration per property. A resource's input properties are its zod args schema, each
@@ -55,7 +56,7 @@ export type PropertyDeclaration<S extends PropertySchema> = PropertyMeta & { rea
 export function declarationsOf<S extends PropertySchema>(schema: S): PropertyDeclaration<S>[] {
     return Object.entries(schema.shape).map(([name, property]) => {
         const meta = declarations.get(property);
-        if (!meta) throw new Error(`property "${name}" has no declaration: wrap its schema in prop(schema, { wire, onChange, secret })`);
+        if (!meta) throw new ProviderError("internal", `property "${name}" has no declaration: wrap its schema in prop(schema, { wire, onChange, secret })`);
         return { name: name as PropertyOf<S>, ...meta };
     });
 }

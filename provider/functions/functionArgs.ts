@@ -49,6 +49,7 @@ export function refuseOutputs(functionName: string, what: string, value: unknown
     throw new VastInvalidArgsError(
         { operation: functionName },
         `invalid ${what} (not sent): ${where}: expected a plain value, got ${describeValue(found.value)} (${instead})`,
+        "invalid_input",
     );
 }
 

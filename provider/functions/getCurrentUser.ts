@@ -3,6 +3,7 @@ import { CurrentUser } from "../schemas/user";
 import { VastClient } from "../client/vastClient";
 import { FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
+import { codeShownOnFailure } from "../errors/providerError";
 
 /**
  * The account the key belongs to: `id`, `email`, `credit` and `ssh_key` (docs/service-contract.md §2.4). The
@@ -13,7 +14,7 @@ import { FunctionOptions, programClient } from "./programClient";
  *     export const accountId = me.id;
  */
 export async function getCurrentUser(options?: FunctionOptions): Promise<CurrentUser> {
-    return currentUserOf(programClient("getCurrentUser", options));
+    return codeShownOnFailure(() => currentUserOf(programClient("getCurrentUser", options)));
 }
 
 /** The look-up itself, on a client: what the function above and the plugin's invoke both run. */

@@ -6,6 +6,7 @@ import { checkFunctionArgs, expected } from "./functionArgs";
 import { Machine, machineFromRecord } from "./machine";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
+import { codeShownOnFailure } from "../errors/providerError";
 
 export interface GetMachinesArgs {
     /**
@@ -33,7 +34,7 @@ export const getMachinesArgsSchema = z.strictObject(
  *     const online = (await vast.getMachines()).filter((m) => m.online && (m.gpuRamGib ?? 0) >= 24);
  */
 export async function getMachines(args: GetMachinesArgs = {}, options?: FunctionOptions): Promise<Machine[]> {
-    return machinesOf(programClient("getMachines", options), args);
+    return codeShownOnFailure(() => machinesOf(programClient("getMachines", options), args));
 }
 
 /** The listing itself, on a client: what the function above and the plugin's invoke both run. The arguments are checked first. */

@@ -5,6 +5,7 @@ import { VastClient } from "../client/vastClient";
 import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
+import { codeShownOnFailure } from "../errors/providerError";
 
 export { OFFER_SEARCH_DEFAULTS, offerQuery } from "../client/api/offers";
 export type { OfferSearch } from "../client/api/offers";
@@ -21,8 +22,10 @@ export type { OfferSearch } from "../client/api/offers";
  *     });
  */
 export async function searchOffers(search: OfferSearch = {}, options?: FunctionOptions): Promise<OfferRecord[]> {
-    refuseOutputs("searchOffers", "search", search);
-    return offersMatching(programClient("searchOffers", options), search);
+    return codeShownOnFailure(() => {
+        refuseOutputs("searchOffers", "search", search);
+        return offersMatching(programClient("searchOffers", options), search);
+    });
 }
 
 /** The search itself, on a client: what the function above and the plugin's invoke both run. */

@@ -6,6 +6,7 @@ import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
 import type { TemplateFilterBuilder } from "./templateFilterBuilder";
+import { codeShownOnFailure } from "../errors/providerError";
 
 /**
  * Templates matching every condition (docs/service-contract.md §4.3), as the service returns them, in its field
@@ -20,8 +21,10 @@ export async function searchTemplates(
     filters: TemplateFilters | TemplateFilterBuilder = {},
     options?: FunctionOptions,
 ): Promise<TemplateRecord[]> {
-    refuseOutputs("searchTemplates", "filters", filters);
-    return templatesMatching(programClient("searchTemplates", options), conditionsOf(filters));
+    return codeShownOnFailure(() => {
+        refuseOutputs("searchTemplates", "filters", filters);
+        return templatesMatching(programClient("searchTemplates", options), conditionsOf(filters));
+    });
 }
 
 /** The search itself, on a client: what the function above and the plugin's invoke both run. */

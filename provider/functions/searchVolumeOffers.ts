@@ -5,6 +5,7 @@ import { VastClient } from "../client/vastClient";
 import { refuseOutputs } from "./functionArgs";
 import { DeepInput, FunctionOutputOptions, outputForm } from "./outputForm";
 import { FunctionOptions, programClient } from "./programClient";
+import { codeShownOnFailure } from "../errors/providerError";
 
 export { VOLUME_OFFER_SEARCH_DEFAULTS, volumeOfferQuery } from "../client/api/volumes";
 export type { VolumeOfferSearch } from "../client/api/volumes";
@@ -18,8 +19,10 @@ export type { VolumeOfferSearch } from "../client/api/volumes";
  *     const offers = await vast.searchVolumeOffers({ filters: { disk_space: { gte: 100 }, geolocation: { eq: "US" } }, limit: 5 });
  */
 export async function searchVolumeOffers(search: VolumeOfferSearch = {}, options?: FunctionOptions): Promise<VolumeOfferRecord[]> {
-    refuseOutputs("searchVolumeOffers", "search", search);
-    return volumeOffersMatching(programClient("searchVolumeOffers", options), search);
+    return codeShownOnFailure(() => {
+        refuseOutputs("searchVolumeOffers", "search", search);
+        return volumeOffersMatching(programClient("searchVolumeOffers", options), search);
+    });
 }
 
 /** The search itself, on a client: what the function above and the plugin's invoke both run. */

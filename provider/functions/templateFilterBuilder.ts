@@ -71,6 +71,7 @@ export class TemplateFieldFilter<F extends TemplateFilterField> extends Template
             throw new VastInvalidArgsError(
                 { operation: "build template filters" },
                 `${this.field}.${operator} is already set; an operator takes one value (a second would replace the first)`,
+                "invalid_input",
             );
         }
         return new TemplateFieldFilter(this.field, { ...this.conditions, [this.field]: { ...current, [operator]: value } });

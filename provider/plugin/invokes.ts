@@ -7,6 +7,7 @@ import { templatesMatching } from "../functions/searchTemplates";
 import { volumeOffersMatching } from "../functions/searchVolumeOffers";
 import { vastClient } from "../runtime/providerContext";
 import { Props } from "./wire";
+import { ProviderError } from "../errors/providerError";
 
 // The functions, as invokes: each runs the function's own core on the configured client. A
 // function's result is an object (the schema's outputs); a list is under one named property.
@@ -21,6 +22,6 @@ const FUNCTIONS: Record<FunctionName, (client: VastClient, args: Props) => Promi
 /** Invoke: the function named by `token`, on this plugin's configured client. */
 export async function invoke(token: string, args: Props): Promise<object> {
     const name = FUNCTION_NAMES.find((n) => functionToken(n) === token);
-    if (!name) throw new Error(`vastai: ${token} is not a function of the ${PACKAGE_NAME} package (it has ${FUNCTION_NAMES.map(functionToken).join(", ")})`);
+    if (!name) throw new ProviderError("not_in_package", `vastai: ${token} is not a function of the ${PACKAGE_NAME} package (it has ${FUNCTION_NAMES.map(functionToken).join(", ")})`);
     return FUNCTIONS[name](vastClient(), args);
 }

@@ -7,6 +7,7 @@ import { slotOfUrn } from "../resources/resourceSlot";
 import { IMPORTERS, KINDS, Implementation } from "../runtime";
 import { checkedAfterImport, firstPlanAfterImport, markTaken, outputsAfterImport, refreshedAfterImport, withoutTakenMark } from "./imported";
 import { Props } from "./wire";
+import { ProviderError } from "../errors/providerError";
 
 // The plugin's resource methods: each finds the kind from the URN and calls that kind's one
 // implementation (runtime/index.ts), the same object the dynamic resources load.
@@ -15,7 +16,7 @@ import { Props } from "./wire";
 export function kindOfUrn(urn: string): ResourceKind {
     const type = urn.split("::")[2]?.split("$").pop() ?? "";
     const kind = kindOfType(type);
-    if (!kind || pluginTypeToken(kind) !== type) throw new Error(`vastai: ${type || urn} is not a resource of the ${PACKAGE_NAME} package`);
+    if (!kind || pluginTypeToken(kind) !== type) throw new ProviderError("not_in_package", `vastai: ${type || urn} is not a resource of the ${PACKAGE_NAME} package`);
     return kind;
 }
 
@@ -105,7 +106,8 @@ async function refresh(id: string, urn: string, state: Props, inputs: Props): Pr
 async function refuseDisagreements(kind: ResourceKind, id: string, news: Props): Promise<void> {
     const found = (await IMPORTERS[kind].disagreements?.(id, news)) ?? [];
     if (found.length === 0) return;
-    throw new Error(
+    throw new ProviderError(
+        "adopt_mismatch",
         `vastai: ${pluginTypeToken(kind)} ${id}, just imported: the program disagrees with what it has, which only a replacement would change:\n  ` +
             `${found.join("\n  ")}\nMake the program say what it has (or leave the property out), then run the command again`,
     );

@@ -5,6 +5,7 @@ import { checkConfig, stackConfigOf } from "./config";
 import { invoke } from "./invokes";
 import { check, create, diff, read, remove, update, PluginDiff } from "./resources";
 import { Empty, Props, asSecret, fromStruct, grpc, pluginPb, providerPb, providerRpc, toStruct, unary, unimplemented } from "./wire";
+import { ProviderError } from "../errors/providerError";
 
 /**
  * The provider plugin `pulumi-resource-vastai`: Pulumi's `pulumirpc.ResourceProvider` over gRPC, as
@@ -20,7 +21,7 @@ function packageRoot(): string {
         const manifest = path.join(dir, "package.json");
         if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-vastai") return dir;
     }
-    throw new Error(`vastai: no package.json of pulumi-vastai above ${__dirname}: the plugin is not installed whole`);
+    throw new ProviderError("plugin_incomplete", `vastai: no package.json of pulumi-vastai above ${__dirname}: the plugin is not installed whole`);
 }
 
 const ROOT = packageRoot();

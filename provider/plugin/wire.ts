@@ -1,5 +1,6 @@
 import { createRequire } from "module";
 import { isInitFailure } from "../dynamic/initFailure";
+import { codeShown } from "../errors/providerError";
 
 // The gRPC wire of a Pulumi provider plugin: the stubs, messages and gRPC library that
 // @pulumi/pulumi ships and resolves itself, so the service definition and the server agree.
@@ -56,7 +57,7 @@ type InitFailure = Error & { id: string; properties?: object; reasons: string[] 
  * paid instance stays in state) and shows the message; any other failure is the message alone.
  */
 export function grpcError(e: unknown): { code: number; details: string; metadata?: unknown } {
-    const message = e instanceof Error ? e.message : String(e);
+    const { message } = codeShown(e);
     if (!isInitFailure(e)) return { code: grpc.status.UNKNOWN, details: message };
     const init = e as InitFailure;
     const failed = new providerPb.ErrorResourceInitFailed();

@@ -48,6 +48,7 @@ async function goneAfterSuccess(ctx: Pick<ProviderContext, "clock" | "log">, wha
                 what,
                 `the service answered that it is deleted, but a read still finds it after ${Math.round(withinMs / 1000)} s; it stays in state, and is billed while it exists. ` +
                     "Run the command again (`pulumi destroy` or `pulumi up`); should this persist, delete it in the Vast.ai console, then run `pulumi refresh`",
+                "delete_unconfirmed",
             );
         }
         if (!warned) ctx.log.warn(`${what.operation} ${what.target}: the service answered that it is deleted, but a read still finds it; looking again for up to ${Math.round(withinMs / 1000)} s`);

@@ -4,6 +4,7 @@
  * docs/design/import.md.
  */
 import { VastNotFoundError } from "../client/errors";
+import { ProviderError } from "../errors/providerError";
 
 type Props = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ export interface Importer {
 export function importedId(type: string, id: string, idIs: string): number {
     const n = Number(id);
     if (/^\d+$/.test(id.trim()) && Number.isSafeInteger(n) && n > 0) return n;
-    throw new VastNotFoundError({ operation: "import", target: `${type} ${JSON.stringify(id)}` }, `the id must be ${idIs}`);
+    throw new VastNotFoundError({ operation: "import", target: `${type} ${JSON.stringify(id)}` }, `the id must be ${idIs}`, "invalid_input");
 }
 
 /**
@@ -53,10 +54,11 @@ export function notOnAccount(type: string, id: number, noun: string, idIs: strin
         { operation: "import", target: `${type} ${id}` },
         `no such ${noun} on this account (the account of the API key in use). Check the id (${idIs}), ` +
             `and that vastai:apiKey (or VAST_API_KEY) is a key of the account that has it: another account's key sees none of its ${noun}s`,
+        "not_on_account",
     );
 }
 
 /** An import the resource refuses, for a reason of its kind (a key whose secret is shown only once). */
 export function notImportable(type: string, id: number, why: string): Error {
-    return new Error(`vastai: import ${type} ${id} failed: ${why}`);
+    return new ProviderError("not_importable", `vastai: import ${type} ${id} failed: ${why}`);
 }

@@ -1,5 +1,6 @@
 import { ProviderContext } from "../dynamic/context";
 import { answeredLook, lookupDeadline } from "./retriedLook";
+import { ProviderError } from "../errors/providerError";
 
 // Finding what a create whose response was lost made, before anything is sent again: a create
 // call has no idempotency key (docs/design/instance-create.md, "Lost responses").
@@ -23,15 +24,15 @@ export interface LostCreateSearch<T> {
 }
 
 /** The lookup after a lost create could not tell, before the deadline, whether anything was made. */
-export class LostCreateUndecidedError extends Error {
+export class LostCreateUndecidedError extends ProviderError {
     constructor(search: LostCreateSearch<unknown>, lastError: unknown) {
         super(
+            "lost_create_undecided",
             `vastai: the answer to the create of ${search.what} was lost, and looking for what it made could not ` +
                 `settle it before the deadline (last: ${(lastError as Error)?.message ?? lastError}). It was not sent again, so ` +
                 `nothing is paid twice. ${search.whenUndecided ?? `Look in the Vast.ai console for ${search.lookFor}: if there is one, remove it there; then run \`pulumi up\` again`}`,
             { cause: lastError },
         );
-        this.name = "LostCreateUndecidedError";
     }
 }
 
@@ -55,7 +56,7 @@ export async function findLostCreate<T>(ctx: Pick<ProviderContext, "clock" | "lo
         if (!search.untilFound && ++absentLooks >= ABSENT_LOOK_WAITS_MS.length) return undefined;
         if (search.untilFound) {
             absentLooks = Math.min(absentLooks + 1, ABSENT_LOOK_WAITS_MS.length - 1);
-            if (clock.now() + clock.scaled(ABSENT_LOOK_WAITS_MS[absentLooks]) >= deadlineAt) throw undecided(new Error("it was not found before the deadline"));
+            if (clock.now() + clock.scaled(ABSENT_LOOK_WAITS_MS[absentLooks]) >= deadlineAt) throw undecided(new ProviderError("lost_create_undecided", "it was not found before the deadline"));
         }
     }
 }

@@ -31,6 +31,7 @@ export async function assertSameAccount(
                 "and the key in use cannot see it: it is not taken as deleted, since another account's key sees nothing either. " +
                 "Set vastai:apiKey (or VAST_API_KEY) to that key, whose \"not found\" is believed. " +
                 "If it is really gone and that key is no more, `pulumi state delete` the resource",
+            "key_of_other_account",
         );
     }
     let me: number;
@@ -41,6 +42,7 @@ export async function assertSameAccount(
         throw new VastConfigError(
             `${what} was made by account ${owner}, and the API key in use cannot see it nor tell its own account (${e.message}): ` +
                 `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner} with the "user_read" permission`,
+            "key_of_other_account",
         );
     }
     if (me === owner) return;
@@ -48,6 +50,7 @@ export async function assertSameAccount(
     throw new VastConfigError(
         `${what} was made by account ${owner}, but the API key in use is account ${me}'s, which cannot see it: ` +
             `it is not taken as deleted. Set vastai:apiKey (or VAST_API_KEY) to a key of account ${owner}`,
+        "key_of_other_account",
     );
 }
 

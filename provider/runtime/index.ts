@@ -20,13 +20,18 @@ import { templateProvider } from "../resources/template/templateProvider";
 import { volumeImporter } from "../resources/volume/importVolume";
 import { volumeProvider } from "../resources/volume/volumeProvider";
 import { configure, processContext } from "./providerContext";
+import { ProviderError, codeShown, codeShownOnFailure } from "../errors/providerError";
 
 type Checks = { check(olds: any, news: any): Promise<pulumi.dynamic.CheckResult<any>> };
+const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
 
-/** A kind's implementation as the engine meets it: its check failures never have a credential printed (`unquotedFailures`). */
+/**
+ * A kind's implementation as the engine meets it: each failure shows its code (docs/errors.md),
+ * and check failures never have a credential printed (`unquotedFailures`).
+ */
 function forTheEngine<P extends Checks>(provider: P, schema: PropertySchema): P {
     const properties = { declared: propertiesOf(schema), unquotable: unquotableOf(schema) };
-    return {
+    const checked: P = {
         ...provider,
         async check(olds: unknown, news: unknown) {
             const checked = await provider.check(olds, news);
@@ -34,6 +39,12 @@ function forTheEngine<P extends Checks>(provider: P, schema: PropertySchema): P 
             return failures && failures.length > 0 ? { ...checked, failures: unquotedFailures(failures, properties) } : checked;
         },
     };
+    const shown: Record<string, unknown> = { ...checked };
+    for (const m of METHODS) {
+        const method = (checked as Record<string, unknown>)[m] as ((...args: unknown[]) => unknown) | undefined;
+        if (method) shown[m] = (...args: unknown[]) => codeShownOnFailure(() => method.apply(checked, args));
+    }
+    return shown as P;
 }
 
 const args = (kind: keyof typeof RESOURCE_DECLARATIONS) => RESOURCE_DECLARATIONS[kind].args;
@@ -57,8 +68,6 @@ export const IMPORTERS: Readonly<Record<ResourceKind, Importer>> = {
     volume: volumeImporter(processContext, "local"),
     networkVolume: volumeImporter(processContext, "network"),
 };
-const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
-
 /**
  * What a shim's `configure` calls (dynamic/shim.ts): configures this process and returns the
  * kind's methods for the shim to take over. Throws when this version has no such kind, so the
@@ -67,9 +76,9 @@ const METHODS = ["check", "diff", "create", "read", "update", "delete"] as const
  */
 export function load(kind: string, req: { config?: { get?: unknown } }): Record<string, unknown> {
     // The shim's one function stands for every method: anything but `configure` lands here too.
-    if (typeof req?.config?.get !== "function") throw new Error(`a ${kind} call arrived before configure`);
+    if (typeof req?.config?.get !== "function") throw codeShown(new ProviderError("internal", `a ${kind} call arrived before configure`));
     const impl = (KINDS as Record<string, (typeof KINDS)[keyof typeof KINDS]>)[kind];
-    if (!impl) throw new Error(`the installed version has no ${kind} resource; install the version that created it or newer`);
+    if (!impl) throw codeShown(new ProviderError("version_too_old", `the installed version has no ${kind} resource; install the version that created it or newer`));
     impl.configure(req as Parameters<typeof configure>[0]);
     const methods: Record<string, unknown> = {};
     for (const m of METHODS) methods[m] = (impl[m] as (...args: unknown[]) => unknown).bind(impl);

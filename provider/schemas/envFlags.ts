@@ -7,12 +7,13 @@
  * network `-n X` as the keys `-v X` and `-n X` with value "1", a hostname `-h X` as the key `-h`
  * with value X.
  */
+import { ProviderError } from "../errors/providerError";
+
 export type EnvMap = Record<string, string>;
 
-export class EnvFlagError extends Error {
+export class EnvFlagError extends ProviderError {
     constructor(message: string) {
-        super(message);
-        this.name = "EnvFlagError";
+        super("invalid_input", message);
     }
 }
 

@@ -189,7 +189,7 @@ describe("faults: each a typed error or a success after retry", () => {
         const error = await failure(vast.templates.search());
         expect(error).toBeInstanceOf(VastRequestRejectedError);
         expect(error.message).toBe("vastai: search templates failed: HTTP 200 with success=false rejected: too many templates");
-        expect(error.code).toBe("quota_exceeded");
+        expect(error.serviceCode).toBe("quota_exceeded");
     });
 
     it("401: the key is refused, and the message says how to fix it without showing the key", async () => {

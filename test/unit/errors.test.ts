@@ -63,6 +63,20 @@ describe("errorFromResponse: one place maps status and body to a kind", () => {
     });
 
     it.each([
+        [401, { error: "auth_error", msg: "Invalid user key" }, {}, "key_refused"],
+        [403, { error: "permission_denied", msg: "no" }, { scope: "instance_write" }, "permission_missing"],
+        [429, "API requests too frequent", {}, "rate_limited"],
+        [400, { error: "invalid_args", msg: "bad" }, {}, "invalid_request"],
+        [500, "<html>oops</html>", {}, "server_error"],
+        [409, { msg: "conflict" }, {}, "request_rejected"],
+        [410, { success: false, error: "no_such_ask", msg: "gone" }, {}, "not_found"],
+    ])("HTTP %i %j carries the code %4$s, and the service's own code apart", (status, body, extra, code) => {
+        const error = build(status, body, extra);
+        expect(error.code).toBe(code);
+        expect(error.serviceCode).toBe(typeof body === "object" ? body.error : undefined);
+    });
+
+    it.each([
         ["API requests too frequent", undefined],
         ["API requests too frequent endpoint threshold=3.0", 3000],
         ["API requests too frequent: endpoint threshold=0.5", 500],

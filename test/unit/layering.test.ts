@@ -5,8 +5,8 @@ import { ImportGraph, importCircles, importGraph, layerProblems, mutualParts } f
 
 /**
  * The layers of provider/ and testkit/, read from their imports: no file reaches itself through
- * imports (type-only ones count), and every import runs down a layer. In provider/, the client
- * and the wire schemas are at the bottom; resources and functions are handed what they need (a
+ * imports (type-only ones count), and every import runs down a layer. In provider/, the error
+ * codes, then the wire schemas and the client are at the bottom; resources and functions are handed what they need (a
  * context) and never reach up into the runtime or the package index; the command line is on top,
  * and nothing imports it. The checker (testkit/support/importGraph.ts) is tested here too, on
  * planted circles and upward imports, so a green run means something.
@@ -18,6 +18,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     {
         root: "provider",
         layers: [
+            ["errors"],
             ["schemas"],
             ["client"],
             ["dynamic"],
@@ -32,7 +33,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         root: "provider",
         within: "client",
         layers: [
-            ["endpoints", "hosts", "httpAdapter", "pacer", "redaction", "zodIssues"],
+            ["endpoints", "hosts", "httpAdapter", "notFound", "pacer", "redaction", "zodIssues"],
             ["errors"],
             ["errorClassification", "proxy"],
             ["retryPolicy", "tunnel"],
@@ -115,8 +116,8 @@ describe("the provider's layering", () => {
         expect(mutualParts(graphs.provider).map(([a, b]) => `${a} and ${b}`)).toEqual([]);
     });
 
-    it("the client imports nothing but itself and the schemas", () => {
-        const out = edges.filter((e) => e.from === "client" && e.to !== "schemas");
+    it("the client imports nothing but itself, the schemas and the error codes", () => {
+        const out = edges.filter((e) => e.from === "client" && e.to !== "schemas" && e.to !== "errors");
         expect(out.map((e) => `${e.file} imports ${e.to}`)).toEqual([]);
     });
 });

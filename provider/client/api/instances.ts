@@ -120,7 +120,7 @@ export class InstancesApi {
             // "Required resources are currently unavailable, state change queued." (the service's API
             // reference): the start was taken, and runs once the machine has room. Not a refusal: the
             // instance is now meant to run, and may start at any time.
-            const queued = state === "running" && saidUnsuccessful(e) && e.code === "resources_unavailable";
+            const queued = state === "running" && saidUnsuccessful(e) && e.serviceCode === "resources_unavailable";
             if (queued) return { queued: true };
             throw e;
         }

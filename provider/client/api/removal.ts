@@ -54,5 +54,6 @@ export async function confirmedRemoval(
         what,
         `the service answered that it is not found, but ${check}; it stays in state. ` +
             "Run the command again; should this persist, remove it in the Vast.ai console, then run `pulumi refresh`",
+        "delete_unconfirmed",
     );
 }

@@ -24,7 +24,7 @@ import { successResponseSchema } from "../../schemas/success";
  * `templates` list. Both are no templates; any other `success: false` is a failure.
  */
 function foundNothing(e: unknown): boolean {
-    return saidUnsuccessful(e) && e instanceof VastRequestRejectedError && e.code === undefined && /^no templates found\.?$/i.test(e.serviceMessage?.trim() ?? "");
+    return saidUnsuccessful(e) && e instanceof VastRequestRejectedError && e.serviceCode === undefined && /^no templates found\.?$/i.test(e.serviceMessage?.trim() ?? "");
 }
 
 /** Templates (docs/service-contract.md §4.3–4.6). */

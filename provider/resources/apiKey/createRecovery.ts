@@ -11,6 +11,7 @@ import { findLostCreate } from "../lostCreate";
 import { accountOnceMade } from "../sameAccount";
 import { ApiKeyInputs } from "./apiKeyArgs";
 import { withAccount } from "./apiKeyRecords";
+import { ProviderError, withMore } from "../../errors/providerError";
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 export const createdHere = new Set<number>();
@@ -53,7 +54,8 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, name: string,
         },
     });
     if (found && found.length > 1) {
-        throw new Error(
+        throw new ProviderError(
+            "lost_create_undecided",
             `vastai: the answer to the create of API key "${name}" was lost, and the account's keys cannot tell which it made: ` +
                 `${found.map((k) => k.id).join(", ")} may be it. Revoke the one it made in the Vast.ai console (its secret is lost), ` +
                 "then run `pulumi up` again",
@@ -71,7 +73,8 @@ async function lostCreateFailure(ctx: ProviderContext, vast: VastClient, e: Vast
     const lost = await findLostKey(ctx, vast, name, permissions, sentAt, before);
     if (!lost) {
         // The service may still make it after the looks: the next `up` would make another.
-        return new Error(
+        return new ProviderError(
+            "lost_create_undecided",
             `${e.message}. No key named "${name}" was found afterwards, but the service may still make it: if the Vast.ai console ` +
                 `shows ${lostKeyDescription(name, sentAt, before)}, it is the one this create made; revoke it there (its secret is lost). ` +
                 "Then run `pulumi up` again",
@@ -84,7 +87,7 @@ async function lostCreateFailure(ctx: ProviderContext, vast: VastClient, e: Vast
         "but its secret cannot be read back: the next `pulumi up` replaces it with a new key and revokes this one. " +
         `The account's listing cannot date keys: if another stack or a person made a key named "${name}" in the same moments, ` +
         `${lost.id} may be theirs; then remove it from this stack's state (\`pulumi state delete\` with this resource's URN) before that \`up\``;
-    return initFailure(message, lost.id, withAccount({ name, permissions, keyId: lost.id }, await accountOnceMade(ctx, sent.account)), providerOf(sent.inputs));
+    return initFailure({ code: "secret_lost", message }, lost.id, withAccount({ name, permissions, keyId: lost.id }, await accountOnceMade(ctx, sent.account)), providerOf(sent.inputs));
 }
 
 /** What a failed create throws: the lost response's key recorded in state, a refused grant explained, or `e` as it is. */
@@ -93,10 +96,10 @@ export async function createFailure(ctx: ProviderContext, vast: VastClient, e: u
     if (e instanceof VastAuthError && (e.status === 403 || e.status === 401)) {
         // The generic message names the route's permission or the key; here a likelier cause is
         // the grant (docs/design/key-lost-create.md).
-        return new Error(
-            `${e.message}. A key can only grant categories the key that creates it holds: ` +
+        return withMore(
+            e,
+            ". A key can only grant categories the key that creates it holds: " +
                 `check that the stack's key (vastai:apiKey) has ${Object.keys(sent.permissions.api).join(", ")}`,
-            { cause: e },
         );
     }
     return e;

@@ -5,6 +5,7 @@ import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
 import { SshKeyRecord } from "../../schemas/sshKey";
 import { findLostCreate } from "../lostCreate";
+import { ProviderError } from "../../errors/providerError";
 
 /** Keys this process made: a lost create of another resource never takes them for its own. */
 export const createdHere = new Set<number>();
@@ -25,12 +26,14 @@ async function findLostKey(ctx: ProviderContext, vast: VastClient, publicKey: st
 export function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Error {
     // Removing it would take it from the SshKey that holds it; two resources cannot hold one text.
     if (createdHere.has(existing.id)) {
-        return new Error(
+        return new ProviderError(
+            "already_on_account",
             `vastai: add SSH key ${keyTarget(publicKey)} failed: another SshKey of this program holds this key text already (SSH key ${existing.id}), ` +
                 "and the account holds a key text once: keep one SshKey for it (one that replaces another of the same text, a renamed resource, needs `aliases` with the old name, or `deleteBeforeReplace: true`)",
         );
     }
-    return new Error(
+    return new ProviderError(
+        "already_on_account",
         `vastai: add SSH key ${keyTarget(publicKey)} failed: the account has this key already, as SSH key ${existing.id}, and holds a key text once. ` +
             "If another SshKey (of this stack or another) holds it, keep that one and leave this SshKey out of the program: the instances get the account's keys either way. " +
             `If this SshKey replaces one of the same text (a renamed resource, or \`--replace\`), give it \`aliases\` with the old name, or the option \`deleteBeforeReplace: true\`. ` +
@@ -43,7 +46,7 @@ export function alreadyOnAccount(publicKey: string, existing: SshKeyRecord): Err
  * failure"): the key may have been added and only reading it back failed, so it is looked for.
  */
 function madeButNotReadBack(e: unknown): boolean {
-    return e instanceof VastInvalidArgsError && /ssh key could not be retrieved/i.test(`${e.code ?? ""} ${e.serviceMessage ?? ""}`);
+    return e instanceof VastInvalidArgsError && /ssh key could not be retrieved/i.test(`${e.serviceCode ?? ""} ${e.serviceMessage ?? ""}`);
 }
 
 /** After a failed add: the key it made when its response was lost or unreadable; otherwise throws what to do. */
@@ -55,7 +58,7 @@ export async function recoverFailedAdd(ctx: ProviderContext, vast: VastClient, e
         return lost;
     }
     if (e instanceof VastOutcomeUnknownError) {
-        throw new Error(`${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
+        throw new ProviderError("lost_create_not_made", `${e.message}. No such key was found on the account afterwards; run \`pulumi up\` again`, { cause: e });
     }
     if (e instanceof VastInvalidArgsError) {
         // Most likely added meanwhile by hand (or by another stack): say which.

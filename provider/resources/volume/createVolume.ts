@@ -7,6 +7,8 @@ import { VolumeOfferFilters, VolumeOfferRecord, VolumeRecord } from "../../schem
 import { findLostCreate, oneCreateAtATime } from "../lostCreate";
 import { VolumeInputs, VolumeOutputs, generatedName } from "./volumeArgs";
 import { outputsOf } from "./volumeRecords";
+import { ProviderError } from "../../errors/providerError";
+import { ErrorCode } from "../../errors/codes";
 
 /** Volumes this process made: a create's look never takes one for its own. */
 const createdHere = new Set<number>();
@@ -34,7 +36,7 @@ export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, k
         }
         // The answer names the volume but gives no id: a listing tells it, for a lost answer as for a good one.
         const made = await findMade(ctx, vast, inputs, chosen.offerId, before, sentAt, answered, kind);
-        if (!made) throw new Error(`vastai: create ${what} ${inputs.name} on volume offer ${chosen.offerId} failed: its answer was lost, and no such volume was made; run \`pulumi up\` again`);
+        if (!made) throw new ProviderError("lost_create_not_made", `vastai: create ${what} ${inputs.name} on volume offer ${chosen.offerId} failed: its answer was lost, and no such volume was made; run \`pulumi up\` again`);
         createdHere.add(made.id);
         ctx.log.progress(`${what} ${made.id} (${inputs.name}, ${inputs.sizeGb} GB) created on volume offer ${chosen.offerId}`);
         return { id: String(made.id), outs: outputsOf(inputs, made, { rentedOfferId: chosen.offerId, machineId: chosen.machineId, storageCostPerGbMonth: chosen.price, geolocation: chosen.geolocation }) };
@@ -45,10 +47,10 @@ export async function createVolume(ctx: ProviderContext, inputs: VolumeInputs, k
 async function adoptVolume(ctx: ProviderContext, vast: VastClient, inputs: VolumeInputs, kind: VolumeKind, what: string): Promise<{ id: string; outs: VolumeOutputs }> {
     const volumeId = inputs.adopt!;
     const record = (await vast.volumes.list(kind)).find((v) => v.id === volumeId);
-    const fail = (why: string) => new Error(`vastai: adopt ${what} ${volumeId} failed: ${why}`);
-    if (!record) throw fail(`the account has no ${what} ${volumeId} (deleted, another account's, a mistyped id${kind === "local" ? ", or a network volume: use NetworkVolume" : ""})`);
-    if (record.disk_space != null && Math.abs(record.disk_space - inputs.sizeGb) >= 0.5) throw fail(`the program says sizeGb ${inputs.sizeGb}, the volume has ${record.disk_space} GB: make the program say what it has`);
-    if (inputs.name !== undefined && record.label != null && record.label !== inputs.name) throw fail(`the program says name ${inputs.name}, the volume is named ${record.label}: leave name out, or give its name`);
+    const fail = (code: ErrorCode, why: string) => new ProviderError(code, `vastai: adopt ${what} ${volumeId} failed: ${why}`);
+    if (!record) throw fail("adopt_not_found", `the account has no ${what} ${volumeId} (deleted, another account's, a mistyped id${kind === "local" ? ", or a network volume: use NetworkVolume" : ""})`);
+    if (record.disk_space != null && Math.abs(record.disk_space - inputs.sizeGb) >= 0.5) throw fail("adopt_mismatch", `the program says sizeGb ${inputs.sizeGb}, the volume has ${record.disk_space} GB: make the program say what it has`);
+    if (inputs.name !== undefined && record.label != null && record.label !== inputs.name) throw fail("adopt_mismatch", `the program says name ${inputs.name}, the volume is named ${record.label}: leave name out, or give its name`);
     createdHere.add(record.id);
     ctx.log.progress(`${what} ${record.id} (${record.label}) adopted`);
     return { id: String(record.id), outs: outputsOf({ ...inputs, name: record.label ?? inputs.name }, record, {}) };
@@ -100,12 +102,13 @@ async function chooseOffer(vast: VastClient, inputs: VolumeInputs, kind: VolumeK
     if (cheapest && withinCeiling(cheapest)) return chosenOf(cheapest); // on the market since the first search
     const failed = `vastai: create volume ${inputs.name} failed: no volume offer matching the query with ${inputs.sizeGb} GB free`;
     if (cheapest) {
-        throw new Error(
+        throw new ProviderError(
+            "price_above_ceiling",
             `${failed} is at or below maxPricePerGbMonth $${ceiling} per GB-month; the cheapest match is $${cheapest.storage_cost} per GB-month (volume offer ${cheapest.id}). ` +
                 "Nothing was created. Raise maxPricePerGbMonth, or widen the query (searchVolumeOffers shows what there is)",
         );
     }
-    throw new Error(`${failed} is on the market; nothing was created. Widen the query (searchVolumeOffers shows what there is)`);
+    throw new ProviderError("no_offer_matches", `${failed} is on the market; nothing was created. Widen the query (searchVolumeOffers shows what there is)`);
 }
 
 /** The first offer a volume offer search finds. */

@@ -5,6 +5,7 @@ import { confirmedDelete } from "../confirmedDelete";
 import { VolumeKind } from "../../client/api/volumes";
 import { VolumeOutputs } from "./volumeArgs";
 import { listedUnlessRemoved, usedBy } from "./volumeRecords";
+import { ProviderError } from "../../errors/providerError";
 
 /**
  * How long a delete answered done waits for the listing to leave the volume out, at live speed: a
@@ -36,10 +37,10 @@ export async function deleteVolume(ctx: ProviderContext, id: string, props: Volu
 async function inUseExplained(ctx: ProviderContext, volumeId: number, e: unknown, kind: VolumeKind): Promise<unknown> {
     if (!(e instanceof VastError)) return e;
     // Not the target's words: it carries the volume's name, which may hold any of these.
-    const said = `${e.code ?? ""} ${e.serviceMessage ?? ""} ${e.message.replace(e.target ?? "", "")}`;
+    const said = `${e.serviceCode ?? ""} ${e.serviceMessage ?? ""} ${e.message.replace(e.target ?? "", "")}`;
     if (!/in_use|instances using the volume/i.test(said)) return e;
     const record = await listedUnlessRemoved(ctx, volumeId, kind).catch(() => undefined);
     const users = record ? usedBy(record) : [];
     const which = users.length > 0 ? `instance${users.length > 1 ? "s" : ""} ${users.join(", ")} still use${users.length > 1 ? "" : "s"} it` : "an instance still uses it";
-    return new Error(`vastai: delete volume ${volumeId} refused: ${which}. Destroy ${users.length > 1 ? "them" : "it"} first (in the program: remove the instance, or make the instance depend on the volume so Pulumi destroys it first)`, { cause: e });
+    return new ProviderError("in_use", `vastai: delete volume ${volumeId} refused: ${which}. Destroy ${users.length > 1 ? "them" : "it"} first (in the program: remove the instance, or make the instance depend on the volume so Pulumi destroys it first)`, { cause: e });
 }

@@ -6,6 +6,7 @@ import { sharedInstanceReader } from "../common/sharedInstanceReader";
 import { rememberFailedMachines } from "../common/failedMachines";
 import { holdsInState } from "../common/heldInstances";
 import { endedWarning, recordedStatus, startState } from "../wait/readiness";
+import { ProviderError } from "../../../errors/providerError";
 
 // An instance's diff: what changes, whether in place or by a replacement, and in which order.
 
@@ -25,9 +26,9 @@ export async function diffInstance(ctx: ProviderContext, id: string, olds: Insta
     // What check refuses for a bid too high to change in place on the same offer, seen here too:
     // check's olds are the inputs, which do not say what a search rented (a pin of it with a new bid).
     const [highBid] = highBidOnSameOffer(news, { price: olds.price, offerId: olds.rentedOfferId ?? olds.offerId }, replaces);
-    if (highBid) throw new Error(`vastai: ${highBid.property}: ${highBid.reason}`);
+    if (highBid) throw new ProviderError("invalid_input", `vastai: ${highBid.property}: ${highBid.reason}`);
     const [itself] = replacementAdoptsItself(olds, news, replaces);
-    if (itself) throw new Error(`vastai: ${itself.property}: ${itself.reason}`);
+    if (itself) throw new ProviderError("invalid_input", `vastai: ${itself.property}: ${itself.reason}`);
     // A bid change whose response was lost is sent again (in place), whatever `price` says.
     const bidToConfirm = olds.bidUnconfirmed !== undefined && news.price !== undefined;
     // So is a label edit whose response was lost and could not be read back (see `labelUnconfirmed`).

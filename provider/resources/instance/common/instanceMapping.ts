@@ -6,6 +6,7 @@ import { INSTANCE_LIMITS } from "../../../schemas/limits";
 import { TemplateRecord } from "../../../schemas/template";
 import { INSTANCE_COMPUTED, INSTANCE_DEFAULTS, INSTANCE_PROPERTIES, InstanceAccess, InstanceInputs, InstanceOutputs, InstanceRuntype, createKeyInputs } from "../instanceArgs";
 import { otherCommandChars, planOnstart, planTemplateOnstart } from "../../onstartBootstrap";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * The one home of instance request building and read-back: canonical inputs (and the template
@@ -96,14 +97,14 @@ export function toCreateRequest(inputs: InstanceInputs, template: TemplateRecord
     const failed = `vastai: create instance${inputs.offerId === undefined ? "" : ` on offer ${inputs.offerId}`} failed`;
     if (inputs.onstart !== undefined) {
         const plan = planOnstart(inputs.onstart, otherCommandChars(inputs.args, inputs.argsStr));
-        if (plan.problem) throw new Error(`${failed}: ${plan.problem}`);
+        if (plan.problem) throw new ProviderError("invalid_input", `${failed}: ${plan.problem}`);
         request.onstart = plan.onstart;
         onstartEncoded = plan.encoded;
     } else if (typeof template?.onstart === "string") {
         // The template's script, which the service would apply as it is: too long for the create,
         // it goes in the request compressed, as the instance's own would (a request's onstart wins).
         const plan = planTemplateOnstart(template.onstart, template.args_str ?? undefined, inputs);
-        if (plan.problem) throw new Error(`${failed}: the onstart of template ${inputs.templateHashId}: ${plan.problem}`);
+        if (plan.problem) throw new ProviderError("invalid_input", `${failed}: the onstart of template ${inputs.templateHashId}: ${plan.problem}`);
         if (plan.encoded) request.onstart = plan.onstart;
         onstartEncoded = plan.encoded;
     }

@@ -1,5 +1,6 @@
 import { VastClient } from "../../../client/vastClient";
 import { TemplateRecord } from "../../../schemas/template";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * The template an instance starts from, found by `hash_id`. A hash names fixed content (an edit
@@ -44,5 +45,5 @@ export function templateNotVisible(hashId: string): string {
 export async function findTemplate(vast: VastClient, hashId: string, offerId?: number): Promise<TemplateRecord> {
     const found = await lookupTemplate(vast, hashId);
     if (found) return found;
-    throw new Error(`vastai: create instance${offerId === undefined ? "" : ` on offer ${offerId}`} failed: ${templateNotVisible(hashId)}`);
+    throw new ProviderError("template_not_visible", `vastai: create instance${offerId === undefined ? "" : ` on offer ${offerId}`} failed: ${templateNotVisible(hashId)}`);
 }

@@ -6,6 +6,7 @@ import { CREATE_KEY_ENV, keyOf } from "../common/createKey";
 import { createdWithDisagreements } from "../common/createdWith";
 import { holdsInState } from "../common/heldInstances";
 import { definedOnly, inputsFromRecord, inputsOf, instanceOutputs, reportedByService } from "../common/instanceMapping";
+import { ProviderError } from "../../../errors/providerError";
 
 // Adoption (`adopt`): an instance the account already has taken into the stack instead of renting
 // one, as Pulumi's own `import` cannot for a dynamic provider. Nothing is rented, so a failed
@@ -30,7 +31,8 @@ export async function adoptInstance(
     const account = keyAccount(ctx);
     let record = await vast.instances.show(instanceId);
     if (!record) {
-        throw new Error(
+        throw new ProviderError(
+            "adopt_not_found",
             `vastai: adopt instance ${instanceId} failed: the account has no instance ${instanceId} (destroyed, another account's, or a mistyped id); ` +
                 "remove `adopt` and give offerId or offer to rent one",
         );
@@ -38,7 +40,8 @@ export async function adoptInstance(
     const rentedFor = keyOf(record);
     if (rentedFor !== undefined && desired.createSlot !== undefined && rentedFor.slot !== desired.createSlot) {
         // That resource's next create would find it by its key and take it over: two states would hold it.
-        throw new Error(
+        throw new ProviderError(
+            "adopt_taken",
             `vastai: adopt instance ${instanceId} failed: it was rented by a \`pulumi up\` of another resource (or another stack) that stopped ` +
                 `before its create returned (${CREATE_KEY_ENV} in its env), and that resource's next \`pulumi up\` takes it over. ` +
                 "Run `pulumi up` for that resource, or destroy the instance; to move it between resources, use an alias",
@@ -46,7 +49,8 @@ export async function adoptInstance(
     }
     const disagreements = createdWithDisagreements(record, desired);
     if (disagreements.length > 0) {
-        throw new Error(
+        throw new ProviderError(
+            "adopt_mismatch",
             `vastai: adopt instance ${instanceId} failed: the program disagrees with what it was created with, which only a replacement changes:\n  ` +
                 `${disagreements.join("\n  ")}\nMake the program say what the instance has (or leave the property out), then run the command again`,
         );

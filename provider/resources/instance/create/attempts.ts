@@ -12,6 +12,7 @@ import { Made, PlannedCreate, labelAfterCreate } from "./createRequest";
 import { OfferChoice } from "./offerChoice";
 import { ChosenOffer, PLACEMENT_ENV, instancesPlacedBy, withAvoided, withPlacementToken } from "../common/placement";
 import { Rent, rentInstance } from "./rentInstance";
+import { ProviderError, withMore } from "../../../errors/providerError";
 
 // The attempts of one instance create: rent, wait until running, and when the instance will not
 // run, destroy it and try another machine; when its image could not be pulled, destroy it and fail.
@@ -79,7 +80,7 @@ function pinnedOfferGone(e: Error, offerId: number, firstAttempt: boolean): Erro
           "run `pulumi up` again to rent it once it is back, or give another offerId (searchOffers lists them)"
         : `Offer ${offerId} is not on the market: an offer leaves it when it is rented${firstAttempt ? ", and nothing was rented here" : ""}. ` +
           "Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`";
-    return new Error(`${said}. ${why}`, { cause: e });
+    return new ProviderError("offer_gone", `${said}. ${why}`, { cause: e });
 }
 
 /**
@@ -123,7 +124,7 @@ class CreateAttempts {
 
     /** A failure that ends the create still says why there was a retry. */
     failed(e: unknown, attempt: number): unknown {
-        return this.done.length === 0 ? e : new Error(`${(e as Error).message}${this.earlier(attempt)}`, { cause: e });
+        return this.done.length === 0 ? e : withMore(e, this.earlier(attempt));
     }
 
     /** What the attempts before `attempt` did, for a failure that ends the create; empty on the first. */
@@ -179,7 +180,8 @@ class CreateAttempts {
         if (refused === "taken") {
             this.done.push(`offer ${offerId} taken since the search`);
             if (++this.takenOffers >= MAX_TAKEN_OFFERS) {
-                throw new Error(
+                throw new ProviderError(
+                    "offer_gone",
                     `vastai: create instance by offer search failed: ${this.takenOffers} offers it chose were taken since the search, ` +
                         `and nothing was rented (${this.done.join("; ")}). Widen the search, or run \`pulumi up\` again`,
                 );
@@ -263,7 +265,8 @@ class CreateAttempts {
     /** No attempt reached running: the create's failure, with what happened to each. */
     exhausted(): Error {
         const { max, where } = this;
-        return new Error(
+        return new ProviderError(
+            "create_attempts_exhausted",
             `vastai: create instance ${where} failed: no instance reached running in ${max} attempt${max === 1 ? "" : "s"}, ` +
                 `and none was left behind: ${this.done.join("; ")}`,
         );

@@ -92,7 +92,7 @@ export function keptInState(
     chosen: ChosenOffer | undefined,
 ): unknown {
     if (!(e instanceof InstanceNotReadyError)) return e;
-    return initFailure(e.message, e.instanceId, createdOutputs(desired, plan, chosen, e), providerOf(inputs));
+    return initFailure(e, e.instanceId, createdOutputs(desired, plan, chosen, e), providerOf(inputs));
 }
 
 /** What the offer an instance was rented on says of it, as outputs. */

@@ -5,14 +5,17 @@ import { ProviderContext } from "../../../dynamic/context";
 import { formatImageReference, parseImageReference } from "../../../schemas/imageReference";
 import { TemplateRecord } from "../../../schemas/template";
 import { InstanceInputs } from "../instanceArgs";
+import { ProviderError } from "../../../errors/providerError";
 
 // Before the first rent: does the image the instance would pull exist? Asked of its registry as
 // `docker manifest inspect` asks. Why, and what is a failure and what a warning:
 // docs/design/image-check.md.
 
 /** A create refused before anything was rented, because its registry has no such image. */
-export class ImageNotFoundError extends Error {
-    readonly code = "image_not_found";
+export class ImageNotFoundError extends ProviderError {
+    constructor(message: string) {
+        super("image_not_found", message);
+    }
 }
 
 /** Each request to a registry may take this long at live speed (scaled, never under the floor). */

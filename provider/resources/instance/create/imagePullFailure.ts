@@ -1,13 +1,13 @@
 import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs } from "../instanceArgs";
 import { registryWords } from "../wait/startFailure";
+import { ProviderError } from "../../../errors/providerError";
 
 // The create's failure when the instance's image could not be pulled (`image_pull_failed`, see
 // wait/startFailure.ts): the program's mistake, so no other machine is tried.
 
 /** The create failed because its image could not be pulled; nothing of it is left running. */
-export class ImagePullFailedError extends Error {
-    readonly code = "image_pull_failed";
+export class ImagePullFailedError extends ProviderError {
     constructor(
         message: string,
         /** The image reference as the create sent it (or as the service shows it, from a template). */
@@ -15,8 +15,7 @@ export class ImagePullFailedError extends Error {
         /** The registry's words, as the service showed them (trimmed, without a credential). */
         readonly registryWords: string,
     ) {
-        super(message);
-        this.name = "ImagePullFailedError";
+        super("image_pull_failed", message);
     }
 }
 

@@ -7,6 +7,7 @@ import { offerNotOnMarket, searchedOnceFreedReturn } from "../common/offerReleas
 import { ProviderContext } from "../../../dynamic/context";
 import { ChosenOffer } from "../common/placement";
 import { failedMachines } from "../common/failedMachines";
+import { ProviderError } from "../../../errors/providerError";
 
 
 /**
@@ -113,7 +114,8 @@ export function searchedOffer(ctx: Pick<ProviderContext, "clock" | "log">, vast:
                     if (matches.length === 0 && tried.size === 0 && Number.isFinite(ceiling)) {
                         const cheapest = await cheapestMatch();
                         if (cheapest !== undefined && cheapest > ceiling) {
-                            throw new Error(
+                            throw new ProviderError(
+                                "price_above_ceiling",
                                 `vastai: create instance failed: no offer matching the search is at or below ${ceilingText}/hour; ` +
                                     `the cheapest match is $${cheapest}/hour. Nothing was rented`,
                             );
@@ -136,12 +138,13 @@ export function searchedOffer(ctx: Pick<ProviderContext, "clock" | "log">, vast:
                     if (tried.size === 0) {
                         // Nothing matched at all (not even above the price ceiling: that is said above).
                         const defaultsTooText = search.defaults === false ? "" : " (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them)";
-                        throw new Error(
+                        throw new ProviderError(
+                            "no_offer_matches",
                             "vastai: create instance failed: no offer on the market matches the search, and nothing was rented. " +
                                 `Widen its filters${defaultsTooText}, or see what it finds with searchOffers`,
                         );
                     }
-                    throw new Error(`vastai: create instance failed: no offer matching the search is left to try (tried ${[...tried].join(", ")})`);
+                    throw new ProviderError("no_offer_matches", `vastai: create instance failed: no offer matching the search is left to try (tried ${[...tried].join(", ")})`);
                 }
                 matches = undefined;
             }

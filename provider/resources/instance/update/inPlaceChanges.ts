@@ -7,6 +7,7 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs, InstanceOutputs } from "../instanceArgs";
 import { definedOnly, instanceOutputs, rentalIn, reportedByService, reportedIn, unfinishedUntilRunning } from "../common/instanceMapping";
 import { InstanceNotReadyError } from "../wait/untilRunning";
+import { codeOf } from "../../../errors/providerError";
 
 // The label and the bid, changed in place, and what state records of them when an update fails.
 
@@ -103,7 +104,7 @@ export function updateFailure(e: unknown, instanceId: number, olds: InstanceOutp
     const state = { ...desired, ...progress.taken };
     const { bidUnconfirmed, labelUnconfirmed } = progress;
     const reported = { ...rentalIn(olds), ...seen, ...definedOnly({ bidUnconfirmed, labelUnconfirmed }) };
-    return initFailure(message, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));
+    return initFailure({ code: codeOf(e), message }, instanceId, instanceOutputs(state, instanceId, reported, olds.effectiveEnv), providerOf(news));
 }
 
 /** The outputs after an update: what the last record says, or what state said when nothing was read. */

@@ -4,6 +4,7 @@ import { InstanceRecord } from "../../../schemas/instance";
 import { InstanceInputs } from "../instanceArgs";
 import { InstanceNotReadyError, awaitExisting } from "./untilRunning";
 import { describeStatus } from "./readiness";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * Start and stop in place (`PUT /instances/{id}/ {state}`). The service answers at once and gets
@@ -53,7 +54,7 @@ export async function stopInstance(
     for (;;) {
         await ctx.clock.sleep(STOP_POLL_MS);
         const record = await vast.instances.show(instanceId);
-        if (!record) throw new Error(`vastai: ${what} disappeared while stopping (destroyed elsewhere?); run \`pulumi refresh\``);
+        if (!record) throw new ProviderError("deleted_elsewhere", `vastai: ${what} disappeared while stopping (destroyed elsewhere?); run \`pulumi refresh\``);
         if (isStopped(record, createdStopped)) {
             ctx.log.progress(`${what} is stopped: its GPUs are no longer billed, its storage still is`);
             return record;
@@ -62,7 +63,8 @@ export async function stopInstance(
         if (status !== lastStatus) ctx.log.progress(`${what} is ${status}; waiting for it to stop`);
         lastStatus = status;
         if (ctx.clock.now() >= deadlineAt) {
-            throw new Error(
+            throw new ProviderError(
+                "instance_not_ready",
                 `vastai: ${what} did not stop within ${inputs.readyTimeoutSeconds} s (last status: ${status}). ` +
                     "The stop was asked; `pulumi up` asks again and waits",
             );

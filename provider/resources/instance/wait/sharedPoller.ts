@@ -3,6 +3,7 @@ import { VastClient } from "../../../client/vastClient";
 import { ProviderContext } from "../../../dynamic/context";
 import { InstanceRecord } from "../../../schemas/instance";
 import { Readiness, describeStatus, startState } from "./readiness";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * Every instance waiting to run in this provider process is polled by one loop, in rounds, through
@@ -206,7 +207,7 @@ export class InstancePoller {
             w.failedRounds++;
             if (Date.now() >= w.deadlineAt) w.settle({ kind: "timedOut", record: w.lastSeen });
             else if (w.failedRounds >= MAX_FAILED_ROUNDS || !(error instanceof Error)) {
-                w.settle(error instanceof Error ? error : new Error(String(error)));
+                w.settle(error instanceof Error ? error : new ProviderError("internal", String(error)));
             } else w.nextPollAt = Date.now() + this.timing.intervalMs;
         }
     }

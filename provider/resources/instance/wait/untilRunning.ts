@@ -5,6 +5,7 @@ import { InstanceInputs } from "../instanceArgs";
 import { describeStatus, howToRunAnew } from "./readiness";
 import { sharedPoller } from "./sharedPoller";
 import { StartFailureKind } from "./startFailure";
+import { ProviderError } from "../../../errors/providerError";
 
 // Waiting for an instance that exists to run (a create's, or one an earlier `up` left starting),
 // and the error that keeps an instance which exists but is not ready in state.
@@ -13,7 +14,7 @@ import { StartFailureKind } from "./startFailure";
  * An instance exists (and is paid for) but did not become ready. Carries its id, so the create can
  * fail the way that makes the engine keep the instance in state rather than leak it.
  */
-export class InstanceNotReadyError extends Error {
+export class InstanceNotReadyError extends ProviderError {
     constructor(
         message: string,
         readonly instanceId: number,
@@ -23,8 +24,7 @@ export class InstanceNotReadyError extends Error {
         /** The create was cut short with this instance not running: the machines where its instances would not run. */
         readonly failedMachineIds?: number[],
     ) {
-        super(message);
-        this.name = "InstanceNotReadyError";
+        super("instance_not_ready", message);
     }
 }
 
@@ -99,7 +99,7 @@ export async function awaitExisting(ctx: ProviderContext, vast: VastClient, inst
     const what = `instance ${instanceId}${inputs.offerId !== undefined ? ` on offer ${inputs.offerId}` : ""}`;
     const started = await untilStarted(ctx, vast, instanceId, inputs, what);
     if (started.kind === "running") return started.record;
-    if (started.kind === "gone") throw new Error(`vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
+    if (started.kind === "gone") throw new ProviderError("deleted_elsewhere", `vastai: ${what} ${started.reason}; run \`pulumi refresh\``);
     throw new InstanceNotReadyError(
         `vastai: ${what} ${started.reason}; it will not reach running: remove it from the program, or ${howToRunAnew(inputs.offerId !== undefined)}`,
         instanceId,

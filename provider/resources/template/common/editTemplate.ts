@@ -6,6 +6,7 @@ import { ProviderContext } from "../../../dynamic/context";
 import { TemplateFields, TemplateRecord } from "../../../schemas/template";
 import { hasContent } from "./templateMapping";
 import { ownTemplate } from "./templateOwnership";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * The one home of an edit: `fields` sent to the template whose hash is `hashId`. A stale hash or a
@@ -42,7 +43,7 @@ export async function editTemplate(
             throw lost ? new TemplateEditUnsettledError(templateId, looking) : looking;
         }
         if (!current) {
-            throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+            throw new ProviderError("deleted_elsewhere", `vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
         }
         if (current.hash_id !== hashId && hasContent(current, fields)) return current;
         try {
@@ -58,13 +59,13 @@ export async function editTemplate(
  * hash from what it sent, and must look before trusting either (the Template provider records
  * `editUnconfirmed`).
  */
-export class TemplateEditUnsettledError extends Error {
+export class TemplateEditUnsettledError extends ProviderError {
     constructor(templateId: number, cause: unknown) {
         super(
+            "edit_unsettled",
             `vastai: edit template ${templateId}: its answer was lost, and whether it was made could not be settled ` +
                 `(${(cause as Error)?.message ?? cause}); the next \`pulumi up\` reads the template and edits it only where it differs from the program`,
             { cause },
         );
-        this.name = "TemplateEditUnsettledError";
     }
 }

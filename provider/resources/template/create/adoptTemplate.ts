@@ -11,6 +11,7 @@ import { TEMPLATE_CONTENT, TemplateInputs } from "../templateArgs";
 import { editTemplate } from "../common/editTemplate";
 import { inputsFromRecord, toTemplateFields } from "../common/templateMapping";
 import { templateById } from "../common/templateOwnership";
+import { ProviderError } from "../../../errors/providerError";
 
 
 type Props = Record<string, unknown>;
@@ -42,13 +43,15 @@ export async function adoptTemplate(
 ): Promise<{ record: TemplateRecord; hashId: string }> {
     const found = await templateById(ctx, vast, templateId);
     if ("none" in found) {
-        throw new Error(
+        throw new ProviderError(
+            "adopt_not_found",
             `vastai: adopt template ${templateId} failed: the account has no template ${templateId} (deleted, or a mistyped id); ` +
                 "remove `adopt` to create the template anew",
         );
     }
     if ("othersPublic" in found) {
-        throw new Error(
+        throw new ProviderError(
+            "adopt_taken",
             `vastai: adopt template ${templateId} failed: template ${templateId} is another account's public template, and only ` +
                 "the account's own templates can be adopted; remove `adopt` to create a template of your own",
         );

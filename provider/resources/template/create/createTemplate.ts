@@ -9,6 +9,7 @@ import { creatorOf, createdOutputs } from "../common/templateOutputs";
 import { adoptTemplate } from "./adoptTemplate";
 import { findLostTemplate } from "./findLostTemplate";
 import { sendCreate } from "./sendCreate";
+import { ProviderError } from "../../../errors/providerError";
 
 /** Creates sent for one resource at most; the second only after the first was looked for. */
 const MAX_SENDS = 2;
@@ -39,7 +40,7 @@ export async function createTemplate(ctx: ProviderContext, inputs: TemplateInput
                 lostSentAt ??= e.sentAt ?? sending;
                 record = await findLostTemplate(ctx, vast, fields, lostSentAt);
                 if (!record && send >= MAX_SENDS) {
-                    throw new Error(`${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
+                    throw new ProviderError("lost_create_not_made", `${e.message}; no template was found afterwards, and the create was not sent a third time`, { cause: e });
                 }
             }
             if (record) return { id: String(record.id), outs: createdOutputs(ctx.log, canonical, record, creatorOf(record)) };

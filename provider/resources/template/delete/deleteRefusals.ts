@@ -2,6 +2,7 @@
 import { VastAuthError, VastConfigError, VastError, VastInvalidArgsError } from "../../../client/errors";
 import { ProviderContext } from "../../../dynamic/context";
 import { assertSameAccount } from "../../sameAccount";
+import { ProviderError } from "../../../errors/providerError";
 
 const serviceSaid = (e: unknown): string => (e instanceof VastError ? (e.serviceMessage ?? "") : "");
 
@@ -15,14 +16,16 @@ const creatorOnly = (e: unknown): boolean => e instanceof VastAuthError && /only
 function refusedDelete(e: unknown, templateId: number): Error | undefined {
     const said = serviceSaid(e);
     if (e instanceof VastInvalidArgsError && /other users are still using it/i.test(said)) {
-        return new Error(
+        return new ProviderError(
+            "in_use",
             `${e.message}. Other accounts use template ${templateId} (they created one with the same content), and the service keeps it for them. ` +
                 "To stop managing it, remove it from the stack's state (`pulumi state delete <urn>`); to keep it, leave it in the program",
             { cause: e },
         );
     }
     if (creatorOnly(e)) {
-        return new Error(
+        return new ProviderError(
+            "key_of_other_account",
             `vastai: delete template ${templateId} failed: the service says only the template's creator can delete it ("${said}"), ` +
                 "and the stack's key belongs to another account. Delete it with the creator's key, or remove it from the stack's state (`pulumi state delete <urn>`)",
             { cause: e },

@@ -7,6 +7,7 @@ import { inputsFromRecord } from "../common/templateMapping";
 import { inputsOf } from "../common/templateOutputs";
 import { ownTemplate } from "../common/templateOwnership";
 import { TemplateEditUnsettledError } from "../common/editTemplate";
+import { ProviderError } from "../../../errors/providerError";
 
 /**
  * State after an edit that could not be settled (`editUnconfirmed`): the template as it is now, as
@@ -16,7 +17,7 @@ import { TemplateEditUnsettledError } from "../common/editTemplate";
 export async function refreshedState(ctx: ProviderContext, vast: VastClient, templateId: number, olds: TemplateOutputs): Promise<TemplateOutputs> {
     const { editUnconfirmed: _unsure, ...known } = olds;
     const record = await ownTemplate(ctx, vast, templateId, olds.creatorId);
-    if (!record) throw new Error(`vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
+    if (!record) throw new ProviderError("deleted_elsewhere", `vastai: edit template ${templateId} failed: the template no longer exists; run \`pulumi refresh\``);
     return { ...known, ...inputsFromRecord(record, inputsOf(known)), hashId: record.hash_id };
 }
 
@@ -26,5 +27,5 @@ export async function refreshedState(ctx: ProviderContext, vast: VastClient, tem
  */
 export function editFailure(e: unknown, id: string, known: TemplateOutputs, news: TemplateInputs): unknown {
     if (!(e instanceof TemplateEditUnsettledError)) return e;
-    return initFailure(e.message, id, { ...known, editUnconfirmed: true }, providerOf(news));
+    return initFailure(e, id, { ...known, editUnconfirmed: true }, providerOf(news));
 }
