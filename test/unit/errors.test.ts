@@ -73,7 +73,7 @@ describe("errorFromResponse: one place maps status and body to a kind", () => {
     ])("HTTP %i %j carries the code %4$s, and the service's own code apart", (status, body, extra, code) => {
         const error = build(status, body, extra);
         expect(error.code).toBe(code);
-        expect(error.serviceCode).toBe(typeof body === "object" ? body.error : undefined);
+        expect(error.serviceCode).toBe(typeof body === "object" ? (body as { error?: string }).error : undefined);
     });
 
     it.each([
