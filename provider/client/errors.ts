@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from "../errors/codes";
 import { ProviderError } from "../errors/providerError";
-import { notFoundVerdict } from "./notFound";
+import { WORDING_RULES, notFoundVerdict } from "./notFound";
 import { serviceMessageOf } from "./redaction";
 
 export type VastErrorKind =
@@ -295,7 +295,8 @@ export function errorFromResponse(input: ErrorFactoryInput): VastError {
         return new VastRequestRejectedError(ctx, `${statusText} the service retired this endpoint${said}; update pulumi-vastai`, "endpoint_retired");
     }
     if (notFound === "names-other") {
-        return new VastRequestRejectedError(ctx, `${statusText} does not say this ${about} is what is missing${said}`, "not_about_it");
+        const other = WORDING_RULES.namedMissing(code, serviceMessage).length > 0 ? `names something other than this ${about}` : `does not say this ${about} is what is missing`;
+        return new VastRequestRejectedError(ctx, `${statusText} ${other}${said}`, "not_about_it");
     }
     if (notFound === "gone") return new VastNotFoundError(ctx, `${statusText} not found${said}`);
     if (status === 404 || status === 410) {

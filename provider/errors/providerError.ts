@@ -35,8 +35,11 @@ const SHOWN = Symbol("vastai.codeShown");
 export function codeShown(e: unknown): Error {
     const error = e instanceof Error ? e : new ProviderError("internal", String(e));
     if ((error as { [SHOWN]?: true })[SHOWN]) return error;
-    const code = codeOf(error);
-    error.message = `${error.message} [${code}]`;
+    const said = error.message;
+    error.message = `${said} [${codeOf(error)}]`;
+    // An init failure (dynamic/initFailure.ts) says its message again as its reason: the same words there.
+    const withReasons = error as { reasons?: unknown };
+    if (Array.isArray(withReasons.reasons)) withReasons.reasons = withReasons.reasons.map((r) => (r === said ? error.message : r));
     Object.defineProperty(error, SHOWN, { value: true });
     return error;
 }

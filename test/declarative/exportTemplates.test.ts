@@ -219,7 +219,7 @@ describe("export-templates", () => {
         ];
         for (const [args, said] of mistakes) {
             const result = await cli(["export-templates", ...args], env);
-            expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 2, stderr: expect.stringContaining(`pulumi-vastai: ${said}\n\nUsage: pulumi-vastai export-templates`) });
+            expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 2, stderr: expect.stringContaining(`pulumi-vastai: ${said} [cli_usage]\n\nUsage: pulumi-vastai export-templates`) });
         }
         expect(fs.existsSync(out)).toBe(false);
         expect(fs.existsSync("--force")).toBe(false);
@@ -233,10 +233,10 @@ describe("export-templates", () => {
         fs.mkdirSync(path.dirname(file), { recursive: true });
         fs.writeFileSync(file, "not a folder");
         emu.clearLog();
-        expect(await cli(["export-templates", "--out", file], env)).toMatchObject({ code: 1, stderr: `pulumi-vastai: --out ${file}: is a file, not a folder` });
+        expect(await cli(["export-templates", "--out", file], env)).toMatchObject({ code: 1, stderr: `pulumi-vastai: --out ${file}: is a file, not a folder [export_refused]` });
         expect(await cli(["export-templates", "--out", path.join(file, "templates")], env)).toMatchObject({
             code: 1,
-            stderr: `pulumi-vastai: --out ${path.join(file, "templates")}: is inside ${file}, which is a file, not a folder`,
+            stderr: `pulumi-vastai: --out ${path.join(file, "templates")}: is inside ${file}, which is a file, not a folder [export_refused]`,
         });
         expect(emu.requests).toEqual([]);
         const refused = await cli(["export-templates", "--out", freshDir()], { ...env, VAST_API_KEY: "wrong" });
@@ -265,7 +265,7 @@ describe("export-templates", () => {
         fs.writeFileSync(keyFile, " \n");
         const out = freshDir();
         const result = await cli(["export-templates", "--out", out, "--api-key-file", keyFile], { ...env, VAST_API_KEY: emu.otherUser.apiKey });
-        expect(result).toMatchObject({ code: 1, stderr: `pulumi-vastai: the API key file ${keyFile} is empty` });
+        expect(result).toMatchObject({ code: 1, stderr: `pulumi-vastai: the API key file ${keyFile} is empty [export_refused]` });
         expect(fs.existsSync(out)).toBe(false);
     });
 
@@ -273,7 +273,7 @@ describe("export-templates", () => {
     it("a refused key, a key without user_read, nothing at VAST_URL, a page that is not the API's: each says what to change in what the command reads", async () => {
         const withKey = (key: string, url = emu.url) => ({ ...env, VAST_API_KEY: key, VAST_URL: url });
         const refused = await cli(["export-templates", "--out", freshDir()], withKey("not-a-key-of-anyone"));
-        expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/HTTP 401 unauthorized.*\(set VAST_API_KEY to a valid key, or use --api-key-file <path>\)$/) });
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/HTTP 401 unauthorized.*\(set VAST_API_KEY to a valid key, or use --api-key-file <path>\) \[key_refused\]$/) });
 
         const keyFile = path.join(path.dirname(freshDir()), "revoked-key");
         fs.writeFileSync(keyFile, "not-a-key-of-anyone\n");

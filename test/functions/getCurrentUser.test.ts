@@ -98,18 +98,18 @@ describe("getCurrentUser against the emulator", () => {
         setting = programSetting({ config: stackConfigFor(emu, "revoked-or-mistyped") });
         const fromStack = await getCurrentUser().catch((e) => e);
         expect(fromStack).toBeInstanceOf(VastAuthError);
-        expect(fromStack.message).toMatch(/\(set vastai:apiKey or VAST_API_KEY to a valid key, or pass one as the apiKey option\)$/);
+        expect(fromStack.message).toMatch(/\(set vastai:apiKey or VAST_API_KEY to a valid key, or pass one as the apiKey option\) \[key_refused\]$/);
         const fromOption = await getCurrentUser({ apiKey: "revoked-or-mistyped" }).catch((e) => e);
-        expect(fromOption.message).toMatch(/\(pass a valid key as the apiKey option\)$/);
+        expect(fromOption.message).toMatch(/\(pass a valid key as the apiKey option\) \[key_refused\]$/);
 
         const stopped = await startEmulator();
         await stopped.stop();
         const nothingThere = await getCurrentUser({ baseUrl: stopped.url }).catch((e) => e);
-        expect(nothingThere.message).toMatch(/nothing listens there; check the base URL \(the baseUrl option; https:\/\/console.vast.ai by default\)$/);
+        expect(nothingThere.message).toMatch(/nothing listens there; check the base URL \(the baseUrl option; https:\/\/console.vast.ai by default\) \[network_error\]$/);
         setting.restore();
         setting = programSetting({ config: stackConfigFor(stopped, emu.demoKey) });
         const fromStackUrl = await getCurrentUser().catch((e) => e);
-        expect(fromStackUrl.message).toMatch(/nothing listens there; check the base URL \(vastai:baseUrl, or VAST_URL; https:\/\/console.vast.ai by default\)$/);
+        expect(fromStackUrl.message).toMatch(/nothing listens there; check the base URL \(vastai:baseUrl, or VAST_URL; https:\/\/console.vast.ai by default\) \[network_error\]$/);
     });
 
     it("keeps the account's api_key out of errors: JSON bodies, truncated ones, gateway pages", async () => {

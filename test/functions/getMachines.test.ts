@@ -136,7 +136,7 @@ describe("getMachines against the emulator", () => {
         const refused = await getMachines({}, { apiKey: machinesOnly }).catch((e) => e);
         expect(refused).toBeInstanceOf(VastAuthError);
         expect(refused).toMatchObject({ status: 403, missingPermission: "user_read", operation: "show current user" });
-        expect(refused.message).toMatch(/^vastai: show current user failed: HTTP 403 forbidden: .*needs the "user_read" permission.*\. getMachines asks for the key's account only when userId is left out: with a key without "user_read", pass userId \(the account's id\)$/);
+        expect(refused.message).toMatch(/^vastai: show current user failed: HTTP 403 forbidden: .*needs the "user_read" permission.*\. getMachines asks for the key's account only when userId is left out: with a key without "user_read", pass userId \(the account's id\) \[permission_missing\]$/);
         expect(emu.requestsTo("GET", "/api/v0/machines")).toHaveLength(0);
         expect((await getMachines({ userId: emu.demoUser.id }, { apiKey: machinesOnly })).length).toBeGreaterThanOrEqual(2);
     });

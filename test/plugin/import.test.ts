@@ -4,6 +4,7 @@ import { Props } from "../../testkit/host/providerHost";
 import { PluginResource } from "../../testkit/host/pluginResource";
 import { clientFor } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 /**
  * `pulumi import` through the provider plugin, against the emulator: a resource made outside
@@ -288,7 +289,9 @@ describe("pulumi import through the provider plugin", () => {
         ["apiKey", "API key"],
     ])("%s: an id the account has none of fails the import, naming the type, the id and what to check", async (kind, noun) => {
         const type = pluginTypeToken(kind).split(":").pop();
-        await expect(stack.host.read("424242", urn(kind, "missing"), {})).rejects.toThrow(
+        const missing = await stack.host.read("424242", urn(kind, "missing"), {}).catch((e) => e);
+        expect(codeIn(missing)).toBe("not_on_account");
+        expect(missing.message).toMatch(
             new RegExp(`vastai: import ${type} 424242 failed: no such ${noun} on this account \\(the account of the API key in use\\)\\. Check the id \\(.+\\), and that vastai:apiKey`),
         );
         await expect(stack.host.read("not-a-number", urn(kind, "missing"), {})).rejects.toThrow(`vastai: import ${type} "not-a-number" failed: the id must be`);

@@ -3,6 +3,7 @@ import { HostCallError } from "../../testkit/host/providerHost";
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { clientFor, eventually } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
 
@@ -48,6 +49,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
             .catch((e) => e);
         expect(error).toBeInstanceOf(Error);
         const [first, second] = [...emu.model.instances.values()].filter((i) => i.offerId === offer.id);
+        expect(codeIn(error)).toBe("create_attempts_exhausted");
         expect(error.message).toContain(`create instance on offer ${offer.id} failed: no instance reached running in 2 attempts`);
         expect(error.message).toContain(`attempt 1: instance ${first.id} on offer ${offer.id} unknown`);
         expect(error.message).toContain(`attempt 2: instance ${second.id} on offer ${offer.id} offline ("host went away")`);
@@ -80,6 +82,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         const missing = 424242;
         expect(emu.model.offers.has(missing)).toBe(false);
         const error = await engine.up(() => new Instance("stale-offer", { offerId: missing, image: "busybox" })).catch((e) => e);
+        expect(codeIn(error)).toBe("offer_gone");
         expect(error.message).toContain(`create instance on offer ${missing} failed: HTTP 404 not found`);
         expect(error.message).toContain(`Offer ${missing} is not on the market: an offer leaves it when it is rented, and nothing was rented here.`);
         expect(error.message).toContain("Give a current offer id (searchOffers lists them), or rent by need with `offer` (a search) instead of `offerId`");
@@ -91,6 +94,7 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         const taken = await engine
             .up(() => [new Instance("holder", { offerId: offer.id, image: "busybox" }), new Instance("late", { offerId: offer.id, image: "busybox" })])
             .catch((e) => e);
+        expect(codeIn(taken)).toBe("offer_gone");
         expect(taken.message).toContain(`Offer ${offer.id} is not on the market`);
         expect(emu.liveInstances().filter((i) => i.offerId === offer.id)).toHaveLength(1);
         expect([...engine.state.values()].map((r) => r.name)).toEqual(["holder"]);
@@ -304,7 +308,9 @@ describe("Instance failures through Pulumi's dynamic-provider host", () => {
         // The service's words for a missing offer, on the destroy of an instance that is running.
         const noSuchAsk = { success: false, error: "invalid_args", msg: "error 404/3603: no_such_ask  Instance type by id 7 is not available." };
         emu.faults.add({ method: "DELETE", path: `/api/v0/instances/${id}/`, fault: { kind: "status", status: 404, body: noSuchAsk } });
-        await expect(engine.destroy()).rejects.toThrow(/destroy instance \d+ failed: the service answered that it is not found, but a read still finds it; it stays in state/);
+        const unconfirmed = await engine.destroy().catch((e) => e);
+        expect(codeIn(unconfirmed)).toBe("delete_unconfirmed");
+        expect(unconfirmed.message).toMatch(/destroy instance \d+ failed: the service answered that it is not found, but a read still finds it; it stays in state/);
         expect(engine.get("paid").id).toBe(id);
         expect(emu.liveInstances().map((i) => String(i.id))).toContain(id);
 

@@ -1,6 +1,7 @@
 import { PROGRAM_PATHS, ProgramPath, declareOn } from "../../testkit/host/pluginResource";
 import { RegistryEmulator } from "../../testkit/registry/registryEmulator";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 /**
  * Images checked before money, through both front doors (Pulumi's dynamic-provider host and the
@@ -53,9 +54,9 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("images checked before money, through 
     it("an image whose tag its registry does not have fails the create with nothing rented", async () => {
         const offer = stack.emu.addOffer();
         const image = registry.image("acme/trainer", "9");
-        await expect(stack.engine.up(instance("no-tag", { offerId: offer.id, image }))).rejects.toThrow(
-            new RegExp(`nothing rented: image "${image}" does not exist: registry ${registry.host} has no acme/trainer:9 \\(404\\)\\. Correct image`),
-        );
+        const refused = await stack.engine.up(instance("no-tag", { offerId: offer.id, image })).catch((e) => e);
+        expect(codeIn(refused)).toBe("image_not_found");
+        expect(refused.message).toMatch(new RegExp(`nothing rented: image "${image}" does not exist: registry ${registry.host} has no acme/trainer:9 \\(404\\)\\. Correct image`));
         expect(rents()).toEqual([]);
         // Asked as docker does: refused with a challenge, a token from its realm, then asked again with it.
         expect(registry.requests.map((r) => [r.method, r.path, r.authorization ?? "", r.status])).toEqual([

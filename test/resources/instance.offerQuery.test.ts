@@ -3,6 +3,7 @@ import { MAX_TAKEN_OFFERS } from "../../provider/resources/instance/create/attem
 import { Fault } from "../../testkit/emulator/faults";
 import { clientFor } from "../../testkit/support/fixtures";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 const asks = /^\/api\/v0\/asks\/\d+\/?$/;
 
@@ -171,6 +172,7 @@ describe("Instance rented by offer search", () => {
         emu.model.instances.get(before.instanceId)!.createdAt -= 60_000; // made a minute before the send
         emu.faults.add({ method: "PUT", path: `/api/v0/asks/${held.id}/`, fault: { kind: "status", status: 500 } });
         const error = await engine.up(() => new Instance("held-before", { offerId: held.id, image: "busybox", readyTimeoutSeconds: 1 })).catch((e) => e);
+        expect(codeIn(error)).toBe("lost_create_undecided");
         expect(error.message).toMatch(/could not settle it before the deadline/);
         expect(stack.host.output.join("\n")).not.toContain(`is held by instance ${before.instanceId}`);
         expect(emu.liveInstances().filter((i) => i.offerId === held.id).map((i) => i.id)).toEqual([before.instanceId]);
@@ -214,6 +216,7 @@ describe("Instance rented by offer search", () => {
         // A second offer on the first machine, cheaper than the rest: once that machine failed, it is skipped.
         const againOnA = emu.addOffer({ status: "running" }, 0.1, onA.machineId, { gpu_name: "QT-BOUND", verified: true, rentable: true, external: false });
         const error = await engine.up(() => new Instance("bounded", { offer: byPrice("QT-BOUND"), image: "busybox", maxCreateAttempts: 2 })).catch((e) => e);
+        expect(codeIn(error)).toBe("create_attempts_exhausted");
         expect(error.message).toMatch(/no instance reached running in 2 attempts, and none was left behind/);
         const made = [...emu.model.instances.values()].filter((i) => [onA, onB, againOnA].some((o) => o.id === i.offerId));
         expect(made.map((i) => i.offerId)).toEqual([onA.id, onB.id]);
@@ -259,6 +262,7 @@ describe("Instance rented by offer search", () => {
         market("QT-PRICEY", [{ price: 2.5 }, { price: 1.75 }]);
         emu.clearLog();
         const error = await engine.up(() => new Instance("pricey", { offer: byPrice("QT-PRICEY", { maxPricePerHour: 1 }), image: "busybox" })).catch((e) => e);
+        expect(codeIn(error)).toBe("price_above_ceiling");
         expect(error.message).toMatch(/at or below maxPricePerHour \$1\/hour; the cheapest match is \$1\.75\/hour\. Nothing was rented/);
         expect(emu.requestsTo("PUT", asks)).toEqual([]);
     });
@@ -268,6 +272,7 @@ describe("Instance rented by offer search", () => {
         emu.clearLog();
         const error = await engine.up(() => new Instance("no-match", { offer: byPrice("QT-NO-SUCH-GPU"), image: "busybox" })).catch((e) => e);
         // Before: "no offer matching the search is left to try", as though some had been tried.
+        expect(codeIn(error)).toBe("no_offer_matches");
         expect(error.message).toContain("create instance failed: no offer on the market matches the search, and nothing was rented.");
         expect(error.message).toContain("Widen its filters (the vendor CLI's defaults apply too: verified, rentable, not rented, not external; `defaults: false` drops them), or see what it finds with searchOffers");
         expect(error.message).not.toContain("left to try");

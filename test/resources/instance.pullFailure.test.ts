@@ -2,6 +2,7 @@ import { OfferScript, pullAccessDenied } from "../../testkit/emulator/model";
 import { Emulator } from "../../testkit/emulator/server";
 import { PROGRAM_PATHS, ProgramPath, declareOn } from "../../testkit/host/pluginResource";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 // An image that cannot be pulled is the program's mistake: every machine would pull the same image.
 // The instance is destroyed and the create fails naming `image`, after one rent. A machine's own
@@ -53,6 +54,7 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("an image that cannot be pulled, throu
 
         expect(error).toBeInstanceOf(Error);
         const message = (error as Error).message;
+        expect(codeIn(error)).toBe("image_pull_failed");
         expect(message).toContain('create instance by offer search failed: `image` "acme/nope:latest" could not be pulled');
         expect(message).toContain(c.said);
         expect(message).toContain("no other machine was tried; the instance was destroyed");

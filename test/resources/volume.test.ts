@@ -2,6 +2,7 @@ import { Instance, NetworkVolume, Volume, searchVolumeOffers } from "../../provi
 import { registerAsProgram } from "../../testkit/host/programMocks";
 import { programEmulator } from "../../testkit/support/programEmulator";
 import { TestStack, startStack } from "../../testkit/support/stack";
+import { codeIn } from "../../testkit/support/errorCode";
 
 /**
  * A local volume through Pulumi's dynamic-provider host against the emulator: created by offer
@@ -83,7 +84,9 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
             `no volume offer matching the query with 10 GB free is at or below maxPricePerGbMonth $0.01 per GB-month; the cheapest match is $0.05 per GB-month (volume offer ${small.id}). Nothing was created`,
         );
         // The cheapest offer has 50 GB free: for 100 GB the cheapest match is the next.
-        await expect(engine.up(program(100, 0.08))).rejects.toThrow(`the cheapest match is $0.1 per GB-month (volume offer ${fits.id})`);
+        const refused = await engine.up(program(100, 0.08)).catch((e) => e);
+        expect(codeIn(refused)).toBe("price_above_ceiling");
+        expect(refused.message).toContain(`the cheapest match is $0.1 per GB-month (volume offer ${fits.id})`);
         // One search with the ceiling, one without it to say what it would take, per create.
         const searches = emu.requestsTo("POST", "/api/v0/volumes/search/").map((r) => r.body as Record<string, unknown>);
         expect(searches).toHaveLength(4);
@@ -121,7 +124,9 @@ describe("Volume through Pulumi's dynamic-provider host", () => {
         const urn = host.urn(reg.type, reg.name);
         const instance = await host.create(urn, (await host.check(urn, {}, reg.inputs)).inputs);
 
-        await expect(host.delete(volume.id, volume.urn, volume.outputs)).rejects.toThrow(`delete volume ${volume.id} refused: instance ${instance.id} still uses it`);
+        const refused = await host.delete(volume.id, volume.urn, volume.outputs).catch((e) => e);
+        expect(codeIn(refused)).toBe("in_use");
+        expect(refused.message).toContain(`delete volume ${volume.id} refused: instance ${instance.id} still uses it`);
         expect(emu.liveVolumes()).toHaveLength(1);
         await host.delete(instance.id, urn, instance.properties);
         await engine.destroy();
