@@ -10,7 +10,7 @@ import { instanceView } from "./handlers/instances";
 import { statusAt } from "./instanceStatus";
 import { applyEdit } from "./handlers/templates";
 import { volumeView } from "./handlers/offers";
-import { EmulatorState, withoutNulls } from "./handlers/context";
+import { EmulatorState, isObject, withoutNulls } from "./handlers/context";
 import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmuVolume, EmuVolumeOffer, EmulatorModel, OfferListing, OfferScript, Scopes, VolumeOfferOptions } from "./model";
 import { EmulatorOptions, ResolvedOptions, resolveOptions } from "./options";
 import { RateLimiter } from "./rateLimiter";
@@ -265,7 +265,8 @@ export class Emulator implements EmulatorState {
                 bodyIsJson = false;
             }
         }
-        entry.body = body;
+        // The vendor CLI puts the key in some bodies too (`show endpoints`, `get endpt-logs`).
+        entry.body = isObject(body) && "api_key" in body ? { ...body, api_key: "<redacted>" } : body;
 
         // Faults where the service never acts on the request.
         switch (fault?.kind) {
