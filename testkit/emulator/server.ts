@@ -16,6 +16,7 @@ import { EmulatorOptions, ResolvedOptions, resolveOptions } from "./options";
 import { RateLimiter } from "./rateLimiter";
 import { seedMarketplace } from "./marketplace";
 import { findRoute } from "./routes";
+import { autoscale } from "./autoscaler";
 
 export type { EmulatorOptions } from "./options";
 
@@ -151,6 +152,21 @@ export class Emulator implements EmulatorState {
         const instance = this.model.instances.get(id);
         if (!instance || instance.destroyed) throw new Error(`no live instance ${id}`);
         instance.stateChange = { to: "frozen", at: Date.now(), from: statusAt(instance, Date.now(), this.options.instanceTimings), ...options };
+    }
+
+    /**
+     * The container of a running instance ends on its own, as a crashed worker's does: it reads
+     * `exited` from now on (the autoscaler then releases and replaces a serverless worker).
+     */
+    exitInstance(id: number, statusMsg = "Container exited with code 1"): void {
+        const instance = this.model.instances.get(id);
+        if (!instance || instance.destroyed) throw new Error(`no live instance ${id}`);
+        instance.script = { status: "exited", statusMsg };
+    }
+
+    /** One pass of the serverless autoscaler now (it also runs before every request). */
+    autoscale(): void {
+        autoscale(this, Date.now());
     }
 
     /** Instances not destroyed, of the demo user unless told otherwise. */
@@ -361,6 +377,8 @@ export class Emulator implements EmulatorState {
         if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
         const { route, params } = found;
         entry.route = route.name;
+        // The engine acts on the emulator's clock: whatever was due happens before the request is seen.
+        autoscale(this, Date.now());
         const interval = this.options.intervalOverrides[route.name] ?? route.intervalMs;
         // The live service reads a field sent as null as not set; its own clients send every unset field so.
         const context = { emu: this, params, query: url.searchParams, body: withoutNulls(body), now: Date.now() };
