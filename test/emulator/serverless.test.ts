@@ -186,6 +186,25 @@ describe("emulator: serverless endpoints", () => {
         expect(logged[0].body).toEqual({ client_id: "me", api_key: "<redacted>" });
     });
 
+    it("at live intervals, the vendor SDK's own lifecycle test, back to back, meets no 429; a second listing within 3 s does", async () => {
+        const live = await startEmulator({ rateLimitScale: 1, autoscalerIdle: true });
+        try {
+            const t = live.model.addTemplate(live.demoUser.id, { name: "sdk-lifecycle", image: "vastai/vllm" });
+            const created = await call(live, "POST", ENDPOINTS, { endpoint_name: "sdk-test-wg" });
+            const group = await call(live, "POST", WORKERGROUPS, { search_params: "gpu_ram>=8", endpoint_id: created.json.result, template_hash: t.hash_id, gpu_ram: 8.0 });
+            const shown = await call(live, "GET", endpoint(created.json.result));
+            const deletedGroup = await call(live, "DELETE", `${WORKERGROUPS}${group.json.id}/`);
+            const deletedEndpoint = await call(live, "DELETE", endpoint(created.json.result));
+            expect([created, group, shown, deletedGroup, deletedEndpoint].map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+            // Each path is its own limit: the same group create on /autojobs/ goes through at once too.
+            expect((await call(live, "POST", AUTOJOBS, { search_params: "", endpoint_name: "sdk-test-wg-2", template_hash: t.hash_id })).status).toBe(200);
+            expect((await endpoints(live)).status).toBe(200);
+            expect(await endpoints(live)).toMatchObject({ status: 429, text: "API requests too frequent endpoint threshold=3.0" });
+        } finally {
+            await live.stop();
+        }
+    });
+
     it("with emptyEndpointListing 'empty', an account with none lists an empty result", async () => {
         const lenient = await startEmulator({ emptyEndpointListing: "empty" });
         try {
