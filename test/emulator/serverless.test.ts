@@ -412,7 +412,7 @@ describe("emulator: the serverless autoscaler", () => {
         expect(log).toContain(`released worker ${first[0].id} (exited)`);
     });
 
-    it("never rents above the endpoint's max_workers, across its groups; a lower max releases the newest", async () => {
+    it("never rents above the endpoint's max_workers, across its groups; a lower max releases the worst value, the newest among equals", async () => {
         const emu = await start();
         // The group asks for more than its endpoint allows.
         const { endpointId, groupId } = await setUp(emu, { cold_workers: 2, max_workers: 2 }, { cold_workers: 5 }, 8);

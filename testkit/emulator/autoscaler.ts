@@ -60,8 +60,10 @@ function round(ctx: HandlerContext, endpoint: EmuEndpoint, group: EmuWorkergroup
         .reduce((n, g) => n + model.workersOf(g.id).length, 0);
     const target = Math.max(0, Math.min(wanted(endpoint, group), endpoint.settings.max_workers - others));
 
-    // The newest go first when there are too many (a lower max_workers or cold_workers).
-    for (const extra of workers.slice(target).reverse()) {
+    // Too many (a lower max_workers or cold_workers): "the engine will remove the GPU with the worst
+    // price-performance first" (the vendor's pricing page); the newest among equals.
+    const byValue = [...workers].sort((a, b) => valueOf(ctx, b) - valueOf(ctx, a) || a.id - b.id);
+    for (const extra of byValue.slice(target).reverse()) {
         destroyInstance({ ...ctx, params: [String(extra.id)] });
         note(`released worker ${extra.id} (above the group's ${target})`);
     }
@@ -71,6 +73,12 @@ function round(ctx: HandlerContext, endpoint: EmuEndpoint, group: EmuWorkergroup
         const made = model.workersOf(group.id).at(-1) as EmuInstance;
         note(`rented worker ${made.id} on offer ${made.offerId}`);
     }
+}
+
+/** A worker's price-performance: its offer's `score` (DL performance per dollar, by reliability). */
+function valueOf(ctx: HandlerContext, worker: EmuInstance): number {
+    const offer = ctx.emu.model.offers.get(worker.offerId);
+    return offer ? (offerView(offer, ctx.now).score as number) : 0;
 }
 
 /** The group's own `cold_workers` when it set one, else its endpoint's; never above the group's `max_workers`. */
