@@ -73,7 +73,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     {
         root: "testkit",
         within: "emulator/handlers",
-        layers: [["context"], ["account", "catalog", "offers", "sshKeys", "templates"], ["instances"], ["instanceState", "serverless"]],
+        layers: [["context"], ["account", "catalog", "offers", "sshKeys", "templates"], ["instances"], ["instanceState", "serverless"], ["serverlessLogs"]],
     },
 ];
 

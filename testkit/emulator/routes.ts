@@ -7,6 +7,7 @@ import * as instanceState from "./handlers/instanceState";
 import * as sshKeys from "./handlers/sshKeys";
 import * as offers from "./handlers/offers";
 import * as serverless from "./handlers/serverless";
+import * as serverlessLogs from "./handlers/serverlessLogs";
 import * as templates from "./handlers/templates";
 
 /**
@@ -95,9 +96,9 @@ export const ROUTES: Array<Route | PublicRoute> = [
     { name: "workergroup-delete", method: "DELETE", pattern: path(`/api/v0/workergroups/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.deleteWorkergroup },
     // The autoscaler's own host (run.vast.ai); the vendor CLI sends these to a custom URL as given.
     // No interval or permission is documented: a modest interval, and `misc` as for the rest.
-    { name: "endpoint-logs", method: "POST", pattern: path("/get_endpoint_logs"), scope: "misc", intervalMs: 500, handler: serverless.endpointLogs },
-    { name: "autogroup-logs", method: "POST", pattern: path("/get_autogroup_logs"), scope: "misc", intervalMs: 500, handler: serverless.workergroupLogs },
-    { name: "workergroup-logs", method: "POST", pattern: path("/get_workergroup_logs"), scope: "misc", intervalMs: 500, handler: serverless.workergroupLogs },
+    { name: "endpoint-logs", method: "POST", pattern: path("/get_endpoint_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.endpointLogs },
+    { name: "autogroup-logs", method: "POST", pattern: path("/get_autogroup_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.workergroupLogs },
+    { name: "workergroup-logs", method: "POST", pattern: path("/get_workergroup_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.workergroupLogs },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {

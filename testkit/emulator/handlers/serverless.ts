@@ -1,7 +1,7 @@
 /**
  * Serverless endpoints and their worker groups (docs/live-service.md "Serverless: endpoints and
- * worker groups"): create, list, update, delete, and the autoscaler's logs. The workers themselves
- * are rented and released by ../autoscaler.ts.
+ * worker groups"): create, list, update and delete; their logs are in serverlessLogs.ts. The
+ * workers themselves are rented and released by ../autoscaler.ts.
  */
 import { EmuResponse, fail, invalidArgs, ok } from "../response";
 import { EmuEndpoint, EmuTemplate, EmuWorkergroup, EndpointSettings, EndpointState, EmulatorModel, appendLog } from "../model";
@@ -124,11 +124,11 @@ function endpointView(endpoint: EmuEndpoint): Record<string, unknown> {
     };
 }
 
-function ownEndpoints(model: EmulatorModel, ownerId: number): EmuEndpoint[] {
+export function ownEndpoints(model: EmulatorModel, ownerId: number): EmuEndpoint[] {
     return [...model.endpoints.values()].filter((e) => !e.deleted && e.ownerId === ownerId).sort((a, b) => a.id - b.id);
 }
 
-function ownEndpoint(ctx: HandlerContext, id: unknown): EmuEndpoint | undefined {
+export function ownEndpoint(ctx: HandlerContext, id: unknown): EmuEndpoint | undefined {
     const endpoint = ctx.emu.model.endpoints.get(Number(id));
     return endpoint && !endpoint.deleted && endpoint.ownerId === ctx.caller.user.id ? endpoint : undefined;
 }
@@ -404,42 +404,4 @@ function releaseWorkers(ctx: HandlerContext, groups: EmuWorkergroup[]): number[]
     const workers = groups.flatMap((g) => ctx.emu.model.workersOf(g.id));
     for (const worker of workers) destroyInstance({ ...ctx, params: [String(worker.id)] });
     return workers.map((w) => w.id);
-}
-
-// ---- logs ------------------------------------------------------------------------------------
-
-/**
- * The logs as both the vendor CLI reads them (a key per level: `info0`, `info1`, `trace`,
- * `debug`) and the API reference documents them (`logs`); every level holds the same lines here.
- */
-function logsAnswer(lines: string[], tail: unknown): EmuResponse {
-    if (tail !== undefined && !(Number.isInteger(tail) && (tail as number) >= 1)) return invalidArgs("tail must be a whole number, at least 1");
-    const text = lines.slice(-((tail as number | undefined) ?? 10000)).join("\n");
-    return ok({ logs: text, info0: text, info1: text, trace: text, debug: text });
-}
-
-/** What the autoscaler answers for a group or endpoint it does not find for the key: a 200 with this text (the API reference). */
-const notFoundText = (what: string, id: unknown): EmuResponse => ({
-    status: 200,
-    body: `authenticate_${what}_apikey: invalid api_key or ${what} ${String(id)} not found`,
-    text: true,
-});
-
-/** `POST /get_endpoint_logs/ {id, api_key, tail?}` (the CLI), or `{endpoint: <name>, tail?}` (the API reference). */
-export function endpointLogs(ctx: HandlerContext): EmuResponse {
-    const body = isObject(ctx.body) ? ctx.body : {};
-    const byName = body.id === undefined && typeof body.endpoint === "string";
-    const endpoint = byName
-        ? ownEndpoints(ctx.emu.model, ctx.caller.user.id).find((e) => e.settings.endpoint_name === body.endpoint)
-        : ownEndpoint(ctx, body.id);
-    if (!endpoint) return notFoundText("endpoint", byName ? body.endpoint : body.id);
-    return logsAnswer(endpoint.log, body.tail);
-}
-
-/** `POST /get_autogroup_logs/ {id, api_key, tail?}` (the CLI), `/get_workergroup_logs/` (the API reference). */
-export function workergroupLogs(ctx: HandlerContext): EmuResponse {
-    const body = isObject(ctx.body) ? ctx.body : {};
-    const group = ctx.emu.model.workergroups.get(Number(body.id));
-    if (!group || group.deleted || group.ownerId !== ctx.caller.user.id) return notFoundText("workergroup", body.id);
-    return logsAnswer(group.log, body.tail);
 }
