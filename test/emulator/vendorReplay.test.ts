@@ -214,6 +214,58 @@ describe("the vendor clients' everyday commands, replayed against the emulator",
         expect((await send("vastai show volumes")).json.volumes.map((v: { id: number }) => v.id)).not.toContain(local.id);
     });
 
+    it("serverless, as the CLI and SDK do it: an endpoint made, listed, updated; groups on it rent their worker; logs; both deleted, the worker kept", async () => {
+        const endpointId = (await send("vastai create endpoint")).json.result;
+        bindings.endpointId = endpointId;
+        expect((await send("vastai show endpoints")).json.results).toContainEqual(
+            expect.objectContaining({ id: endpointId, endpoint_name: "vendor-replay", cold_workers: 1, max_workers: 2, api_key: expect.any(String) }),
+        );
+        await send("vastai update endpoint");
+        // The update's nulls are not set: only max_workers changed.
+        expect(emu.model.endpoints.get(endpointId)!.settings).toMatchObject({ max_workers: 3, cold_workers: 1, min_load: 0, cold_mult: 2.5 });
+
+        bindings.workergroupId = (await send("vastai create workergroup")).json.id;
+        bindings.sdkWorkergroupId = (await send("VastAI.create_workergroup")).json.id;
+        expect((await send("vastai show workergroups")).json.results).toEqual(
+            expect.arrayContaining([
+                expect.objectContaining({ id: bindings.workergroupId, endpoint_id: endpointId, endpoint_name: "vendor-replay", template_hash: bindings.hashId, test_workers: 3, search_query: { gpu_name: { eq: "RTX 4090" }, num_gpus: { eq: "1" } } }),
+                expect.objectContaining({ id: bindings.sdkWorkergroupId, endpoint_id: endpointId, search_query: { gpu_name: { eq: "RTX 4090" }, verified: { eq: true }, rentable: { eq: true }, rented: { eq: false } } }),
+            ]),
+        );
+        // The engine rents the group's worker on the account: the CLI's own listing shows it, naming its group.
+        const worker = await eventually(async () => (await send("vastai show instances")).json.instances.find((i: Record<string, unknown>) => i.workergroup_id === bindings.workergroupId));
+        expect(worker).toMatchObject({ endpoint_id: endpointId, gpu_name: "RTX 4090", num_gpus: 1, template_hash_id: bindings.hashId });
+
+        await send("vastai update workergroup");
+        // The CLI sent only the default terms as search_params: they are the group's search now.
+        expect(emu.model.workergroups.get(bindings.workergroupId as number)).toMatchObject({
+            settings: { test_workers: 1 },
+            searchQuery: { verified: { eq: true }, rentable: { eq: true }, rented: { eq: false } },
+        });
+        expect((await send("vastai get endpt-logs")).json.info1).toContain(`workergroup ${bindings.workergroupId}: rented worker ${worker.id}`);
+        expect((await send("vastai get wrkgrp-logs")).json.info1).toContain(`rented worker ${worker.id}`);
+
+        await send("vastai delete workergroup");
+        await send("VastAI.delete_workergroup");
+        await send("vastai delete endpoint");
+        expect(emu.model.endpoints.get(endpointId)!.deleted).toBe(true);
+        // As the CLI warns: the group's instance is still the account's.
+        expect(emu.model.instances.get(worker.id)!.destroyed).toBe(false);
+    });
+
+    it("serverless, as the serverless client does it: an endpoint by name alone, read back by id, a group by /workergroups/, found, deleted", async () => {
+        const endpointId = (await send("Serverless.create_endpoint")).json.result;
+        bindings.sdkEndpointId = endpointId;
+        expect((await send("Serverless.get_endpoints")).json.results.map((e: { id: number }) => e.id)).toContain(endpointId);
+        expect((await send("ManagedEndpoint.get()")).json.result).toMatchObject({ id: endpointId, endpoint_name: "vendor-sdk", api_key: expect.any(String), user_id: emu.demoUser.id });
+        bindings.serverlessWorkergroupId = (await send("ManagedEndpoint.add_workergroup")).json.id;
+        const found = (await send("Serverless.find_workergroup_for_endpoint")).json.results.find((g: { endpoint_id: number }) => g.endpoint_id === endpointId);
+        expect(found.id).toBe(bindings.serverlessWorkergroupId);
+        await send("Serverless.delete_workergroup");
+        await send("ManagedEndpoint.delete()");
+        expect(emu.model.endpoints.get(endpointId)!.deleted).toBe(true);
+    });
+
     it("delete template: unlinked from the account, no longer found", async () => {
         await send("vastai delete template");
         expect(emu.model.templates.get(bindings.templateId as number)!.deleted).toBe(true);

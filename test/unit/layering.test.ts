@@ -63,10 +63,10 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
         within: "emulator",
         layers: [
             ["model", "response", "faults", "selectFilters", "envFlags"],
-            ["auth", "faultResponses", "rateLimiter", "marketplace", "instanceStatus"],
+            ["auth", "faultResponses", "rateLimiter", "marketplace", "instanceStatus", "searchParams"],
             ["options"],
             ["handlers"],
-            ["routes"],
+            ["routes", "autoscaler"],
             ["server"],
             ["main"],
         ],
@@ -74,7 +74,7 @@ const LAYERS: Array<{ root: string; within?: string; layers: string[][] }> = [
     {
         root: "testkit",
         within: "emulator/handlers",
-        layers: [["context"], ["account", "catalog", "offers", "sshKeys", "templates"], ["instances"], ["instanceState"]],
+        layers: [["context"], ["account", "catalog", "offers", "sshKeys", "templates"], ["instances"], ["instanceState", "serverless"], ["serverlessLogs"]],
     },
 ];
 

@@ -30,7 +30,8 @@ export function envFlagsToDict(flags: string | undefined | null): Record<string,
     return result;
 }
 
-function splitOutsideQuotes(text: string): string[] {
+/** Words split on spaces outside single or double quotes; the quotes are kept. */
+export function splitOutsideQuotes(text: string): string[] {
     const tokens: string[] = [];
     let current = "";
     let quote: string | null = null;
@@ -52,7 +53,8 @@ function splitOutsideQuotes(text: string): string[] {
     return tokens;
 }
 
-function stripQuotes(text: string): string {
+/** The text without one pair of surrounding quotes, single or double. */
+export function stripQuotes(text: string): string {
     if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text[text.length - 1] === text[0]) {
         return text.slice(1, -1);
     }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "crypto";
 
 /**
  * The emulator's in-memory world: accounts and their keys, templates, host machines, offers,
- * instances, volume offers and volumes. Field names follow the service's JSON so handlers can return records as they are.
+ * instances, volume offers and volumes, serverless endpoints and their worker groups. Field names follow the service's JSON so handlers can return records as they are.
  */
 
 export type Scopes = { api: Record<string, Record<string, unknown>> };
@@ -149,6 +149,8 @@ export interface EmuInstance {
     stateChange?: { to: "running" | "stopped" | "frozen"; at: number; from: string | null; intendedShown?: string };
     /** Existing volumes the create linked (`volume_info` with `create_new: false`), in use until the instance is destroyed. */
     volumes?: Array<{ id: number; mount_path: string }>;
+    /** Set on an instance the autoscaler rented for a worker group; kept after the group is deleted. */
+    worker?: { endpointId: number; workergroupId: number };
 }
 
 /**
@@ -227,6 +229,76 @@ export interface EmuSshKey {
 
 export type EmuMachine = Record<string, unknown> & { id: number; ownerId: number };
 
+export type EndpointState = "active" | "suspended" | "stopped";
+
+/** An endpoint's settings in the service's names: loads in perf units/s, times in seconds. */
+export interface EndpointSettings {
+    endpoint_name: string;
+    min_load: number;
+    min_cold_load: number;
+    /** A fraction, at most 1. */
+    target_util: number;
+    cold_mult: number;
+    cold_workers: number;
+    max_workers: number;
+    max_queue_time: number | null;
+    target_queue_time: number | null;
+    inactivity_timeout: number | null;
+    endpoint_state: EndpointState;
+    autoscaler_instance: string;
+}
+
+/** A serverless endpoint (`/api/v0/endptjobs/`): the limits its worker groups share. */
+export interface EmuEndpoint {
+    id: number;
+    ownerId: number;
+    settings: EndpointSettings;
+    /** The token the listing shows as `api_key`; not a key of the account here. */
+    apiKey: string;
+    /** ms epoch. */
+    createdAt: number;
+    deleted: boolean;
+    /** What the autoscaler did for its groups, as `get_endpoint_logs` answers it. */
+    log: string[];
+}
+
+/** A worker group's settings in the service's names; null where the request left it unset. */
+export interface WorkergroupSettings {
+    min_load: number | null;
+    target_util: number | null;
+    cold_mult: number | null;
+    cold_workers: number | null;
+    max_workers: number | null;
+    test_workers: number;
+    /** GB. */
+    gpu_ram: number;
+    template_hash: string | null;
+    template_id: number | null;
+    launch_args: string | null;
+    autoscaler_instance: string;
+    docker_login_repo: string | null;
+    docker_login_user: string | null;
+    docker_login_pass: string | null;
+}
+
+/** A worker group (`/api/v0/autojobs/`, also `/api/v0/workergroups/`): what its workers run and where they are rented. */
+export interface EmuWorkergroup {
+    id: number;
+    ownerId: number;
+    endpointId: number;
+    settings: WorkergroupSettings;
+    /** Which reference the request gave: a template found by id follows its edits, one by hash does not. */
+    templateBy: "hash" | "id" | null;
+    /** `search_params` read as offer conditions `{field: {op: value}}` (the listing's `search_query`). */
+    searchQuery: Record<string, Record<string, unknown>>;
+    /** ms epoch. */
+    createdAt: number;
+    deleted: boolean;
+    /** When the autoscaler next looks at the group (ms epoch). */
+    nextRoundAt: number;
+    log: string[];
+}
+
 export function newSecret(prefix = "emu"): string {
     return `${prefix}_${randomBytes(24).toString("hex")}`;
 }
@@ -245,6 +317,8 @@ export class EmulatorModel {
     sshKeys = new Map<number, EmuSshKey>();
     volumeOffers = new Map<number, EmuVolumeOffer>();
     volumes = new Map<number, EmuVolume>();
+    endpoints = new Map<number, EmuEndpoint>();
+    workergroups = new Map<number, EmuWorkergroup>();
 
     // Volume offers and volumes have ranges of their own, apart from offers' and instances': an id
     // a client mixes up (a volume offer's for a volume's, an instance's for a volume's) finds nothing.
@@ -259,6 +333,8 @@ export class EmulatorModel {
         volumeOffer: 1200001,
         volume: 3300001,
         cluster: 401,
+        endpoint: 19001,
+        workergroup: 25001,
     };
 
     addUser(fields: Partial<Omit<EmuUser, "id" | "apiKey">> = {}): EmuUser {
@@ -377,6 +453,23 @@ export class EmulatorModel {
         return volume;
     }
 
+    addEndpoint(ownerId: number, settings: EndpointSettings, createdAt = now()): EmuEndpoint {
+        const endpoint: EmuEndpoint = { id: this.nextIds.endpoint++, ownerId, settings, apiKey: newSecret("endpt"), createdAt, deleted: false, log: [] };
+        this.endpoints.set(endpoint.id, endpoint);
+        return endpoint;
+    }
+
+    addWorkergroup(fields: Omit<EmuWorkergroup, "id" | "deleted" | "log">): EmuWorkergroup {
+        const group: EmuWorkergroup = { ...fields, id: this.nextIds.workergroup++, deleted: false, log: [] };
+        this.workergroups.set(group.id, group);
+        return group;
+    }
+
+    /** Instances not destroyed that the autoscaler rented for the group. */
+    workersOf(workergroupId: number): EmuInstance[] {
+        return [...this.instances.values()].filter((i) => !i.destroyed && i.worker?.workergroupId === workergroupId);
+    }
+
     /** GB of the offer not taken by volumes that are not deleted. */
     volumeOfferFree(offer: EmuVolumeOffer): number {
         let used = 0;
@@ -398,6 +491,13 @@ export function templateHash(t: Pick<EmuTemplate, "id" | "creator_id" | "fields"
 
 export function now(): number {
     return Date.now();
+}
+
+/** A line of an endpoint's or a group's log, as the autoscaler's logs read: its time, then what happened. */
+export function appendLog(lines: string[], at: number, text: string): void {
+    lines.push(`${new Date(at).toISOString()} ${text}`);
+    // Logs are read by their tail; an endpoint up for a long test run keeps a bounded one.
+    if (lines.length > 1000) lines.splice(0, lines.length - 1000);
 }
 
 const GiB = 1024 ** 3;

@@ -44,6 +44,29 @@ export interface EmulatorOptions {
      * `no_such_ask` an offer that does not exist gets. The live service has been seen to do both.
      */
     takenOfferStatus?: 404 | 410;
+    /** The serverless autoscaler rents, replaces and releases nothing: groups keep whatever workers they have. Default false. */
+    autoscalerIdle?: boolean;
+    /**
+     * How often the autoscaler looks at a worker group, ms: its first workers come this long after
+     * it is made, a lost worker's replacement within as long. Default 5000 (the live pace is not documented).
+     */
+    autoscalerRoundMs?: number;
+    /**
+     * What deleting a worker group, or its endpoint, does to the group's workers: `kept` (the
+     * default), as the vendor CLI warns ("doesn't automatically destroy all the instances"), or
+     * `destroyed`, as the API reference's delete describes it ("terminating associated worker instances").
+     */
+    deletedGroupWorkers?: "kept" | "destroyed";
+    /**
+     * A worker group create naming an endpoint that does not exist: `create` makes it (the
+     * default, as the API reference's create describes it), `refuse` answers 400 as for an unknown endpoint id.
+     */
+    unknownEndpointName?: "create" | "refuse";
+    /**
+     * How the endpoint listing answers an account with none: `400` "No endpoints for user ... found."
+     * (the default, as the API reference documents it), or `empty`, `{success: true, results: []}`.
+     */
+    emptyEndpointListing?: "400" | "empty";
     /** Keep the process alive while listening (for `npm run emulator`); tests leave it false. */
     keepProcessAlive?: boolean;
     /**
@@ -77,6 +100,11 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
         apiKeyListing: options.apiKeyListing ?? "reference",
         offerReturnAfterMs: options.offerReturnAfterMs ?? 5000,
         takenOfferStatus: options.takenOfferStatus ?? 410,
+        autoscalerIdle: options.autoscalerIdle ?? false,
+        autoscalerRoundMs: options.autoscalerRoundMs ?? 5000,
+        deletedGroupWorkers: options.deletedGroupWorkers ?? "kept",
+        unknownEndpointName: options.unknownEndpointName ?? "create",
+        emptyEndpointListing: options.emptyEndpointListing ?? "400",
         keepProcessAlive: options.keepProcessAlive ?? false,
         latencyMs: options.latencyMs ?? 0,
         keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5000,

@@ -6,6 +6,8 @@ import * as instances from "./handlers/instances";
 import * as instanceState from "./handlers/instanceState";
 import * as sshKeys from "./handlers/sshKeys";
 import * as offers from "./handlers/offers";
+import * as serverless from "./handlers/serverless";
+import * as serverlessLogs from "./handlers/serverlessLogs";
 import * as templates from "./handlers/templates";
 
 /**
@@ -76,6 +78,27 @@ export const ROUTES: Array<Route | PublicRoute> = [
     { name: "network-volume-create", method: "PUT", pattern: path("/api/v0/network_volumes"), scope: "instance_write", intervalMs: 5500, handler: offers.createNetworkVolume },
     { name: "volume-list", method: "GET", pattern: path("/api/v0/volumes"), scope: "instance_read", intervalMs: 5500, handler: offers.listVolumes },
     { name: "volume-delete", method: "DELETE", pattern: path("/api/v0/volumes"), scope: "instance_write", intervalMs: 5500, handler: offers.deleteVolume },
+    // Serverless (docs/live-service.md "Serverless: endpoints and worker groups"): `misc` on every
+    // route. Worker groups are `autojobs` to the vendor CLI and SDK, `workergroups` to the serverless
+    // client and the API reference; both are served, each path its own interval.
+    { name: "endpoint-list", method: "GET", pattern: path("/api/v0/endptjobs"), scope: "misc", intervalMs: 3000, handler: serverless.listEndpoints },
+    { name: "endpoint-create", method: "POST", pattern: path("/api/v0/endptjobs"), scope: "misc", intervalMs: 4000, handler: serverless.createEndpoint },
+    { name: "endpoint-show", method: "GET", pattern: path(`/api/v0/endptjobs/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.showEndpoint },
+    { name: "endpoint-update", method: "PUT", pattern: path(`/api/v0/endptjobs/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.updateEndpoint },
+    { name: "endpoint-delete", method: "DELETE", pattern: path(`/api/v0/endptjobs/${id}`), scope: "misc", intervalMs: 3000, handler: serverless.deleteEndpoint },
+    { name: "autojob-list", method: "GET", pattern: path("/api/v0/autojobs"), scope: "misc", intervalMs: 2000, handler: serverless.listWorkergroups },
+    { name: "autojob-create", method: "POST", pattern: path("/api/v0/autojobs"), scope: "misc", intervalMs: 4000, handler: serverless.createWorkergroup },
+    { name: "autojob-update", method: "PUT", pattern: path(`/api/v0/autojobs/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.updateWorkergroup },
+    { name: "autojob-delete", method: "DELETE", pattern: path(`/api/v0/autojobs/${id}`), scope: "misc", intervalMs: 3000, handler: serverless.deleteWorkergroup },
+    { name: "workergroup-list", method: "GET", pattern: path("/api/v0/workergroups"), scope: "misc", intervalMs: 2000, handler: serverless.listWorkergroups },
+    { name: "workergroup-create", method: "POST", pattern: path("/api/v0/workergroups"), scope: "misc", intervalMs: 2000, handler: serverless.createWorkergroup },
+    { name: "workergroup-update", method: "PUT", pattern: path(`/api/v0/workergroups/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.updateWorkergroup },
+    { name: "workergroup-delete", method: "DELETE", pattern: path(`/api/v0/workergroups/${id}`), scope: "misc", intervalMs: 2000, handler: serverless.deleteWorkergroup },
+    // The autoscaler's own host (run.vast.ai); the vendor CLI sends these to a custom URL as given.
+    // No interval or permission is documented: a modest interval, and `misc` as for the rest.
+    { name: "endpoint-logs", method: "POST", pattern: path("/get_endpoint_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.endpointLogs },
+    { name: "autogroup-logs", method: "POST", pattern: path("/get_autogroup_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.workergroupLogs },
+    { name: "workergroup-logs", method: "POST", pattern: path("/get_workergroup_logs"), scope: "misc", intervalMs: 500, handler: serverlessLogs.workergroupLogs },
 ];
 
 export function findRoute(method: string, pathname: string): { route: Route | PublicRoute; params: string[] } | "wrong-method" | undefined {

@@ -10,12 +10,13 @@ import { instanceView } from "./handlers/instances";
 import { statusAt } from "./instanceStatus";
 import { applyEdit } from "./handlers/templates";
 import { volumeView } from "./handlers/offers";
-import { EmulatorState, withoutNulls } from "./handlers/context";
+import { EmulatorState, isObject, withoutNulls } from "./handlers/context";
 import { EmuInstance, EmuKey, EmuOffer, EmuUser, EmuVolume, EmuVolumeOffer, EmulatorModel, OfferListing, OfferScript, Scopes, VolumeOfferOptions } from "./model";
 import { EmulatorOptions, ResolvedOptions, resolveOptions } from "./options";
 import { RateLimiter } from "./rateLimiter";
 import { seedMarketplace } from "./marketplace";
 import { findRoute } from "./routes";
+import { autoscale } from "./autoscaler";
 
 export type { EmulatorOptions } from "./options";
 
@@ -153,6 +154,21 @@ export class Emulator implements EmulatorState {
         instance.stateChange = { to: "frozen", at: Date.now(), from: statusAt(instance, Date.now(), this.options.instanceTimings), ...options };
     }
 
+    /**
+     * The container of a running instance ends on its own, as a crashed worker's does: it reads
+     * `exited` from now on (the autoscaler then releases and replaces a serverless worker).
+     */
+    exitInstance(id: number, statusMsg = "Container exited with code 1"): void {
+        const instance = this.model.instances.get(id);
+        if (!instance || instance.destroyed) throw new Error(`no live instance ${id}`);
+        instance.script = { status: "exited", statusMsg };
+    }
+
+    /** One pass of the serverless autoscaler now (it also runs before every request). */
+    autoscale(): void {
+        autoscale(this, Date.now());
+    }
+
     /** Instances not destroyed, of the demo user unless told otherwise. */
     liveInstances(userId = this.demoUser.id): EmuInstance[] {
         return [...this.model.instances.values()].filter((i) => !i.destroyed && i.ownerId === userId);
@@ -265,7 +281,8 @@ export class Emulator implements EmulatorState {
                 bodyIsJson = false;
             }
         }
-        entry.body = body;
+        // The vendor CLI puts the key in some bodies too (`show endpoints`, `get endpt-logs`).
+        entry.body = isObject(body) && "api_key" in body ? { ...body, api_key: "<redacted>" } : body;
 
         // Faults where the service never acts on the request.
         switch (fault?.kind) {
@@ -360,6 +377,8 @@ export class Emulator implements EmulatorState {
         if (found === "wrong-method") return fail(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}`);
         const { route, params } = found;
         entry.route = route.name;
+        // The engine acts on the emulator's clock: whatever was due happens before the request is seen.
+        autoscale(this, Date.now());
         const interval = this.options.intervalOverrides[route.name] ?? route.intervalMs;
         // The live service reads a field sent as null as not set; its own clients send every unset field so.
         const context = { emu: this, params, query: url.searchParams, body: withoutNulls(body), now: Date.now() };

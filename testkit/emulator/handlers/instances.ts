@@ -240,6 +240,8 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         onstart: instance.effective.onstart ?? null,
         // Only for an instance that linked an existing volume: what other instances show is not modelled.
         ...(instance.volumes ? { volume_info: instance.volumes.map((v) => ({ ...v })) } : {}),
+        // A serverless worker names its endpoint and group, as the service's charges name a contract's (docs `show_charges.yaml`).
+        ...(instance.worker ? { endpoint_id: instance.worker.endpointId, workergroup_id: instance.worker.workergroupId } : {}),
     };
 }
 

@@ -132,6 +132,10 @@ export function findVisibleByHash(ctx: HandlerContext, hashId: string): EmuTempl
     return visible(ctx).find((t) => t.hash_id === hashId);
 }
 
+export function findVisibleById(ctx: HandlerContext, id: number): EmuTemplate | undefined {
+    return visible(ctx).find((t) => t.id === id);
+}
+
 export function searchTemplates(ctx: HandlerContext): EmuResponse {
     const parsed = filtersFromQuery(ctx.query, FILTER_FIELDS);
     if ("problem" in parsed) return invalidArgs(parsed.problem);
