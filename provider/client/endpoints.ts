@@ -100,6 +100,16 @@ export const ENDPOINTS = {
     createNetworkVolume: { method: "PUT", path: "/api/v0/network_volumes/", operation: "create network volume", scope: "instance_write", minIntervalMs: 5500, idempotent: false },
     listVolumes: { method: "GET", path: "/api/v0/volumes/", operation: "list volumes", scope: "instance_read", minIntervalMs: 5500, idempotent: true },
     deleteVolume: { method: "DELETE", path: "/api/v0/volumes/", operation: "delete volume", scope: "instance_write", minIntervalMs: 5500, idempotent: true },
+    // Serverless (docs/live-service.md "Serverless: endpoints and worker groups"); worker groups at `autojobs`, as the vendor CLI and SDK call them.
+    createEndpoint: { method: "POST", path: "/api/v0/endptjobs/", operation: "create endpoint", scope: "misc", minIntervalMs: 4000, idempotent: false },
+    listEndpoints: { method: "GET", path: "/api/v0/endptjobs/", operation: "list endpoints", scope: "misc", minIntervalMs: 3000, idempotent: true, carriesCredentials: true },
+    showEndpoint: { method: "GET", path: "/api/v0/endptjobs/{id}/", operation: "show endpoint", scope: "misc", minIntervalMs: 2000, idempotent: true, carriesCredentials: true, about: "endpoint" },
+    updateEndpoint: { method: "PUT", path: "/api/v0/endptjobs/{id}/", operation: "update endpoint", scope: "misc", minIntervalMs: 2000, idempotent: true },
+    deleteEndpoint: { method: "DELETE", path: "/api/v0/endptjobs/{id}/", operation: "delete endpoint", scope: "misc", minIntervalMs: 3000, idempotent: true, about: "endpoint" },
+    createWorkerGroup: { method: "POST", path: "/api/v0/autojobs/", operation: "create worker group", scope: "misc", minIntervalMs: 4000, idempotent: false },
+    listWorkerGroups: { method: "GET", path: "/api/v0/autojobs/", operation: "list worker groups", scope: "misc", minIntervalMs: 2000, idempotent: true, carriesCredentials: true },
+    updateWorkerGroup: { method: "PUT", path: "/api/v0/autojobs/{id}/", operation: "update worker group", scope: "misc", minIntervalMs: 2000, idempotent: true },
+    deleteWorkerGroup: { method: "DELETE", path: "/api/v0/autojobs/{id}/", operation: "delete worker group", scope: "misc", minIntervalMs: 3000, idempotent: true, about: "workergroup" },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

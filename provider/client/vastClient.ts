@@ -2,6 +2,7 @@ import { AccountApi } from "./api/account";
 import { InstancesApi } from "./api/instances";
 import { SshKeysApi } from "./api/sshKeys";
 import { OffersApi } from "./api/offers";
+import { ServerlessApi } from "./api/serverless";
 import { VolumesApi } from "./api/volumes";
 import { TemplatesApi } from "./api/templates";
 import { Transport, TransportOptions } from "./transport";
@@ -22,6 +23,7 @@ export class VastClient {
     readonly sshKeys: SshKeysApi;
     readonly offers: OffersApi;
     readonly volumes: VolumesApi;
+    readonly serverless: ServerlessApi;
     readonly baseUrl: string;
     readonly #transport: Transport;
 
@@ -35,6 +37,7 @@ export class VastClient {
         this.sshKeys = new SshKeysApi(transport);
         this.offers = new OffersApi(transport);
         this.volumes = new VolumesApi(transport);
+        this.serverless = new ServerlessApi(transport);
     }
 
     /**

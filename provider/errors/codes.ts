@@ -92,6 +92,11 @@ export const ERROR_CODES = {
         means: "The service answered a delete (or said not found), but the account still lists the resource; it stays in state, and may still bill.",
         whatToDo: "Run `pulumi destroy` (or `pulumi up`) again; if it persists, delete it in the console and `pulumi refresh`.",
     },
+    workers_remain: {
+        group: "money",
+        means: "A worker group or endpoint was deleted, but some of its workers (instances the service rented for it) could not be destroyed; they are named, and still billed.",
+        whatToDo: "Run `pulumi destroy` again (the resource stays in state until its workers are gone), or destroy the named instances in the console.",
+    },
     // Lost responses
     outcome_unknown: {
         group: "lost",

@@ -115,6 +115,9 @@ export const instanceRecordSchema = z.looseObject({
     extra_env: z.array(z.tuple([z.string(), z.string()])).nullish(),
     disk_space: z.number().nullish(),
     start_date: z.number().nullish(),
+    /** The serverless endpoint and worker group a worker was rented for (docs/live-service.md "How a worker names its group"). */
+    endpoint_id: z.number().int().nullish().catch(undefined),
+    workergroup_id: z.number().int().nullish().catch(undefined),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
