@@ -78,3 +78,6 @@ export {
     VastConfigError,
 } from "./client/errors";
 export type { VastErrorKind, VastErrorContext } from "./client/errors";
+export { ProviderError, codeOf } from "./errors/providerError";
+export { ERROR_CODES } from "./errors/codes";
+export type { ErrorCode, ErrorCodeEntry } from "./errors/codes";

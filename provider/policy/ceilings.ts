@@ -51,3 +51,18 @@ export function volumeCeiling(props: Record<string, unknown>): Ceiling {
     if (isGiven(props, "offer") === true) return { none: "its offer search has no maxPricePerGbMonth" };
     return { none: "made on a given offer or adopted, its price per GB-month is not recorded" };
 }
+
+/**
+ * A worker group's ceiling per hour: the most workers the service's engine may rent for it
+ * (`maxWorkers`) times the most each may cost (`offer.maxPricePerHour`). Without either, nothing
+ * bounds what the engine rents.
+ */
+export function workerGroupCeiling(props: Record<string, unknown>): Ceiling {
+    const workers = valueAt(props, "maxWorkers");
+    const max = valueAt(props, "offer", "maxPricePerHour");
+    if (workers === UNKNOWN) return { unknown: "maxWorkers is not known yet" };
+    if (max === UNKNOWN) return { unknown: "offer.maxPricePerHour is not known yet" };
+    if (typeof workers !== "number") return { none: "it has no maxWorkers, so the service's engine may rent as many workers as its endpoint allows" };
+    if (typeof max !== "number") return { none: `it has no offer.maxPricePerHour, so each of its up to ${workers} workers may cost any price` };
+    return { perHour: workers * max, from: `maxWorkers × offer.maxPricePerHour (${workers} workers at $${max}/hour)` };
+}
