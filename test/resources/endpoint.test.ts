@@ -142,6 +142,7 @@ describe("Endpoint through Pulumi's dynamic-provider host", () => {
         // The listing before the create passes; the lookup's first listing is cut.
         emu.faults.add({ method: "GET", path: ENDPOINTS, fault: { kind: "reset" }, after: 1 });
         await engine.up(program({ name: "lost-and-looked" }));
+        expect(emu.faults.pending).toBe(0); // both faults were met
         expect(emu.requestsTo("POST", ENDPOINTS)).toHaveLength(1);
         const made = liveEndpoints(emu);
         expect(made).toHaveLength(1);
