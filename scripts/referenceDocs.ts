@@ -11,6 +11,7 @@ import { API_KEY_COMPUTED_OUTPUTS, apiKeyArgsSchema } from "../provider/resource
 import { INSTANCE_COMPUTED_OUTPUTS, INSTANCE_RUNTYPES, instanceArgsSchema } from "../provider/resources/instance/instanceArgs";
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../provider/resources/sshKey/sshKeyArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../provider/resources/volume/volumeArgs";
+import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "../provider/resources/endpoint/endpointArgs";
 import { volumeOfferSearchSchema } from "../provider/client/api/volumes";
 import { VOLUME_OFFER_FILTER_FIELDS, volumeOfferRecordSchema } from "../provider/schemas/volume";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../provider/resources/template/templateArgs";
@@ -202,6 +203,15 @@ export const PAGES: readonly Page[] = [
     },
     volumePage("resources/volume.md"),
     volumePage("resources/network-volume.md"),
+    {
+        kind: "resource",
+        page: "resources/endpoint.md",
+        schema: endpointArgsSchema,
+        args: { file: "provider/resources/endpoint/endpointArgs.ts", declaredAs: "endpointArgsSchema" },
+        outputs: "EndpointOutputs",
+        computed: ENDPOINT_COMPUTED_OUTPUTS,
+        units: { minLoad: "perf units/s", minColdLoad: "perf units/s", maxQueueTime: "seconds", targetQueueTime: "seconds", inactivityTimeout: "seconds" },
+    },
     {
         kind: "function",
         page: "functions/search-volume-offers.md",

@@ -5,6 +5,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, instanceArgsSchema } from "./instance/instan
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "./sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "./template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "./volume/volumeArgs";
+import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "./endpoint/endpointArgs";
 
 /** What is declared about one kind of resource: its input properties and its computed outputs. */
 export interface ResourceDeclaration {
@@ -26,4 +27,5 @@ export const RESOURCE_DECLARATIONS: Readonly<Record<ResourceKind, ResourceDeclar
     sshKey: { args: sshKeyArgsSchema, computed: SSH_KEY_COMPUTED_OUTPUTS, slotted: false },
     volume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
     networkVolume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
+    endpoint: { args: endpointArgsSchema, computed: ENDPOINT_COMPUTED_OUTPUTS, slotted: false },
 };

@@ -13,6 +13,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, instanceArgsSchema } from "../../provider/re
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../../provider/resources/volume/volumeArgs";
+import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "../../provider/resources/endpoint/endpointArgs";
 import { offerFiltersSchema } from "../../provider/schemas/offer";
 import { currentUserSchema } from "../../provider/schemas/user";
 import { membersOf, parse } from "../../scripts/docComments";
@@ -42,6 +43,7 @@ const RESOURCES: Record<ResourceKind, { schema: PropertySchema; computed: Readon
     sshKey: { schema: sshKeyArgsSchema, computed: SSH_KEY_COMPUTED_OUTPUTS, outputs: "SshKeyOutputs", file: "provider/resources/sshKey/sshKeyArgs.ts" },
     volume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
     networkVolume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
+    endpoint: { schema: endpointArgsSchema, computed: ENDPOINT_COMPUTED_OUTPUTS, outputs: "EndpointOutputs", file: "provider/resources/endpoint/endpointArgs.ts" },
 };
 
 /** A property's kind as the schema says it: a primitive, `array`, `map`, `object` (a named type), `union` or `any`. */

@@ -16,7 +16,6 @@ import {
 } from "../../schemas/serverless";
 import { successResponseSchema } from "../../schemas/success";
 import { ENDPOINTS } from "../endpoints";
-import { saidUnsuccessful } from "../errorClassification";
 import { VastInvalidArgsError, VastRequestRejectedError } from "../errors";
 import { Transport } from "../transport";
 import { checkRequest } from "./checkRequest";
@@ -25,13 +24,13 @@ import { removal } from "./removal";
 /** The engine deployment the vendor's clients name on every create and update (a hidden flag of the CLI). */
 const AUTOSCALER_INSTANCE = "prod";
 
-/** An account with no endpoints: the live service answers its listing 400 "No endpoints for user {id} found." (docs/live-service.md). */
+/**
+ * An account with no endpoints: the live service answers its listing 400 "No endpoints for user
+ * {id} found." (docs/live-service.md); read as an empty list whether it comes as that 400 or as a
+ * 200 with `success: false`.
+ */
 function noEndpoints(e: unknown): boolean {
-    return (
-        saidUnsuccessful(e) &&
-        (e instanceof VastInvalidArgsError || e instanceof VastRequestRejectedError) &&
-        /^no endpoints for user \d+ found\.?$/i.test(e.serviceMessage?.trim() ?? "")
-    );
+    return (e instanceof VastInvalidArgsError || e instanceof VastRequestRejectedError) && /^no endpoints for user \d+ found\.?$/i.test(e.serviceMessage?.trim() ?? "");
 }
 
 /** Serverless endpoints and their worker groups (docs/live-service.md "Serverless: endpoints and worker groups"). */
