@@ -21,6 +21,8 @@ export type { SshKeyArgs } from "./resources/sshKey/sshKeyArgs";
 export { Volume } from "./resources/volume/volume";
 export { NetworkVolume } from "./resources/volume/networkVolume";
 export type { VolumeArgs } from "./resources/volume/volumeArgs";
+export { WorkerGroup } from "./resources/workerGroup/workerGroup";
+export type { WorkerGroupArgs, Worker } from "./resources/workerGroup/workerGroupArgs";
 export type { EnvMap } from "./schemas/envFlags";
 export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";
 export { TemplateFileError } from "./declarative/templateFileReader";

@@ -22,6 +22,7 @@ const RESOURCE_SOURCES: Record<ResourceKind, { readonly page: string; readonly c
     sshKey: { page: "resources/ssh-key.md", classFile: "provider/resources/sshKey/sshKey.ts" },
     volume: { page: "resources/volume.md", classFile: "provider/resources/volume/volume.ts" },
     networkVolume: { page: "resources/network-volume.md", classFile: "provider/resources/volume/networkVolume.ts" },
+    workerGroup: { page: "resources/worker-group.md", classFile: "provider/resources/workerGroup/workerGroup.ts" },
 };
 
 /** What each function returns through the plugin: a list of records under one name, or (none given) the record's fields. */
@@ -46,6 +47,7 @@ export const WHOLE_NUMBERS: Readonly<Record<string, readonly string[]>> = {
     ApiKeyOutputs: ["keyId", "accountId"],
     SshKeyOutputs: ["sshKeyId", "accountId"],
     VolumeOutputs: ["volumeId", "machineId", "clusterId", "rentedOfferId"],
+    WorkerGroupOutputs: ["workerGroupId", "instanceId"],
     Machine: ["id", "machineId", "numGpus", "cpuCores", "currentRentalsRunning", "currentRentalsResident", "hostingType"],
 };
 

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds whose implementation lives in `pulumi-vastai/runtime`. */
-export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey" | "volume" | "networkVolume";
+export type ResourceKind = "template" | "instance" | "apiKey" | "sshKey" | "volume" | "networkVolume"
+    | "workerGroup";
 
 /**
  * The object Pulumi serializes into every resource's `__provider` (inputs and state). It holds no

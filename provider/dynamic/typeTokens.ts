@@ -13,6 +13,7 @@ export const TYPE_NAMES = {
     sshKey: "SshKey",
     volume: "Volume",
     networkVolume: "NetworkVolume",
+    workerGroup: "WorkerGroup",
 } as const satisfies Record<ResourceKind, string>;
 
 export const RESOURCE_KINDS = Object.keys(TYPE_NAMES) as ResourceKind[];

@@ -5,6 +5,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, instanceArgsSchema } from "./instance/instan
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "./sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "./template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "./volume/volumeArgs";
+import { WORKER_GROUP_COMPUTED_OUTPUTS, workerGroupArgsSchema } from "./workerGroup/workerGroupArgs";
 
 /** What is declared about one kind of resource: its input properties and its computed outputs. */
 export interface ResourceDeclaration {
@@ -26,4 +27,5 @@ export const RESOURCE_DECLARATIONS: Readonly<Record<ResourceKind, ResourceDeclar
     sshKey: { args: sshKeyArgsSchema, computed: SSH_KEY_COMPUTED_OUTPUTS, slotted: false },
     volume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
     networkVolume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
+    workerGroup: { args: workerGroupArgsSchema, computed: WORKER_GROUP_COMPUTED_OUTPUTS, slotted: true },
 };

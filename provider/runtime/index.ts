@@ -19,6 +19,8 @@ import { templateImporter } from "../resources/template/read/importTemplate";
 import { templateProvider } from "../resources/template/templateProvider";
 import { volumeImporter } from "../resources/volume/importVolume";
 import { volumeProvider } from "../resources/volume/volumeProvider";
+import { workerGroupImporter } from "../resources/workerGroup/importWorkerGroup";
+import { workerGroupProvider } from "../resources/workerGroup/workerGroupProvider";
 import { configure, processContext } from "./providerContext";
 import { ProviderError, codeShown, codeShownOnFailure } from "../errors/providerError";
 
@@ -54,9 +56,18 @@ export const apiKey = { configure, ...forTheEngine(apiKeyProvider(processContext
 export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext), args("sshKey")) };
 export const volume = { configure, ...forTheEngine(volumeProvider(processContext, "local"), args("volume")) };
 export const networkVolume = { configure, ...forTheEngine(volumeProvider(processContext, "network"), args("networkVolume")) };
+export const workerGroup = { configure, ...forTheEngine(workerGroupProvider(processContext), args("workerGroup")) };
 
 /** Every kind's implementation: the one core both the dynamic resources (through `load`) and the provider plugin call. */
-export const KINDS = { template, instance, apiKey, sshKey, volume, networkVolume };
+export const KINDS = {
+    template,
+    instance,
+    apiKey,
+    sshKey,
+    volume,
+    networkVolume,
+    workerGroup,
+};
 export type Implementation = (typeof KINDS)[keyof typeof KINDS];
 
 /** Every kind's import (`pulumi import` through the provider plugin): the read by id alone. */
@@ -67,6 +78,7 @@ export const IMPORTERS: Readonly<Record<ResourceKind, Importer>> = {
     sshKey: sshKeyImporter(processContext),
     volume: volumeImporter(processContext, "local"),
     networkVolume: volumeImporter(processContext, "network"),
+    workerGroup: workerGroupImporter(processContext),
 };
 /**
  * What a shim's `configure` calls (dynamic/shim.ts): configures this process and returns the

@@ -13,6 +13,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, instanceArgsSchema } from "../../provider/re
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../../provider/resources/volume/volumeArgs";
+import { WORKER_GROUP_COMPUTED_OUTPUTS, workerGroupArgsSchema } from "../../provider/resources/workerGroup/workerGroupArgs";
 import { offerFiltersSchema } from "../../provider/schemas/offer";
 import { currentUserSchema } from "../../provider/schemas/user";
 import { membersOf, parse } from "../../scripts/docComments";
@@ -42,6 +43,7 @@ const RESOURCES: Record<ResourceKind, { schema: PropertySchema; computed: Readon
     sshKey: { schema: sshKeyArgsSchema, computed: SSH_KEY_COMPUTED_OUTPUTS, outputs: "SshKeyOutputs", file: "provider/resources/sshKey/sshKeyArgs.ts" },
     volume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
     networkVolume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
+    workerGroup: { schema: workerGroupArgsSchema, computed: WORKER_GROUP_COMPUTED_OUTPUTS, outputs: "WorkerGroupOutputs", file: "provider/resources/workerGroup/workerGroupArgs.ts" },
 };
 
 /** A property's kind as the schema says it: a primitive, `array`, `map`, `object` (a named type), `union` or `any`. */
