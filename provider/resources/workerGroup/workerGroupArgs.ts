@@ -83,23 +83,23 @@ export type WorkerGroupInputs = Omit<z.output<typeof workerGroupArgsSchema>, "la
 /** What the class and `check` add beside the properties: where the resource stands (hashed), and its generation (createKey.ts). */
 export type CreateKeyInputs = { createSlot?: string; createGeneration?: number };
 
-/** One worker, as the account's instances list it. */
-export interface Worker {
-    /** The worker's instance id. */
-    instanceId: number;
-    /** Its status (`actual_status`): `running`, `loading`, ... */
-    status?: string;
-    /** $/hour, everything included (`dph_total`). */
-    pricePerHour?: number;
-}
-
 /** Outputs: every input, plus what the service reports. */
 export interface WorkerGroupOutputs extends WorkerGroupInputs {
     /** The service's numeric id of the group; the Pulumi id too. */
     workerGroupId: number;
     /** The group's workers when last read (the service's engine rents and releases them): refreshed on `pulumi refresh`. */
-    workers: Worker[];
+    workers: {
+        /** The worker's instance id. */
+        instanceId: number;
+        /** Its status (`actual_status`): `running`, `loading`, ... */
+        status?: string;
+        /** $/hour, everything included (`dph_total`). */
+        pricePerHour?: number;
+    }[];
 }
+
+/** One worker, as the account's instances list it. */
+export type Worker = WorkerGroupOutputs["workers"][number];
 
 export const WORKER_GROUP_PROPERTIES = propertiesOf(workerGroupArgsSchema);
 export type WorkerGroupProperty = (typeof WORKER_GROUP_PROPERTIES)[number];
