@@ -23,6 +23,8 @@ export { NetworkVolume } from "./resources/volume/networkVolume";
 export type { VolumeArgs } from "./resources/volume/volumeArgs";
 export { Endpoint } from "./resources/endpoint/endpoint";
 export type { EndpointArgs } from "./resources/endpoint/endpointArgs";
+export { WorkerGroup } from "./resources/workerGroup/workerGroup";
+export type { WorkerGroupArgs, Worker } from "./resources/workerGroup/workerGroupArgs";
 export type { EnvMap } from "./schemas/envFlags";
 export { templatesFromFiles, readTemplateFiles } from "./declarative/templateFiles";
 export { TemplateFileError } from "./declarative/templateFileReader";

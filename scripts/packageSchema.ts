@@ -23,6 +23,7 @@ const RESOURCE_SOURCES: Record<ResourceKind, { readonly page: string; readonly c
     volume: { page: "resources/volume.md", classFile: "provider/resources/volume/volume.ts" },
     networkVolume: { page: "resources/network-volume.md", classFile: "provider/resources/volume/networkVolume.ts" },
     endpoint: { page: "resources/endpoint.md", classFile: "provider/resources/endpoint/endpoint.ts" },
+    workerGroup: { page: "resources/worker-group.md", classFile: "provider/resources/workerGroup/workerGroup.ts" },
 };
 
 /** What each function returns through the plugin: a list of records under one name, or (none given) the record's fields. */
@@ -48,6 +49,7 @@ export const WHOLE_NUMBERS: Readonly<Record<string, readonly string[]>> = {
     SshKeyOutputs: ["sshKeyId", "accountId"],
     VolumeOutputs: ["volumeId", "machineId", "clusterId", "rentedOfferId"],
     EndpointOutputs: ["endpointId", "accountId"],
+    WorkerGroupOutputs: ["workerGroupId", "instanceId"],
     Machine: ["id", "machineId", "numGpus", "cpuCores", "currentRentalsRunning", "currentRentalsResident", "hostingType"],
 };
 

@@ -12,6 +12,7 @@ import { INSTANCE_COMPUTED_OUTPUTS, INSTANCE_RUNTYPES, instanceArgsSchema } from
 import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../provider/resources/sshKey/sshKeyArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../provider/resources/volume/volumeArgs";
 import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "../provider/resources/endpoint/endpointArgs";
+import { WORKER_GROUP_COMPUTED_OUTPUTS, workerGroupArgsSchema } from "../provider/resources/workerGroup/workerGroupArgs";
 import { volumeOfferSearchSchema } from "../provider/client/api/volumes";
 import { VOLUME_OFFER_FILTER_FIELDS, volumeOfferRecordSchema } from "../provider/schemas/volume";
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../provider/resources/template/templateArgs";
@@ -211,6 +212,21 @@ export const PAGES: readonly Page[] = [
         outputs: "EndpointOutputs",
         computed: ENDPOINT_COMPUTED_OUTPUTS,
         units: { minLoad: "perf units/s", minColdLoad: "perf units/s", maxQueueTime: "seconds", targetQueueTime: "seconds", inactivityTimeout: "seconds" },
+    },
+    {
+        kind: "resource",
+        page: "resources/worker-group.md",
+        schema: workerGroupArgsSchema,
+        args: { file: "provider/resources/workerGroup/workerGroupArgs.ts", declaredAs: "workerGroupArgsSchema" },
+        outputs: "WorkerGroupOutputs",
+        computed: WORKER_GROUP_COMPUTED_OUTPUTS,
+        units: { gpuRamGb: "GB", "offer.maxPricePerHour": "$/hour per worker", "launch.diskGb": "GB" },
+        types: {
+            "offer.filters": "conditions on offer fields, as [`searchOffers`](../functions/search-offers.md#filters) takes them",
+            "launch.env": "map of string to string, or flag string",
+            workers: "list of `{ instanceId, status, pricePerHour }`",
+        },
+        nestedDocs: { offer: { file: "provider/client/api/offers.ts", declaredAs: "OfferSearch" }, launch: { file: "provider/resources/workerGroup/workerGroupArgs.ts", declaredAs: "launchSchema" } },
     },
     {
         kind: "function",

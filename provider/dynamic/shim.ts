@@ -8,7 +8,8 @@ export type ResourceKind =
     | "sshKey"
     | "volume"
     | "networkVolume"
-    | "endpoint";
+    | "endpoint"
+    | "workerGroup";
 
 /**
  * The object Pulumi serializes into every resource's `__provider` (inputs and state). It holds no

@@ -14,6 +14,7 @@ export const TYPE_NAMES = {
     volume: "Volume",
     networkVolume: "NetworkVolume",
     endpoint: "Endpoint",
+    workerGroup: "WorkerGroup",
 } as const satisfies Record<ResourceKind, string>;
 
 export const RESOURCE_KINDS = Object.keys(TYPE_NAMES) as ResourceKind[];

@@ -6,6 +6,7 @@ import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "./sshKey/sshKeyArgs"
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "./template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "./volume/volumeArgs";
 import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "./endpoint/endpointArgs";
+import { WORKER_GROUP_COMPUTED_OUTPUTS, workerGroupArgsSchema } from "./workerGroup/workerGroupArgs";
 
 /** What is declared about one kind of resource: its input properties and its computed outputs. */
 export interface ResourceDeclaration {
@@ -28,4 +29,5 @@ export const RESOURCE_DECLARATIONS: Readonly<Record<ResourceKind, ResourceDeclar
     volume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
     networkVolume: { args: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, slotted: true },
     endpoint: { args: endpointArgsSchema, computed: ENDPOINT_COMPUTED_OUTPUTS, slotted: false },
+    workerGroup: { args: workerGroupArgsSchema, computed: WORKER_GROUP_COMPUTED_OUTPUTS, slotted: true },
 };

@@ -21,6 +21,8 @@ import { volumeImporter } from "../resources/volume/importVolume";
 import { volumeProvider } from "../resources/volume/volumeProvider";
 import { endpointImporter } from "../resources/endpoint/importEndpoint";
 import { endpointProvider } from "../resources/endpoint/endpointProvider";
+import { workerGroupImporter } from "../resources/workerGroup/importWorkerGroup";
+import { workerGroupProvider } from "../resources/workerGroup/workerGroupProvider";
 import { configure, processContext } from "./providerContext";
 import { ProviderError, codeShown, codeShownOnFailure } from "../errors/providerError";
 
@@ -57,6 +59,7 @@ export const sshKey = { configure, ...forTheEngine(sshKeyProvider(processContext
 export const volume = { configure, ...forTheEngine(volumeProvider(processContext, "local"), args("volume")) };
 export const networkVolume = { configure, ...forTheEngine(volumeProvider(processContext, "network"), args("networkVolume")) };
 export const endpoint = { configure, ...forTheEngine(endpointProvider(processContext), args("endpoint")) };
+export const workerGroup = { configure, ...forTheEngine(workerGroupProvider(processContext), args("workerGroup")) };
 
 /** Every kind's implementation: the one core both the dynamic resources (through `load`) and the provider plugin call. */
 export const KINDS = {
@@ -67,6 +70,7 @@ export const KINDS = {
     volume,
     networkVolume,
     endpoint,
+    workerGroup,
 };
 export type Implementation = (typeof KINDS)[keyof typeof KINDS];
 
@@ -79,6 +83,7 @@ export const IMPORTERS: Readonly<Record<ResourceKind, Importer>> = {
     volume: volumeImporter(processContext, "local"),
     networkVolume: volumeImporter(processContext, "network"),
     endpoint: endpointImporter(processContext),
+    workerGroup: workerGroupImporter(processContext),
 };
 /**
  * What a shim's `configure` calls (dynamic/shim.ts): configures this process and returns the

@@ -14,6 +14,7 @@ import { SSH_KEY_COMPUTED_OUTPUTS, sshKeyArgsSchema } from "../../provider/resou
 import { TEMPLATE_COMPUTED_OUTPUTS, templateArgsSchema } from "../../provider/resources/template/templateArgs";
 import { VOLUME_COMPUTED_OUTPUTS, volumeArgsSchema } from "../../provider/resources/volume/volumeArgs";
 import { ENDPOINT_COMPUTED_OUTPUTS, endpointArgsSchema } from "../../provider/resources/endpoint/endpointArgs";
+import { WORKER_GROUP_COMPUTED_OUTPUTS, workerGroupArgsSchema } from "../../provider/resources/workerGroup/workerGroupArgs";
 import { offerFiltersSchema } from "../../provider/schemas/offer";
 import { currentUserSchema } from "../../provider/schemas/user";
 import { membersOf, parse } from "../../scripts/docComments";
@@ -44,6 +45,7 @@ const RESOURCES: Record<ResourceKind, { schema: PropertySchema; computed: Readon
     volume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
     networkVolume: { schema: volumeArgsSchema, computed: VOLUME_COMPUTED_OUTPUTS, outputs: "VolumeOutputs", file: "provider/resources/volume/volumeArgs.ts" },
     endpoint: { schema: endpointArgsSchema, computed: ENDPOINT_COMPUTED_OUTPUTS, outputs: "EndpointOutputs", file: "provider/resources/endpoint/endpointArgs.ts" },
+    workerGroup: { schema: workerGroupArgsSchema, computed: WORKER_GROUP_COMPUTED_OUTPUTS, outputs: "WorkerGroupOutputs", file: "provider/resources/workerGroup/workerGroupArgs.ts" },
 };
 
 /** A property's kind as the schema says it: a primitive, `array`, `map`, `object` (a named type), `union` or `any`. */

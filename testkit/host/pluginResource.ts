@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Instance, NetworkVolume, SshKey, Template, Volume } from "../../provider";
 import { Endpoint } from "../../provider";
+import { WorkerGroup } from "../../provider";
 import { resourceArgs } from "../../provider/dynamic/properties";
 import { ResourceKind } from "../../provider/dynamic/shim";
 import { PACKAGE_NAME, pluginTypeToken } from "../../provider/dynamic/typeTokens";
@@ -48,6 +49,7 @@ const CLASSES: Record<ResourceKind, new (name: string, args: any, opts?: pulumi.
     volume: Volume,
     networkVolume: NetworkVolume,
     endpoint: Endpoint,
+    workerGroup: WorkerGroup,
 };
 
 /** The resource `name` of `kind` as a program on `path` declares it: one table of cases runs through both. */
