@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { Instance, NetworkVolume, Template, Volume } from "../../provider";
+import { Endpoint, Instance, NetworkVolume, Template, Volume, WorkerGroup } from "../../provider";
 import { PolicyDiagnostic, PolicyPackHost } from "../../testkit/policy/policyPackHost";
 import { REPO_ROOT } from "../../testkit/repoRoot";
 import { TestStack, startStack } from "../../testkit/support/stack";
@@ -107,6 +107,28 @@ describe("the guardrails policy pack, through its analyzer server", () => {
             expect(messages("vastai-stack-budget", "mandatory")[0]).toContain('Instance "open": its offer search has no maxPricePerHour');
             // A volume without a ceiling is not counted, and says so.
             expect(messages("vastai-stack-budget", "mandatory")[0]).toContain('not counted, having no ceiling: Volume "scratch" (made on a given offer or adopted');
+        });
+
+        it("counts a worker group's maxWorkers at its per-worker ceiling, naming the group; one without a ceiling is unbounded", async () => {
+            await configure({ "vastai-stack-budget": { maxPricePerHour: 2 } });
+            const serving = (offer: { maxPricePerHour?: number }) => () => {
+                const template = new Template("server", { name: "server", image: "vllm/vllm-openai", tag: "latest" });
+                const endpoint = new Endpoint("llm", { name: "llm", maxWorkers: 8 });
+                return [template, endpoint, new WorkerGroup("llm-4090", { endpointId: endpoint.endpointId, templateHashId: template.hashId, offer: { filters: { gpu_name: { eq: "RTX 4090" } }, ...offer }, maxWorkers: 4 })];
+            };
+            await stack.engine.preview(serving({ maxPricePerHour: 0.6 }));
+            const [violation, ...more] = messages("vastai-stack-budget", "mandatory");
+            expect(more).toEqual([]);
+            expect(violation).toContain('WorkerGroup "llm-4090" $2.4/hour (maxWorkers × offer.maxPricePerHour (4 workers at $0.6/hour))');
+            expect(violation).toContain("above the budget $2/hour");
+
+            await stack.engine.preview(serving({ maxPricePerHour: 0.5 }));
+            expect(of("vastai-stack-budget")).toEqual([]);
+
+            await stack.engine.preview(serving({}));
+            expect(messages("vastai-stack-budget", "mandatory")).toEqual([
+                expect.stringContaining('WorkerGroup "llm-4090": it has no offer.maxPricePerHour, so each of its up to 4 workers may cost any price'),
+            ]);
         });
 
         it("after an up, counts a pinned instance at the price the service shows, and fails the up above the budget", async () => {
