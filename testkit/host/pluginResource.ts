@@ -1,7 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Instance, NetworkVolume, SshKey, Template, Volume } from "../../provider";
-import { Endpoint } from "../../provider";
-import { WorkerGroup } from "../../provider";
+import { ApiKey, Endpoint, Instance, NetworkVolume, SshKey, Template, Volume, WorkerGroup } from "../../provider";
 import { resourceArgs } from "../../provider/dynamic/properties";
 import { ResourceKind } from "../../provider/dynamic/shim";
 import { PACKAGE_NAME, pluginTypeToken } from "../../provider/dynamic/typeTokens";
