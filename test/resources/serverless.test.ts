@@ -14,6 +14,10 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
         stack = await startStack({ host: { plugin: path === "plugin" }, emulator: { autoscalerRoundMs: 0 } });
     });
     afterAll(() => stack.stop());
+    afterEach(async () => {
+        stack.emu.faults.clear();
+        await stack.engine.destroy();
+    });
 
     const output = (r: pulumi.CustomResource, name: string) => (r as unknown as Record<string, pulumi.Output<unknown>>)[name];
 
@@ -64,5 +68,31 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
         expect({ instances: emu.liveInstances(), groups: liveGroups(), endpoints: liveEndpoints() }).toEqual({ instances: [], groups: [], endpoints: [] });
         // The emulator, as the service, kept the deleted group's workers: the provider destroyed them.
         expect(emu.options.deletedGroupWorkers ?? "kept").toBe("kept");
+    });
+
+    it("a destroy whose delete responses are lost, and a 404 not about the group, still ends with nothing left and nothing dropped early", async () => {
+        const { emu, engine } = stack;
+        const gpu = `LOSSY ${path.toUpperCase()}`;
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: gpu });
+        for (let i = 0; i < 3; i++) emu.addOffer({ status: "running" }, 0.4, machine.id);
+        await engine.up(serving(gpu, { maxWorkers: 2, coldWorkers: 2 }));
+        emu.autoscale();
+        expect(emu.liveInstances().filter((i) => i.worker !== undefined)).toHaveLength(2);
+
+        // A 404 that names another thing: the group is not taken as gone, and stays in state.
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/autojobs\/\d+\/?$/, fault: { kind: "status", status: 404, body: { success: false, error: "not_found", msg: "user not found" } }, times: 1 });
+        await expect(engine.destroy()).rejects.toThrow(/not_about_it/);
+        expect(engine.get("llm-gpus")).toBeDefined();
+        expect(emu.faults.pending).toBe(0);
+
+        // Each delete handled, its response lost: looked at again, never taken for a failure nor for done unseen.
+        for (const route of [/^\/api\/v0\/autojobs\/\d+\/?$/, /^\/api\/v0\/endptjobs\/\d+\/?$/, /^\/api\/v0\/instances\/\d+\/?$/]) {
+            emu.faults.add({ method: "DELETE", path: route, fault: { kind: "lostResponse" }, times: 1 });
+        }
+        await engine.destroy();
+        expect(emu.faults.pending).toBe(0);
+        emu.autoscale();
+        expect({ instances: emu.liveInstances().length, groups: [...emu.model.workergroups.values()].filter((g) => !g.deleted).length, endpoints: [...emu.model.endpoints.values()].filter((e) => !e.deleted).length }).toEqual({ instances: 0, groups: 0, endpoints: 0 });
+        expect(engine.state.size).toBe(0);
     });
 });
