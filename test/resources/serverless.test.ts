@@ -95,4 +95,28 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
         expect({ instances: emu.liveInstances().length, groups: [...emu.model.workergroups.values()].filter((g) => !g.deleted).length, endpoints: [...emu.model.endpoints.values()].filter((e) => !e.deleted).length }).toEqual({ instances: 0, groups: 0, endpoints: 0 });
         expect(engine.state.size).toBe(0);
     });
+
+    it("finds the workers by the key in their env when their records do not name the group, and believes a group delete only once it is unlisted", async () => {
+        const { emu, engine } = stack;
+        const gpu = `UNNAMED ${path.toUpperCase()}`;
+        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: gpu });
+        for (let i = 0; i < 3; i++) emu.addOffer({ status: "running" }, 0.4, machine.id);
+        await engine.up(serving(gpu, { maxWorkers: 2, coldWorkers: 2 }));
+        emu.autoscale();
+        expect(emu.liveInstances().filter((i) => i.worker !== undefined)).toHaveLength(2);
+
+        // The emulator's guess at the field wrong: the workers' records say nothing of their group.
+        emu.options.workerFieldsShown = false;
+        // And the group's delete answered success, the group kept a while: not taken as done meanwhile.
+        emu.faults.add({ method: "DELETE", path: /^\/api\/v0\/autojobs\/\d+\/?$/, fault: { kind: "successIgnored" }, times: 1 });
+        try {
+            await expect(engine.destroy()).rejects.toThrow(/delete worker group \d+ failed: the service answered that it is deleted, but a read still finds it/);
+            expect(engine.get("llm-gpus")).toBeDefined();
+            await engine.destroy();
+        } finally {
+            emu.options.workerFieldsShown = true;
+        }
+        emu.autoscale();
+        expect({ instances: emu.liveInstances().length, groups: [...emu.model.workergroups.values()].filter((g) => !g.deleted).length }).toEqual({ instances: 0, groups: 0 });
+    });
 });

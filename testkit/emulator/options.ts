@@ -58,6 +58,12 @@ export interface EmulatorOptions {
      */
     deletedGroupWorkers?: "kept" | "destroyed";
     /**
+     * Whether a worker's instance record names its group and endpoint (`endpoint_id`,
+     * `workergroup_id`): the emulator's guess, undocumented. `false` is the guess wrong: a client
+     * must still find the workers. Default true.
+     */
+    workerFieldsShown?: boolean;
+    /**
      * A worker group create naming an endpoint that does not exist: `create` makes it (the
      * default, as the API reference's create describes it), `refuse` answers 400 as for an unknown endpoint id.
      */
@@ -103,6 +109,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
         autoscalerIdle: options.autoscalerIdle ?? false,
         autoscalerRoundMs: options.autoscalerRoundMs ?? 5000,
         deletedGroupWorkers: options.deletedGroupWorkers ?? "kept",
+        workerFieldsShown: options.workerFieldsShown ?? true,
         unknownEndpointName: options.unknownEndpointName ?? "create",
         emptyEndpointListing: options.emptyEndpointListing ?? "400",
         keepProcessAlive: options.keepProcessAlive ?? false,

@@ -1,7 +1,9 @@
 /**
  * The workers the service's engine rents for a worker group: ordinary instances of the account,
- * which name their group and endpoint (`workergroup_id`, `endpoint_id`). A deleted group's
- * workers may outlive it (the vendor CLI warns so), so a delete destroys them itself.
+ * which name their group and endpoint (`workergroup_id`, `endpoint_id`: the emulator's guess, the
+ * field is not documented), and carry the group's create key in their env, from its launch
+ * arguments: either finds them, so a wrong guess about the field cannot leave one running. A
+ * deleted group's workers may outlive it (the vendor CLI warns so), so a delete destroys them itself.
  */
 import { VastClient } from "../../client/vastClient";
 import { ProviderContext } from "../../dynamic/context";
@@ -9,15 +11,21 @@ import { ProviderError } from "../../errors/providerError";
 import { InstanceRecord } from "../../schemas/instance";
 import { destroyConfirmed } from "../instance/common/instanceRemoval";
 
-/** Whose workers: a worker group's, or every group's of an endpoint. */
-export type WorkersOf = { workergroupId: number } | { endpointId: number };
+/** Whose workers: a worker group's (with the key its launch arguments give its workers, when known), or every group's of an endpoint. */
+export type WorkersOf = { workergroupId: number; key?: { env: string; value: string } } | { endpointId: number };
+
+function isWorkerOf(instance: InstanceRecord, of: WorkersOf): boolean {
+    if (!("workergroupId" in of)) return instance.endpoint_id === of.endpointId;
+    const { key } = of;
+    return instance.workergroup_id === of.workergroupId || (key !== undefined && (instance.extra_env ?? []).some(([name, value]) => name === key.env && value === key.value));
+}
 
 const describe = (of: WorkersOf) => ("workergroupId" in of ? `worker group ${of.workergroupId}` : `endpoint ${of.endpointId}`);
 
 /** The account's instances that are workers of `of`. */
 export async function workersOf(vast: VastClient, of: WorkersOf): Promise<InstanceRecord[]> {
     const all = await vast.instances.listAll();
-    return all.filter((i) => ("workergroupId" in of ? i.workergroup_id === of.workergroupId : i.endpoint_id === of.endpointId));
+    return all.filter((i) => isWorkerOf(i, of));
 }
 
 /** Rounds of listing and destroying before a delete gives up, and the wait between them (live ms). */

@@ -37,7 +37,7 @@ export async function createWorkerGroup(ctx: ProviderContext, inputs: WorkerGrou
         workerGroupId = found.id;
     }
     ctx.log.progress(`worker group ${workerGroupId} created on endpoint ${inputs.endpointId}`);
-    return { id: String(workerGroupId), outs: outputsOf(inputs, workerGroupId, await workersNow(vast, workerGroupId)) };
+    return { id: String(workerGroupId), outs: outputsOf(inputs, workerGroupId, await workersNow(vast, workerGroupId, key)) };
 }
 
 /** The newest group on the account that a create with `key` made. */
@@ -53,5 +53,5 @@ async function takeOver(ctx: ProviderContext, vast: VastClient, record: WorkerGr
     const generation = Number(found?.split(".")[1] ?? inputs.createGeneration ?? 0);
     const held = { ...inputs, createGeneration: generation };
     await vast.serverless.updateWorkerGroup(record.id, settingsOf(held));
-    return { id: String(record.id), outs: outputsOf(held, record.id, await workersNow(vast, record.id)) };
+    return { id: String(record.id), outs: outputsOf(held, record.id, await workersNow(vast, record.id, found)) };
 }

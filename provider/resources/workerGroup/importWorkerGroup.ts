@@ -3,6 +3,7 @@ import { ProviderContext } from "../../dynamic/context";
 import { Importer, importedId, notOnAccount } from "../importing";
 import { WORKER_GROUP_DEFAULTS, WorkerGroupProperty } from "./workerGroupArgs";
 import { inputsFromRecord, listedUnlessRemoved, outputsOf, workersNow } from "./workerGroupRecords";
+import { keyOfRecord } from "./workerGroupWire";
 
 const ID_IS = "the worker group's numeric id; `vastai show workergroups` lists them";
 
@@ -15,7 +16,7 @@ export const workerGroupImporter = (ctx: ProviderContext): Importer => ({
         const record = await listedUnlessRemoved(ctx, workerGroupId);
         if (!record) throw notOnAccount("WorkerGroup", workerGroupId, "worker group", ID_IS);
         const inputs = inputsFromRecord(record, { ...WORKER_GROUP_DEFAULTS, createSlot: where.createSlot });
-        const outputs = outputsOf(inputs, workerGroupId, await workersNow(ctx.client(), workerGroupId));
+        const outputs = outputsOf(inputs, workerGroupId, await workersNow(ctx.client(), workerGroupId, keyOfRecord(record)));
         return { id: String(workerGroupId), props: { ...outputs }, inputs: { ...inputs }, taken: TAKEN };
     },
 });

@@ -19,7 +19,7 @@ import {
     workerGroupArgsSchema,
 } from "./workerGroupArgs";
 import { inputsFromRecord, inputsOf, listedUnlessRemoved, outputsOf, workersNow } from "./workerGroupRecords";
-import { WORKER_GROUP_KEY_ENV, onstartProblem, queryValueProblem, settingsOf } from "./workerGroupWire";
+import { WORKER_GROUP_KEY_ENV, createKeyOf, keyOfRecord, onstartProblem, queryValueProblem, settingsOf } from "./workerGroupWire";
 import { createWorkerGroup } from "./createWorkerGroup";
 import { deleteWorkerGroup } from "./deleteWorkerGroup";
 
@@ -87,7 +87,7 @@ export const workerGroupProvider = (ctx: ProviderContext) => ({
         const vast = ctx.client();
         await vast.serverless.updateWorkerGroup(workerGroupId, settingsOf(held));
         ctx.log.progress(`worker group ${workerGroupId} updated`);
-        return { outs: outputsOf(held, workerGroupId, await workersNow(vast, workerGroupId)) };
+        return { outs: outputsOf(held, workerGroupId, await workersNow(vast, workerGroupId, createKeyOf(held))) };
     },
 
     async create(inputs: WorkerGroupInputs) {
@@ -100,7 +100,7 @@ export const workerGroupProvider = (ctx: ProviderContext) => ({
         const record = await listedUnlessRemoved(ctx, workerGroupId);
         if (!record) return goneResult<WorkerGroupOutputs>();
         const inputs = inputsFromRecord(record, inputsOf(props));
-        return readResult(String(workerGroupId), outputsOf(inputs, workerGroupId, await workersNow(ctx.client(), workerGroupId)), inputs);
+        return readResult(String(workerGroupId), outputsOf(inputs, workerGroupId, await workersNow(ctx.client(), workerGroupId, keyOfRecord(record))), inputs);
     },
 
     async delete(id: string, props: WorkerGroupOutputs) {

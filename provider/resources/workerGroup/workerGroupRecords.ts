@@ -5,9 +5,9 @@ import { VastClient } from "../../client/vastClient";
 import { WorkerGroupRecord } from "../../schemas/serverless";
 import { InstanceRecord } from "../../schemas/instance";
 import { retryIfMissing } from "../retryIfMissing";
-import { workersOf } from "../serverless/workers";
+import { WorkersOf, workersOf } from "../serverless/workers";
 import { CreateKeyInputs, WORKER_GROUP_PROPERTIES, Worker, WorkerGroupInputs, WorkerGroupOutputs } from "./workerGroupArgs";
-import { launchOf } from "./workerGroupWire";
+import { WORKER_GROUP_KEY_ENV, launchOf } from "./workerGroupWire";
 
 /** The create-key inputs of a property bag, as they are. */
 export function createKeyInputs(props: Record<string, unknown>): CreateKeyInputs {
@@ -29,9 +29,14 @@ function workerOf(record: InstanceRecord): Worker {
     return worker;
 }
 
+/** Whose workers a group's are: its id, and the create key its launch arguments give each worker's env. */
+export function workersOfGroup(workerGroupId: number, key: string | undefined): WorkersOf {
+    return { workergroupId: workerGroupId, key: key === undefined ? undefined : { env: WORKER_GROUP_KEY_ENV, value: key } };
+}
+
 /** The group's workers now, in id order. */
-export async function workersNow(vast: VastClient, workerGroupId: number): Promise<Worker[]> {
-    return (await workersOf(vast, { workergroupId: workerGroupId })).sort((a, b) => a.id - b.id).map(workerOf);
+export async function workersNow(vast: VastClient, workerGroupId: number, key: string | undefined): Promise<Worker[]> {
+    return (await workersOf(vast, workersOfGroup(workerGroupId, key))).sort((a, b) => a.id - b.id).map(workerOf);
 }
 
 export function outputsOf(inputs: WorkerGroupInputs, workerGroupId: number, workers: Worker[]): WorkerGroupOutputs {

@@ -198,7 +198,8 @@ function checkCreateBody(body: Record<string, unknown>): string | undefined {
 }
 
 /** An instance as `GET /instances/{id}/` shows it. */
-export function instanceView(instance: EmuInstance, now: number, timings: InstanceTimings): Record<string, unknown> {
+/** An instance as the service shows it; `workerFieldsShown`: see EmulatorOptions. */
+export function instanceView(instance: EmuInstance, now: number, timings: InstanceTimings, workerFieldsShown = true): Record<string, unknown> {
     const status = statusAt(instance, now, timings);
     const running = status === "running";
     const ports: Record<string, Array<{ HostIp: string; HostPort: string }>> = {
@@ -241,7 +242,7 @@ export function instanceView(instance: EmuInstance, now: number, timings: Instan
         // Only for an instance that linked an existing volume: what other instances show is not modelled.
         ...(instance.volumes ? { volume_info: instance.volumes.map((v) => ({ ...v })) } : {}),
         // A serverless worker names its endpoint and group, as the service's charges name a contract's (docs `show_charges.yaml`).
-        ...(instance.worker ? { endpoint_id: instance.worker.endpointId, workergroup_id: instance.worker.workergroupId } : {}),
+        ...(instance.worker && workerFieldsShown ? { endpoint_id: instance.worker.endpointId, workergroup_id: instance.worker.workergroupId } : {}),
     };
 }
 
@@ -253,7 +254,7 @@ export function ownLive(ctx: HandlerContext): EmuInstance | undefined {
 export function showInstance(ctx: HandlerContext): EmuResponse {
     const instance = ownLive(ctx);
     if (!instance) return ok({ instances: ctx.emu.options.goneInstanceShape === "empty" ? {} : null });
-    return ok({ instances: instanceView(instance, ctx.now, ctx.emu.options.instanceTimings) });
+    return ok({ instances: instanceView(instance, ctx.now, ctx.emu.options.instanceTimings, ctx.emu.options.workerFieldsShown) });
 }
 
 export function labelInstance(ctx: HandlerContext): EmuResponse {
@@ -295,7 +296,7 @@ export function listInstances(ctx: HandlerContext): EmuResponse {
     const matching = [...ctx.emu.model.instances.values()]
         .filter((i) => !i.destroyed && i.ownerId === ctx.caller.user.id && i.id > afterId)
         .sort((a, b) => a.id - b.id)
-        .map((i) => instanceView(i, ctx.now, timings))
+        .map((i) => instanceView(i, ctx.now, timings, ctx.emu.options.workerFieldsShown))
         .filter((view) => matchesFilters(view, filters));
     const page = matching.slice(0, limit);
     const more = matching.length > limit;
