@@ -126,6 +126,22 @@ describe("Endpoint through Pulumi's dynamic-provider host", () => {
         await vast.serverless.deleteEndpoint(existingId);
     });
 
+    it("adopts an endpoint the account has by its id with no create call, set to the program's settings; a missing id is refused", async () => {
+        const { emu, engine } = stack;
+        const existingId = await vast.serverless.createEndpoint({ endpoint_name: "made-in-console", max_workers: 3, cold_workers: 1 });
+        emu.clearLog();
+        await engine.up(program({ name: "made-in-console", maxWorkers: 6, coldWorkers: 1, adopt: existingId }));
+        expect(emu.requestsTo("POST", ENDPOINTS)).toEqual([]);
+        expect(engine.get("llm")).toMatchObject({ id: String(existingId), outputs: { endpointId: existingId, maxWorkers: 6 } });
+        expect(liveEndpoints(emu)).toEqual([expect.objectContaining({ id: existingId, settings: expect.objectContaining({ max_workers: 6 }) })]);
+        await engine.destroy();
+        expect(liveEndpoints(emu)).toEqual([]);
+
+        const missing = await engine.up(program({ name: "nowhere", adopt: 424242 })).catch((e) => e);
+        expect(codeIn(missing)).toBe("adopt_not_found");
+        expect(emu.requestsTo("POST", ENDPOINTS)).toEqual([]);
+    });
+
     it("a lost create answer is found by the listing, not sent again: one endpoint, in state", async () => {
         const { emu, engine } = stack;
         emu.faults.add({ method: "POST", path: ENDPOINTS, fault: { kind: "lostResponse" } });

@@ -16,6 +16,7 @@ const createdHere = new Set<number>();
 
 export async function createEndpoint(ctx: ProviderContext, inputs: EndpointInputs): Promise<{ id: string; outs: EndpointOutputs }> {
     const { name } = inputs;
+    if (inputs.adopt !== undefined) return adoptEndpoint(ctx, inputs, inputs.adopt);
     // One name at a time: a lost create's look must not take the endpoint another create of the name is still waiting for.
     return oneCreateAtATime(`endpoint ${name}`, async () => {
         const vast = ctx.client();
@@ -41,6 +42,23 @@ export async function createEndpoint(ctx: ProviderContext, inputs: EndpointInput
     });
 }
 
+/** Takes endpoint `endpointId` into the stack: read (no create call), then set to the program's settings with one update. */
+async function adoptEndpoint(ctx: ProviderContext, inputs: EndpointInputs, endpointId: number): Promise<{ id: string; outs: EndpointOutputs }> {
+    const vast = ctx.client();
+    const found = await vast.serverless.showEndpoint(endpointId);
+    if (!found) {
+        throw new ProviderError(
+            "adopt_not_found",
+            `vastai: adopt endpoint ${endpointId} failed: the account has no endpoint ${endpointId} (deleted, another account's, or a mistyped id); remove \`adopt\` to create one`,
+        );
+    }
+    await vast.serverless.updateEndpoint(endpointId, settingsOf(inputs));
+    createdHere.add(endpointId);
+    const record = (await vast.serverless.showEndpoint(endpointId).catch(() => undefined)) ?? found;
+    ctx.log.progress(`endpoint ${endpointId} (${inputs.name}) adopted: set to the program's settings`);
+    return { id: String(endpointId), outs: outputsOf(inputs, endpointId, record) };
+}
+
 /**
  * A name the account has already (the service refuses a duplicate): which endpoint, and what to
  * do. The service records nothing of who made an endpoint, so one a stopped `pulumi up` made
@@ -51,7 +69,7 @@ function nameTaken(name: string, existingId: number): ProviderError {
         ? `another Endpoint of this program holds this name already (endpoint ${existingId}), and the account holds a name once: give each Endpoint its own name`
         : `the account has an endpoint of this name already (endpoint ${existingId}), and holds a name once. ` +
           "If another Endpoint (of this stack or another) holds it, give this one another name. " +
-          `If a \`pulumi up\` of this stack made it and was stopped before its create returned, take it into state (\`pulumi import\` by id ${existingId}, ` +
+          `If a \`pulumi up\` of this stack made it and was stopped before its create returned, or it was made in the console, take it into state (\`adopt: ${existingId}\`, \`pulumi import\` by id ${existingId}, ` +
           `or \`pulumi refresh --import-pending-creates <urn> ${existingId}\`). Otherwise delete endpoint ${existingId} in the Vast.ai console (or \`vastai delete endpoint ${existingId}\`, ` +
           "then destroy its workers) and run `pulumi up` again";
     return new ProviderError("already_on_account", `vastai: create endpoint ${JSON.stringify(name)} failed: ${held}`);

@@ -49,6 +49,13 @@ export const endpointArgsSchema = z.strictObject({
      * As an output, the state the service reports.
      */
     state: prop(z.enum(ENDPOINT_STATES).default("active"), { wire: "endpoint_state", onChange: "update" }),
+    /**
+     * The id of an endpoint already on the account (made in the console or with the vendor CLI), to
+     * take into the stack instead of creating one: it is read, set to the program's name and scaling
+     * parameters with one update, and then managed (and deleted, its workers with it) like one
+     * Pulumi made. Keep it in the program: another id replaces the resource.
+     */
+    adopt: prop(z.number().int().positive("must be an endpoint's numeric id").optional(), { onChange: "replace" }),
 });
 
 /** An endpoint's arguments in a Pulumi program. */

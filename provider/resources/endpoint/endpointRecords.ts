@@ -14,7 +14,7 @@ export const inputsOf = (props: object) => pickInputs(props as Record<string, an
 /** The full settings, as a create or an update sends them: every property the inputs hold. */
 export function settingsOf(inputs: EndpointInputs): EndpointSettings {
     const settings: Record<string, unknown> = {};
-    for (const property of ENDPOINT_PROPERTIES) if (inputs[property] !== undefined) settings[WIRE[property]] = inputs[property];
+    for (const property of ENDPOINT_PROPERTIES) if (property in WIRE && inputs[property] !== undefined) settings[WIRE[property as keyof typeof WIRE]] = inputs[property];
     return settings as EndpointSettings;
 }
 
@@ -25,7 +25,8 @@ export function settingsOf(inputs: EndpointInputs): EndpointSettings {
 export function inputsOfRecord(record: EndpointRecord, known: Partial<EndpointInputs>): EndpointInputs {
     const values: Record<string, unknown> = { ...inputsOf(known) };
     for (const property of ENDPOINT_PROPERTIES) {
-        const value = (record as Record<string, unknown>)[WIRE[property]];
+        if (!(property in WIRE)) continue;
+        const value = (record as Record<string, unknown>)[WIRE[property as keyof typeof WIRE]];
         if (property === "state" && !ENDPOINT_STATES.includes(value as never)) continue;
         if (value !== undefined && value !== null) values[property] = value;
         else if (KEPT_WHEN_LEFT_OUT.includes(property)) delete values[property];
@@ -40,7 +41,7 @@ export function inputsOfRecord(record: EndpointRecord, known: Partial<EndpointIn
 export function outputsOf(inputs: EndpointInputs, endpointId: number, record: EndpointRecord | undefined, known: Partial<EndpointOutputs> = {}): EndpointOutputs {
     const outputs: Record<string, unknown> = { ...inputs, endpointId };
     for (const property of KEPT_WHEN_LEFT_OUT) {
-        const value = record?.[WIRE[property] as keyof EndpointRecord];
+        const value = record?.[WIRE[property as keyof typeof WIRE] as keyof EndpointRecord];
         if (inputs[property] === undefined && typeof value === "number") outputs[property] = value;
     }
     // As the service reports it: a state it names otherwise shows as it is.
