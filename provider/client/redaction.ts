@@ -26,7 +26,7 @@ const CREDENTIAL_FIELDS = new Set(["api_key", "key", "instance_api_key", "docker
  * quotes it (`"desc": "..."`, `"bash"`): it may be an ordinary word of the service's own message.
  */
 const ENV_FIELDS = new Set(["env", "extra_env"]);
-const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", "desc", "ssh_key"]);
+const SECRET_BEARING_FIELDS = new Set(["onstart", "args", "args_str", "readme", "desc", "ssh_key", "launch_args"]);
 const SHORT_TEXT_FIELDS = new Set(["desc", "args"]);
 const SHORT_TEXT_CHARS = 16;
 
@@ -40,6 +40,15 @@ function shortTextEchoForms(field: string, value: string): string[] {
 function envEchoForms(name: string, value: string): string[] {
     const json = JSON.stringify(value);
     return [`${name}=${value}`, `${name}="${value}"`, `${name}='${value}'`, `"${name}":${json}`, `"${name}": ${json}`, `'${name}': '${value}'`];
+}
+
+/** The `-e NAME=value` pairs of a flag string, or none when it does not read as one (a worker's onstart). */
+function safeEnvFlags(flags: string): Record<string, string> {
+    try {
+        return readTemplateEnvFlags(flags);
+    } catch {
+        return {};
+    }
 }
 
 /** `text` as it stands inside a JSON string. */
@@ -63,6 +72,14 @@ export function secretValuesIn(body: unknown): string[] {
             const vars = typeof value === "string" ? Object.entries(readTemplateEnvFlags(value)) : value && typeof value === "object" ? Object.entries(value) : [];
             for (const [name, v] of vars) if (typeof v === "string" && v !== "") found.push(...envEchoForms(name, v));
         } else if (typeof value === "string") {
+            // A worker group's launch arguments hold its workers' env and onstart, each quoted: the words inside too.
+            if (field === "launch_args") {
+                for (const m of value.matchAll(/--(?:env|onstart-cmd)\s+(?:'([^']*)'|"([^"]*)")/g)) {
+                    const quoted = m[1] ?? m[2];
+                    found.push(quoted);
+                    for (const [name, v] of Object.entries(safeEnvFlags(quoted))) if (v !== "") found.push(...envEchoForms(name, v));
+                }
+            }
             if (field && SECRET_BEARING_FIELDS.has(field)) {
                 found.push(...(SHORT_TEXT_FIELDS.has(field) && value.length < SHORT_TEXT_CHARS ? shortTextEchoForms(field, value) : [value]));
             }

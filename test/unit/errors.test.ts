@@ -15,6 +15,7 @@ import { apiKeyArgsSchema } from "../../provider/resources/apiKey/apiKeyArgs";
 import { instanceArgsSchema } from "../../provider/resources/instance/instanceArgs";
 import { sshKeyArgsSchema } from "../../provider/resources/sshKey/sshKeyArgs";
 import { templateArgsSchema } from "../../provider/resources/template/templateArgs";
+import { workerGroupArgsSchema } from "../../provider/resources/workerGroup/workerGroupArgs";
 
 const build = (status: number, body: unknown, extra: { scope?: string; retryAfterHeader?: string } = {}) =>
     errorFromResponse({ status, body, operation: "show instance", target: "42", redact: (t) => t.replace("SECRET", "[redacted]"), ...extra });
@@ -122,7 +123,13 @@ describe("errorFromResponse: one place maps status and body to a kind", () => {
 describe("a request echoed in an error: what a program may mark secret is blanked", () => {
     // Every property declared secret or `mayHoldCredentials` is sent in a field the client blanks
     // by value: the declaration is the one place that says so, and this holds the client to it.
-    const schemas: Record<string, PropertySchema> = { template: templateArgsSchema, instance: instanceArgsSchema, sshKey: sshKeyArgsSchema, apiKey: apiKeyArgsSchema };
+    const schemas: Record<string, PropertySchema> = {
+        template: templateArgsSchema,
+        instance: instanceArgsSchema,
+        sshKey: sshKeyArgsSchema,
+        apiKey: apiKeyArgsSchema,
+        workerGroup: workerGroupArgsSchema,
+    };
     const sent = Object.entries(schemas).flatMap(([resource, schema]) =>
         declarationsOf(schema)
             .filter((d) => d.wire !== undefined && (d.secret === true || d.mayHoldCredentials === true))
@@ -136,6 +143,14 @@ describe("a request echoed in an error: what a program may mark secret is blanke
         };
         const echoed = JSON.stringify({ detail: [{ msg: "invalid", input: body }] });
         expect(redactor(secretValuesIn(body))(echoed)).not.toContain(value);
+    });
+
+    // Before: a worker group's launch_args were not read for secrets: an echo quoting one env value or its onstart showed it.
+    it("a worker group's env values and onstart, inside its launch_args, as an echo quotes them alone", () => {
+        const body = { launch_args: `--disk 16 --env '-e HF_TOKEN=hf_PROBElaunch123 -e MODEL="qwen 8b"' --onstart-cmd "curl -H 'x: tok_PROBEonstart9' h"` };
+        const message = 'invalid env: HF_TOKEN=hf_PROBElaunch123; onstart "curl -H \'x: tok_PROBEonstart9\' h" refused';
+        const redacted = redactor(secretValuesIn(body))(message);
+        for (const probe of ["hf_PROBElaunch123", "tok_PROBEonstart9"]) expect(redacted).not.toContain(probe);
     });
 
     // Before: a value with a quote, a backslash or a line break was matched only as written, not as
