@@ -19,6 +19,11 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
         await stack.engine.destroy();
     });
 
+    /** `offers` offers of the GPU model `gpu` at $0.40/hour, on a machine of their own. */
+    function market(gpu: string, offers: number): void {
+        const machine = stack.emu.model.addMachine(stack.emu.otherUser.id, { gpu_name: gpu });
+        for (let i = 0; i < offers; i++) stack.emu.addOffer({ status: "running" }, 0.4, machine.id);
+    }
     const output = (r: pulumi.CustomResource, name: string) => (r as unknown as Record<string, pulumi.Output<unknown>>)[name];
 
     function serving(gpu: string, scaling: { maxWorkers: number; coldWorkers: number }) {
@@ -40,8 +45,7 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
     it("comes up, its workers rented by the service; edits in place; destroy leaves 0 instances, 0 groups, 0 endpoints", async () => {
         const { emu, engine } = stack;
         const gpu = `SERVE ${path.toUpperCase()}`;
-        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: gpu });
-        for (let i = 0; i < 4; i++) emu.addOffer({ status: "running" }, 0.4, machine.id);
+        market(gpu, 4);
         const liveGroups = () => [...emu.model.workergroups.values()].filter((g) => !g.deleted);
         const liveEndpoints = () => [...emu.model.endpoints.values()].filter((e) => !e.deleted);
         const workers = () => emu.liveInstances().filter((i) => i.worker !== undefined);
@@ -73,8 +77,7 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
     it("a destroy whose delete responses are lost, and a 404 not about the group, still ends with nothing left and nothing dropped early", async () => {
         const { emu, engine } = stack;
         const gpu = `LOSSY ${path.toUpperCase()}`;
-        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: gpu });
-        for (let i = 0; i < 3; i++) emu.addOffer({ status: "running" }, 0.4, machine.id);
+        market(gpu, 3);
         await engine.up(serving(gpu, { maxWorkers: 2, coldWorkers: 2 }));
         emu.autoscale();
         expect(emu.liveInstances().filter((i) => i.worker !== undefined)).toHaveLength(2);
@@ -99,8 +102,7 @@ describe.each<ProgramPath>(PROGRAM_PATHS)("a served model through the %s path", 
     it("finds the workers by the key in their env when their records do not name the group, and believes a group delete only once it is unlisted", async () => {
         const { emu, engine } = stack;
         const gpu = `UNNAMED ${path.toUpperCase()}`;
-        const machine = emu.model.addMachine(emu.otherUser.id, { gpu_name: gpu });
-        for (let i = 0; i < 3; i++) emu.addOffer({ status: "running" }, 0.4, machine.id);
+        market(gpu, 3);
         await engine.up(serving(gpu, { maxWorkers: 2, coldWorkers: 2 }));
         emu.autoscale();
         expect(emu.liveInstances().filter((i) => i.worker !== undefined)).toHaveLength(2);
